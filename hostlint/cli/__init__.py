@@ -1,0 +1,1 @@
+"""The `hostlint` command line: one module per command."""

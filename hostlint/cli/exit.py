@@ -1,0 +1,10 @@
+"""Process exit codes, a contract for scripts and schedulers."""
+
+from enum import IntEnum
+
+
+class Exit(IntEnum):
+    CLEAN = 0
+    FINDINGS = 1
+    USAGE = 2
+    PARTIAL = 3

@@ -1,0 +1,35 @@
+"""`hostlint` entry point: the command group and its exit-code contract."""
+
+from __future__ import annotations
+
+import sys
+
+import click
+
+from hostlint import __version__
+from hostlint.cli.check_cmd import check
+from hostlint.cli.exit import Exit
+from hostlint.cli.rules_cmd import rule, rules
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="hostlint")
+def cli() -> None:
+    """Lint ESXi and KVM host networking against the switches the hosts are cabled to."""
+
+
+cli.add_command(check)
+cli.add_command(rules)
+cli.add_command(rule)
+
+
+def main() -> None:
+    try:
+        code = cli.main(standalone_mode=False)
+    except click.exceptions.Abort:
+        click.echo("hostlint: aborted", err=True)
+        sys.exit(Exit.USAGE)
+    except click.ClickException as exc:
+        exc.show()
+        sys.exit(Exit.USAGE)
+    sys.exit(int(code or 0))

@@ -1,0 +1,25 @@
+"""Join: a snapshot turned into facts rules read directly (uplink -> port -> channel -> pair)."""
+
+from __future__ import annotations
+
+from hostlint.join.esxi import esxi_facts
+from hostlint.join.facts import Facts, Unresolved
+from hostlint.join.switches import SwitchIndex
+from hostlint.snapshot import Snapshot
+
+
+def build_facts(snapshot: Snapshot) -> Facts:
+    index = SwitchIndex(snapshot)
+    facts = Facts()
+    for host in snapshot.esxi_hosts:
+        esxi_facts(host, snapshot.distributed_switches, index, facts)
+    seen = set()
+    for uplink in facts.uplinks:
+        reason = uplink.missing.get("switch")
+        if reason and uplink.object not in seen:
+            seen.add(uplink.object)
+            facts.unresolved.append(Unresolved(object=uplink.object, reason=reason))
+    return facts
+
+
+__all__ = ["Facts", "build_facts"]

@@ -1,0 +1,162 @@
+"""ESXi hosts to facts: teams per vSwitch and overriding port group, uplinks, vmk ports."""
+
+from __future__ import annotations
+
+from hostlint.join.facts import Facts, TeamFact, UplinkFact, VmkFact
+from hostlint.join.switches import SwitchIndex
+from hostlint.snapshot.esxi import DistributedSwitch, EsxiHost, PhysicalNic, Teaming
+
+
+def _host_missing(host: EsxiHost) -> dict[str, str]:
+    if host.connection_state == "connected":
+        return {}
+    return {"host": f"host {host.name} was {host.connection_state} during collection"}
+
+
+def _uplink(
+    host: EsxiHost, nic_name: str, pnics: dict[str, PhysicalNic], index: SwitchIndex
+) -> UplinkFact:
+    pnic = pnics.get(nic_name)
+    uplink = UplinkFact(
+        object=f"{host.name}/{nic_name}",
+        host=host.name,
+        host_kind="esxi",
+        nic=nic_name,
+        missing=_host_missing(host),
+    )
+    if pnic is None:
+        uplink.link_up = False
+        uplink.missing["host"] = f"{uplink.object}: uplink named by the switch but not in the host's pNIC list"
+        return uplink
+    uplink.link_up = pnic.link_up
+    uplink.speed_mbps = pnic.speed_mbps
+    uplink.duplex = pnic.duplex
+    uplink.configured_speed_mbps = pnic.configured_speed_mbps
+    uplink.configured_duplex = pnic.configured_duplex
+    index.resolve(uplink, pnic.neighbour)
+    return uplink
+
+
+def _team(
+    base: TeamFact, teaming: Teaming, uplinks: dict[str, UplinkFact]
+) -> TeamFact:
+    """Fill a team's policy and its (active, then standby) uplinks with derived summaries."""
+    team = base.model_copy(
+        update={
+            "policy": teaming.policy,
+            "active": list(teaming.active),
+            "standby": list(teaming.standby),
+            "unused": list(teaming.unused),
+            "failure_detection": teaming.failure_detection,
+        }
+    )
+    members = []
+    for role, nics in (("active", teaming.active), ("standby", teaming.standby)):
+        for nic in nics:
+            if nic in uplinks:
+                members.append(uplinks[nic].model_copy(update={"role": role, "team": team.object}))
+    team.uplinks = members
+    active = [u for u in members if u.role == "active"]
+    team.switches = sorted({u.switch for u in active if u.switch})
+    team.logical_switches = sorted({u.logical_switch for u in active if u.logical_switch})
+    team.channel_ids = sorted({u.channel_id for u in active if u.channel_id})
+    for uplink in members:
+        for kind, reason in uplink.missing.items():
+            team.missing.setdefault(kind, reason)
+    return team
+
+
+def _standard_teams(host: EsxiHost, index: SwitchIndex, facts: Facts) -> None:
+    pnics = {p.name: p for p in host.pnics}
+    for vswitch in host.vswitches:
+        uplinks = {nic: _uplink(host, nic, pnics, index) for nic in vswitch.uplinks}
+        base = TeamFact(
+            object=f"{host.name}/{vswitch.name}",
+            host=host.name,
+            host_kind="esxi",
+            kind="vss",
+            vswitch=vswitch.name,
+            policy=vswitch.teaming.policy,
+            mtu=vswitch.mtu,
+            missing=_host_missing(host),
+        )
+        team = _team(base, vswitch.teaming, uplinks)
+        facts.teams.append(team)
+        facts.uplinks.extend(team.uplinks)
+        for pg in host.portgroups:
+            if pg.vswitch != vswitch.name or pg.teaming is None or pg.teaming == vswitch.teaming:
+                continue
+            pg_base = base.model_copy(
+                update={"object": f"{base.object}/{pg.name}", "kind": "vss-portgroup", "portgroup": pg.name}
+            )
+            facts.teams.append(_team(pg_base, pg.teaming, uplinks))
+        for nic, uplink in uplinks.items():
+            if nic not in vswitch.teaming.active + vswitch.teaming.standby:
+                facts.uplinks.append(uplink.model_copy(update={"role": "unused", "team": base.object}))
+
+
+def _distributed_teams(
+    host: EsxiHost, dvswitches: list[DistributedSwitch], index: SwitchIndex, facts: Facts
+) -> None:
+    pnics = {p.name: p for p in host.pnics}
+    for dvs in dvswitches:
+        member = next((m for m in dvs.hosts if m.host == host.name), None)
+        if member is None:
+            continue
+        uplinks = {
+            port: _uplink(host, nic, pnics, index) for port, nic in member.uplinks.items()
+        }
+        facts.uplinks.extend(
+            u.model_copy(update={"team": f"{host.name}/{dvs.name}"}) for u in uplinks.values()
+        )
+        lags = {lag.name: lag for lag in dvs.lags}
+        for pg in dvs.portgroups:
+            base = TeamFact(
+                object=f"{host.name}/{dvs.name}/{pg.name}",
+                host=host.name,
+                host_kind="esxi",
+                kind="dvs-portgroup",
+                vswitch=dvs.name,
+                portgroup=pg.name,
+                policy=pg.teaming.policy,
+                mtu=dvs.max_mtu,
+                missing=_host_missing(host),
+            )
+            lag_name = next((a for a in pg.teaming.active if a in lags), None)
+            teaming = pg.teaming
+            if lag_name:
+                base.lag = lag_name
+                lag_ports = [p for p in uplinks if p.startswith(f"{lag_name}-")]
+                teaming = teaming.model_copy(update={"active": lag_ports})
+            facts.teams.append(_team(base, teaming, uplinks))
+
+
+def _vmks(host: EsxiHost, facts: Facts) -> None:
+    portgroups = {pg.name: pg for pg in host.portgroups}
+    vswitches = {vs.name: vs for vs in host.vswitches}
+    for vmk in host.vmks:
+        vswitch_name = vmk.vswitch or (portgroups[vmk.portgroup].vswitch if vmk.portgroup in portgroups else None)
+        vswitch = vswitches.get(vswitch_name or "")
+        facts.vmks.append(
+            VmkFact(
+                object=f"{host.name}/{vmk.name}",
+                host=host.name,
+                name=vmk.name,
+                portgroup=vmk.portgroup,
+                vswitch=vswitch_name,
+                vswitch_mtu=vswitch.mtu if vswitch else None,
+                mtu=vmk.mtu,
+                ip=vmk.ip,
+                prefix=vmk.prefix,
+                services=list(vmk.services),
+                missing=_host_missing(host),
+            )
+        )
+
+
+def esxi_facts(
+    host: EsxiHost, dvswitches: list[DistributedSwitch], index: SwitchIndex, facts: Facts
+) -> None:
+    _standard_teams(host, index, facts)
+    _distributed_teams(host, dvswitches, index, facts)
+    _vmks(host, facts)

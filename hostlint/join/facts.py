@@ -1,0 +1,94 @@
+"""Facts: what rules read. Each uplink already knows its switch port and port-channel.
+
+Fields are flat (no nested optional objects) so a rule's expression can test
+`u.port_channel == null` without guarding every step. `missing` maps a kind of
+fact (`switch`, `host`) to the reason it is not known; a rule that needs that
+kind is skipped for the object with the reason.
+"""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, Field
+
+
+class Fact(BaseModel):
+    object: str
+    host: str
+    missing: dict[str, str] = Field(default_factory=dict)
+
+
+class UplinkFact(Fact):
+    host_kind: str
+    nic: str
+    team: str | None = None
+    role: str = "active"
+    link_up: bool = True
+    speed_mbps: int | None = None
+    duplex: str | None = None
+    configured_speed_mbps: int | None = None
+    configured_duplex: str | None = None
+    via: str | None = None
+    switch: str | None = None
+    platform: str | None = None
+    port: str | None = None
+    port_status: str | None = None
+    port_configured_speed_mbps: int | None = None
+    port_configured_duplex: str | None = None
+    port_speed_mbps: int | None = None
+    port_duplex: str | None = None
+    port_mtu: int | None = None
+    port_channel: str | None = None
+    channel_id: str | None = None
+    channel_mode: str | None = None
+    channel_mtu: int | None = None
+    switch_hash: str | None = None
+    switch_hash_fields: list[str] = Field(default_factory=list)
+    logical_switch: str | None = None
+
+
+class TeamFact(Fact):
+    """A set of uplinks with one teaming policy: a vSwitch, an overriding port group, a bond."""
+
+    host_kind: str
+    kind: str
+    vswitch: str
+    portgroup: str | None = None
+    policy: str
+    active: list[str] = Field(default_factory=list)
+    standby: list[str] = Field(default_factory=list)
+    unused: list[str] = Field(default_factory=list)
+    failure_detection: str = "link"
+    mtu: int = 1500
+    lag: str | None = None
+    uplinks: list[UplinkFact] = Field(default_factory=list)
+    switches: list[str] = Field(default_factory=list)
+    logical_switches: list[str] = Field(default_factory=list)
+    channel_ids: list[str] = Field(default_factory=list)
+
+
+class VmkFact(Fact):
+    name: str
+    portgroup: str
+    vswitch: str | None = None
+    vswitch_mtu: int | None = None
+    mtu: int
+    ip: str | None = None
+    prefix: int | None = None
+    services: list[str] = Field(default_factory=list)
+
+
+class Unresolved(BaseModel):
+    """A host uplink whose switch port is unknown, reported so it is never silently dropped."""
+
+    object: str
+    reason: str
+
+
+class Facts(BaseModel):
+    teams: list[TeamFact] = Field(default_factory=list)
+    uplinks: list[UplinkFact] = Field(default_factory=list)
+    vmks: list[VmkFact] = Field(default_factory=list)
+    unresolved: list[Unresolved] = Field(default_factory=list)
+
+    def of_kind(self, kind: str) -> list[Fact]:
+        return getattr(self, kind)

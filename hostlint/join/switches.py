@@ -1,0 +1,138 @@
+"""Finding the switch port at the other end of a host NIC, and what it belongs to."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from hostlint import names, vocab
+from hostlint.join.facts import UplinkFact
+from hostlint.snapshot import Snapshot
+from hostlint.snapshot.common import Neighbour
+from hostlint.snapshot.switch import PortChannel, Switch, SwitchPort
+
+
+@dataclass
+class _Indexed:
+    switch: Switch
+    ports: dict[str, SwitchPort]
+    channels: dict[str, PortChannel]
+    logical: str
+
+
+def _logical_names(switches: dict[str, Switch]) -> dict[str, str]:
+    """Each switch's logical switch: itself, or its vPC/MLAG/VSS pair when both ends agree."""
+    logical = {}
+    for key, switch in switches.items():
+        logical[key] = switch.name
+        mc = switch.multichassis
+        if mc is None or mc.peer is None or mc.kind == "stack":
+            continue
+        peer = switches.get(names.device_key(mc.peer))
+        pmc = peer.multichassis if peer else None
+        if (
+            pmc is not None
+            and pmc.kind == mc.kind
+            and pmc.domain_id == mc.domain_id
+            and pmc.peer is not None
+            and names.device_key(pmc.peer) == key
+            and mc.peer_link_up
+            and pmc.peer_link_up
+        ):
+            pair = "+".join(sorted((switch.name, peer.name)))
+            logical[key] = f"{mc.kind}:{mc.domain_id}:{pair}"
+    return logical
+
+
+class SwitchIndex:
+    """Switches by every name they go by, with ports and channels by canonical name."""
+
+    def __init__(self, snapshot: Snapshot):
+        by_key = {names.device_key(s.name): s for s in snapshot.switches}
+        logical = _logical_names(by_key)
+        self._switches: dict[str, _Indexed] = {}
+        for key, switch in by_key.items():
+            indexed = _Indexed(
+                switch=switch,
+                ports={names.interface_key(p.name): p for p in switch.ports},
+                channels={names.interface_key(c.name): c for c in switch.port_channels},
+                logical=logical[key],
+            )
+            for alias in [switch.name, *switch.aliases, switch.mgmt_address]:
+                if alias:
+                    self._switches[names.device_key(alias)] = indexed
+        self._cabling = {
+            (names.device_key(c.host), c.nic.casefold()): c for c in snapshot.cabling
+        }
+
+    def lookup(self, device: str) -> _Indexed | None:
+        return self._switches.get(names.device_key(device))
+
+    def _neighbour_switch(self, neighbour: Neighbour) -> _Indexed | None:
+        for candidate in (neighbour.device_id, neighbour.system_name, neighbour.mgmt_address):
+            if candidate and (found := self.lookup(candidate)):
+                return found
+        return None
+
+    def resolve(self, uplink: UplinkFact, neighbour: Neighbour | None) -> None:
+        """Fill the switch side of `uplink`, or record in `missing` why it is unknown."""
+        cable = self._cabling.get((names.device_key(uplink.host), uplink.nic.casefold()))
+        if neighbour is not None:
+            uplink.via = neighbour.protocol
+            device, port_name = neighbour.device_id, neighbour.port_id
+            found = self._neighbour_switch(neighbour)
+        elif cable is not None:
+            uplink.via = "cabling"
+            device, port_name = cable.switch, cable.port
+            found = self.lookup(device)
+        else:
+            uplink.missing["switch"] = (
+                f"{uplink.object}: no CDP/LLDP neighbour and no cabling entry, switch port unknown"
+            )
+            return
+        uplink.switch = found.switch.name if found else device
+        uplink.port = names.interface(port_name)
+        if found is None:
+            uplink.missing["switch"] = (
+                f"{uplink.object}: {uplink.via} names switch {device} ({port_name}), "
+                "which is not in the snapshot"
+            )
+            return
+        if found.switch.connection_state != "connected":
+            uplink.missing["switch"] = (
+                f"{uplink.object}: switch {found.switch.name} was {found.switch.connection_state} "
+                "during collection"
+            )
+            return
+        port = found.ports.get(names.interface_key(port_name))
+        if port is None:
+            uplink.missing["switch"] = (
+                f"{uplink.object}: port {uplink.port} not found on switch {found.switch.name}"
+            )
+            return
+        self._fill(uplink, found, port)
+
+    @staticmethod
+    def _fill(uplink: UplinkFact, found: _Indexed, port: SwitchPort) -> None:
+        switch = found.switch
+        uplink.platform = switch.platform
+        uplink.port = port.name
+        uplink.port_status = port.status
+        uplink.port_configured_speed_mbps = port.configured_speed_mbps
+        uplink.port_configured_duplex = port.configured_duplex
+        uplink.port_speed_mbps = port.speed_mbps
+        uplink.port_duplex = port.duplex
+        uplink.port_mtu = port.mtu
+        uplink.logical_switch = found.logical
+        global_hash = switch.load_balance.hash if switch.load_balance else None
+        channel = found.channels.get(names.interface_key(port.port_channel or ""))
+        if channel is None:
+            return
+        uplink.port_channel = channel.name
+        uplink.channel_mode = channel.mode
+        uplink.channel_mtu = channel.mtu
+        uplink.switch_hash = channel.load_balance or global_hash
+        uplink.switch_hash_fields = vocab.hash_fields(uplink.switch_hash)
+        if channel.multichassis_id is not None and found.logical != switch.name:
+            uplink.channel_id = f"{found.logical}/{channel.multichassis_id}"
+        else:
+            uplink.channel_id = f"{switch.name}/{channel.name}"

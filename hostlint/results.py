@@ -1,0 +1,59 @@
+"""What a check produces: findings, skipped rule x object pairs, passes, and what was not joined."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import BaseModel, Field
+
+from hostlint.join.facts import Unresolved
+from hostlint.snapshot.common import CollectionError
+
+RESULT_SCHEMA_VERSION = 1
+SEVERITY_RANK = {"error": 0, "warning": 1, "info": 2}
+
+
+class FixRequest(BaseModel):
+    """A rule's fix step with its parameters evaluated for one finding."""
+
+    action: str
+    stage: str
+    params: dict[str, Any] = Field(default_factory=dict)
+
+
+class Finding(BaseModel):
+    code: str
+    name: str
+    severity: str
+    object: str
+    host: str
+    message: str
+    expected: Any
+    actual: Any
+    applicability: str | None = None
+    fix: list[FixRequest] = Field(default_factory=list)
+    fact: dict[str, Any] = Field(default_factory=dict, exclude=True)
+
+
+class Skipped(BaseModel):
+    code: str
+    object: str | None
+    reason: str
+
+
+class Passed(BaseModel):
+    code: str
+    object: str
+
+
+class CheckResult(BaseModel):
+    findings: list[Finding] = Field(default_factory=list)
+    skipped: list[Skipped] = Field(default_factory=list)
+    passed: list[Passed] = Field(default_factory=list)
+    unresolved: list[Unresolved] = Field(default_factory=list)
+    collection_errors: list[CollectionError] = Field(default_factory=list)
+
+    def sort(self) -> None:
+        self.findings.sort(key=lambda f: (f.host, SEVERITY_RANK[f.severity], f.code, f.object))
+        self.skipped.sort(key=lambda s: (s.code, s.object or ""))
+        self.passed.sort(key=lambda p: (p.code, p.object))

@@ -1,0 +1,61 @@
+"""Reading rule files and selecting rules by code prefix."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import yaml
+from pydantic import ValidationError
+
+from hostlint.data import data_dir
+from hostlint.rules.model import Rule
+
+
+class RuleError(Exception):
+    """A rule file that cannot be used; the message names the file and the field."""
+
+
+def load_rule(path: Path) -> Rule:
+    try:
+        raw = yaml.safe_load(path.read_text(encoding="utf-8"))
+    except (OSError, yaml.YAMLError) as exc:
+        raise RuleError(f"{path}: cannot read rule: {exc}") from exc
+    try:
+        rule = Rule.model_validate(raw)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        where = ".".join(str(p) for p in first["loc"]) or "(top level)"
+        raise RuleError(f"{path}: field {where}: {first['msg']}") from exc
+    if path.stem != rule.code:
+        raise RuleError(f"{path}: file name must be the rule code ({rule.code}.yaml)")
+    return rule
+
+
+def load_rules(directory: Path | None = None) -> list[Rule]:
+    directory = directory or data_dir("rules")
+    rules = [load_rule(p) for p in sorted(directory.glob("*.yaml"))]
+    codes = [r.code for r in rules]
+    dupes = {c for c in codes if codes.count(c) > 1}
+    if dupes:
+        raise RuleError(f"{directory}: duplicate rule codes {sorted(dupes)}")
+    return rules
+
+
+def select(rules: list[Rule], select: list[str] | None, ignore: list[str] | None) -> list[Rule]:
+    """Keep rules whose code starts with a `select` prefix and with no `ignore` prefix."""
+    chosen = []
+    for rule in rules:
+        if select and not any(rule.code.startswith(p.upper()) for p in select):
+            continue
+        if ignore and any(rule.code.startswith(p.upper()) for p in ignore):
+            continue
+        chosen.append(rule)
+    return chosen
+
+
+def find(rules: list[Rule], code_or_name: str) -> Rule | None:
+    key = code_or_name.strip()
+    for rule in rules:
+        if key.upper() == rule.code or key.lower() in (rule.name, *rule.aliases):
+            return rule
+    return None

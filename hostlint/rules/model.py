@@ -1,0 +1,86 @@
+"""A rule file, as written under `rules/`: docs, a CEL predicate, a message and its fix."""
+
+from __future__ import annotations
+
+import re
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+Severity = Literal["error", "warning", "info"]
+Applicability = Literal["safe", "unsafe", "display-only"]
+Stage = Literal["host-undo", "switch", "host", "vmk", "switch-cleanup"]
+# What each iterable fact kind is called inside a rule's expressions.
+FACT_VARIABLES = {"teams": "team", "uplinks": "uplink", "vmks": "vmk"}
+KNOWN_NEEDS = ("switch",)
+
+
+class Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class Reference(Strict):
+    title: str
+    url: str
+
+
+class Examples(Strict):
+    bad: str
+    good: str
+
+
+class FixStep(Strict):
+    """One step of a rule's fix: a named action (rules/fixes/<action>.yaml) at a stage.
+
+    `params` values are CEL expressions over the fact; stages order steps across
+    findings and devices (see hostlint.fixes.plan).
+    """
+
+    action: str
+    stage: Stage
+    params: dict[str, str] = Field(default_factory=dict)
+
+
+class Fix(Strict):
+    applicability: Applicability
+    summary: str
+    steps: list[FixStep] = Field(default_factory=list)
+
+
+class Rule(Strict):
+    code: str
+    name: str
+    aliases: list[str] = Field(default_factory=list)
+    severity: Severity
+    platforms: list[Literal["esxi", "kvm", "cisco_ios", "cisco_nxos", "arista_eos", "juniper_junos"]]
+    summary: str
+    why: str
+    examples: Examples
+    references: list[Reference] = Field(min_length=1)
+    iterate: Literal["teams", "uplinks", "vmks"]
+    needs: list[Literal["switch"]] = Field(default_factory=list)
+    when: str = "true"
+    violation: str
+    message: str
+    expected: str
+    actual: str
+    values: dict[str, str] = Field(default_factory=dict)
+    fix: Fix | None = None
+
+    @field_validator("code")
+    @classmethod
+    def _code_shape(cls, code: str) -> str:
+        if not re.fullmatch(r"[A-Z]{2}\d{3}", code):
+            raise ValueError("a rule code is two capital letters and three digits, e.g. LG001")
+        return code
+
+    @field_validator("name")
+    @classmethod
+    def _kebab(cls, name: str) -> str:
+        if not re.fullmatch(r"[a-z0-9]+(-[a-z0-9]+)*", name):
+            raise ValueError("a rule name is kebab-case, e.g. ip-hash-without-port-channel")
+        return name
+
+    @property
+    def variable(self) -> str:
+        return FACT_VARIABLES[self.iterate]

@@ -1,0 +1,102 @@
+"""Reading snapshots, lab folders and cabling files, and merging them into one site."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import yaml
+from pydantic import TypeAdapter, ValidationError
+
+from hostlint.snapshot.model import CablingEntry, Snapshot
+
+CABLING_NAMES = ("cabling.yaml", "cabling.yml")
+
+
+class SnapshotError(Exception):
+    """A snapshot, lab or cabling file that cannot be used; the message names file and field."""
+
+
+def _first_error(path: Path, error: ValidationError) -> SnapshotError:
+    first = error.errors()[0]
+    where = ".".join(str(part) for part in first["loc"]) or "(top level)"
+    more = f" (and {error.error_count() - 1} more)" if error.error_count() > 1 else ""
+    return SnapshotError(f"{path}: field {where}: {first['msg']}{more}")
+
+
+def load_snapshot(path: Path) -> Snapshot:
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise SnapshotError(f"{path}: cannot read: {exc.strerror or exc}") from exc
+    try:
+        raw = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise SnapshotError(f"{path}: not valid JSON (line {exc.lineno}, column {exc.colno}): {exc.msg}") from exc
+    if not isinstance(raw, dict):
+        raise SnapshotError(f"{path}: a snapshot is a JSON object, found {type(raw).__name__}")
+    if "schema_version" not in raw:
+        raise SnapshotError(f"{path}: field schema_version: missing; is this a hostlint snapshot?")
+    try:
+        return Snapshot.model_validate(raw)
+    except ValidationError as exc:
+        raise _first_error(path, exc) from exc
+
+
+def load_cabling(path: Path) -> list[CablingEntry]:
+    try:
+        raw = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+    except (OSError, yaml.YAMLError) as exc:
+        raise SnapshotError(f"{path}: cannot read cabling file: {exc}") from exc
+    entries = raw.get("cabling", raw) if isinstance(raw, dict) else raw
+    try:
+        return TypeAdapter(list[CablingEntry]).validate_python(entries)
+    except ValidationError as exc:
+        raise _first_error(path, exc) from exc
+
+
+def _files_in(path: Path) -> list[Path]:
+    if path.is_dir():
+        files = sorted(p for p in path.glob("*.json") if p.is_file())
+        files += [path / name for name in CABLING_NAMES if (path / name).is_file()]
+        if not files:
+            raise SnapshotError(f"{path}: no snapshot (*.json) in this folder")
+        return files
+    if not path.exists():
+        raise SnapshotError(f"{path}: no such file or folder")
+    return [path]
+
+
+def merge(snapshots: list[tuple[Path, Snapshot]]) -> Snapshot:
+    """Several snapshots of one site (hosts from vCenter, switches from SSH) as one."""
+    site = Snapshot()
+    owners: dict[tuple[str, str], Path] = {}
+    for path, snap in snapshots:
+        for field in ("esxi_hosts", "distributed_switches", "kvm_hosts", "switches"):
+            for item in getattr(snap, field):
+                key = (field, item.name.lower())
+                if key in owners:
+                    raise SnapshotError(
+                        f"{path}: {field[:-1].replace('_', ' ')} {item.name!r} is also in {owners[key]}"
+                    )
+                owners[key] = path
+                getattr(site, field).append(item)
+        site.cabling.extend(snap.cabling)
+        site.collection_errors.extend(snap.collection_errors)
+        site.collected_at = max(filter(None, (site.collected_at, snap.collected_at)), default=None)
+        site.source = site.source or snap.source
+    return site
+
+
+def load_site(paths: list[Path]) -> Snapshot:
+    """Snapshot files, lab folders and cabling files merged into one site."""
+    loaded: list[tuple[Path, Snapshot]] = []
+    for path in paths:
+        for file in _files_in(path):
+            if file.suffix in (".yaml", ".yml"):
+                loaded.append((file, Snapshot(cabling=load_cabling(file))))
+            else:
+                loaded.append((file, load_snapshot(file)))
+    if len(loaded) == 1:
+        return loaded[0][1]
+    return merge(loaded)

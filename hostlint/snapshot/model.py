@@ -1,0 +1,44 @@
+"""The snapshot: everything collected about one site, as versioned JSON."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from pydantic import Field, field_validator
+
+from hostlint.snapshot.common import CollectionError, Model
+from hostlint.snapshot.esxi import DistributedSwitch, EsxiHost
+from hostlint.snapshot.kvm import KvmHost
+from hostlint.snapshot.switch import Switch
+
+SCHEMA_VERSION = 1
+
+
+class CablingEntry(Model):
+    """One cable, for sites where CDP/LLDP is off: host NIC -> switch port."""
+
+    host: str
+    nic: str
+    switch: str
+    port: str
+
+
+class Snapshot(Model):
+    schema_version: int = SCHEMA_VERSION
+    collected_at: datetime | None = None
+    source: str | None = None
+    esxi_hosts: list[EsxiHost] = Field(default_factory=list)
+    distributed_switches: list[DistributedSwitch] = Field(default_factory=list)
+    kvm_hosts: list[KvmHost] = Field(default_factory=list)
+    switches: list[Switch] = Field(default_factory=list)
+    cabling: list[CablingEntry] = Field(default_factory=list)
+    collection_errors: list[CollectionError] = Field(default_factory=list)
+
+    @field_validator("schema_version")
+    @classmethod
+    def _known_version(cls, value: int) -> int:
+        if value != SCHEMA_VERSION:
+            raise ValueError(
+                f"unsupported schema_version {value}; this hostlint reads version {SCHEMA_VERSION}"
+            )
+        return value
