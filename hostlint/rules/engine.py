@@ -48,6 +48,7 @@ class CompiledRule:
     actual: Any
     values: dict[str, Any]
     params: list[dict[str, Any]]
+    step_when: list[Any]
 
     @classmethod
     def build(cls, rule: Rule) -> CompiledRule:
@@ -66,6 +67,7 @@ class CompiledRule:
             actual=compile_("actual", rule.actual),
             values={k: compile_(f"values.{k}", v) for k, v in rule.values.items()},
             params=[{k: compile_(f"fix.{step.action}.{k}", v) for k, v in step.params.items()} for step in steps],
+            step_when=[compile_(f"fix.{step.action}.when", step.when) for step in steps],
         )
 
     def _run(self, program: Any, context: Any, field: str, fact: Fact) -> Any:
@@ -97,7 +99,9 @@ class CompiledRule:
         fields.update(object=fact.object, host=fact.host, expected=_text(expected), actual=_text(actual))
         fix = []
         if rule.fix:
-            for step, params in zip(rule.fix.steps, self.params, strict=True):
+            for step, params, when in zip(rule.fix.steps, self.params, self.step_when, strict=True):
+                if not self._run(when, context, f"fix.{step.action}.when", fact):
+                    continue
                 evaluated = {k: self._run(p, context, f"fix.{k}", fact) for k, p in params.items()}
                 fix.append(FixRequest(action=step.action, stage=step.stage, params=evaluated))
         result.findings.append(

@@ -32,12 +32,14 @@ class Examples(Strict):
 class FixStep(Strict):
     """One step of a rule's fix: a named action (rules/fixes/<action>.yaml) at a stage.
 
-    `params` values are CEL expressions over the fact; stages order steps across
-    findings and devices (see hostlint.fixes.plan).
+    `when` and `params` values are CEL expressions over the fact; a step whose
+    `when` is false is left out. Stages order steps across findings and devices
+    (see hostlint.fixes.plan).
     """
 
     action: str
     stage: Stage
+    when: str = "true"
     params: dict[str, str] = Field(default_factory=dict)
 
 
