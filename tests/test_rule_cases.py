@@ -1,0 +1,74 @@
+"""Every rule's pass / fail / skip cases (tests/rule_cases/CODE.yaml), run by one generic runner."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+import yaml
+
+from hostlint.join.facts import Facts, TeamFact, UplinkFact, VmkFact
+from hostlint.rules import load_rules, run_rules
+
+CASES = Path(__file__).parent / "rule_cases"
+RULES = {rule.code: rule for rule in load_rules()}
+
+
+def _uplink(data: dict, n: int) -> UplinkFact:
+    nic = data.get("nic", f"vmnic{n}")
+    defaults = {"object": f"esx01/{nic}", "host": "esx01", "host_kind": "esxi", "nic": nic}
+    return UplinkFact.model_validate(defaults | data)
+
+
+def _fact(kind: str, data: dict):
+    if kind == "teams":
+        uplinks = [_uplink(u, n) for n, u in enumerate(data.get("uplinks", []))]
+        defaults = {"object": "esx01/vSwitch1", "host": "esx01", "host_kind": "esxi", "kind": "vss",
+                    "vswitch": "vSwitch1", "policy": "loadbalance_srcid"}
+        team = TeamFact.model_validate(defaults | data | {"uplinks": uplinks})
+        for uplink in uplinks:
+            for need, reason in uplink.missing.items():
+                team.missing.setdefault(need, reason)
+        return team
+    if kind == "uplinks":
+        return _uplink(data, 0)
+    defaults = {"object": "esx01/vmk1", "host": "esx01", "name": "vmk1", "portgroup": "vMotion"}
+    return VmkFact.model_validate(defaults | data)
+
+
+def _cases():
+    for path in sorted(CASES.glob("*.yaml")):
+        for case in yaml.safe_load(path.read_text())["cases"]:
+            yield pytest.param(path.stem, case, id=f"{path.stem}-{case['name']}")
+
+
+@pytest.mark.parametrize(("code", "case"), list(_cases()))
+def test_rule_case(code: str, case: dict) -> None:
+    rule = RULES[code]
+    fact = _fact(rule.iterate, case["fact"])
+    facts = Facts(**{rule.iterate: [fact]})
+    result = run_rules([rule], facts)
+    errors = [s.reason for s in result.skipped if s.reason.startswith("rule error")]
+    assert not errors, errors
+    outcome = "fail" if result.findings else "skip" if result.skipped else "pass" if result.passed else "n/a"
+    assert outcome == case["expect"], (result.findings, result.skipped)
+    if "message" in case:
+        assert case["message"] in result.findings[0].message
+    if "fix" in case:
+        assert [step.action for step in result.findings[0].fix] == case["fix"]
+
+
+def test_every_rule_has_docs_and_cases() -> None:
+    for code, rule in RULES.items():
+        assert rule.why.strip() and rule.examples.bad.strip() and rule.examples.good.strip(), code
+        assert rule.references, code
+        path = CASES / f"{code}.yaml"
+        assert path.exists(), f"{code} has no cases file {path}"
+        expects = {case["expect"] for case in yaml.safe_load(path.read_text())["cases"]}
+        assert {"pass", "fail"} <= expects, f"{code} needs at least one passing and one failing case"
+        if rule.needs:
+            assert "skip" in expects, f"{code} needs a case where its {rule.needs} facts are missing"
+
+
+def test_no_case_file_without_rule() -> None:
+    assert {p.stem for p in CASES.glob("*.yaml")} <= set(RULES)
