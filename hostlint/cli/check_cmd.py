@@ -19,7 +19,9 @@ def _prefixes(values: tuple[str, ...]) -> list[str]:
 
 @click.command()
 @click.argument("paths", nargs=-1, required=True, type=click.Path(path_type=Path))
-@click.option("--select", "selected", multiple=True, help="Only rules whose code starts with these prefixes (LG,MT001).")
+@click.option(
+    "--select", "selected", multiple=True, help="Only rules whose code starts with these prefixes (e.g. LG,MT001)."
+)
 @click.option("--ignore", "ignored", multiple=True, help="Skip rules whose code starts with these prefixes.")
 @click.option("--format", "fmt", type=click.Choice(FORMATS), default="human", show_default=True)
 @click.option("--output", "-o", type=click.Path(dir_okay=False, path_type=Path), help="Write the report here.")

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from hostlint.report import json_report
+from hostlint.report import human, json_report, junit, sarif
 from hostlint.results import CheckResult
 from hostlint.rules.model import Rule
 from hostlint.snapshot import Snapshot
@@ -11,6 +11,13 @@ FORMATS = ("human", "json", "sarif", "junit")
 
 
 def render(fmt: str, result: CheckResult, rules: list[Rule], snapshot: Snapshot, color: bool = True) -> str:
+    """The report of `result` in `fmt`; `rules` are the rules that ran (SARIF and JUnit list every one)."""
+    if fmt == "human":
+        return human.render(result, rules, color=color)
     if fmt == "json":
         return json_report.render(result)
+    if fmt == "sarif":
+        return sarif.render(result, rules, snapshot)
+    if fmt == "junit":
+        return junit.render(result, rules)
     raise ValueError(f"unknown format {fmt}")

@@ -67,18 +67,24 @@ def _files_in(path: Path) -> list[Path]:
     return [path]
 
 
+_LABELS = {
+    "esxi_hosts": "ESXi host",
+    "distributed_switches": "distributed switch",
+    "kvm_hosts": "KVM host",
+    "switches": "switch",
+}
+
+
 def merge(snapshots: list[tuple[Path, Snapshot]]) -> Snapshot:
     """Several snapshots of one site (hosts from vCenter, switches from SSH) as one."""
     site = Snapshot()
     owners: dict[tuple[str, str], Path] = {}
     for path, snap in snapshots:
-        for field in ("esxi_hosts", "distributed_switches", "kvm_hosts", "switches"):
+        for field, label in _LABELS.items():
             for item in getattr(snap, field):
                 key = (field, item.name.lower())
                 if key in owners:
-                    raise SnapshotError(
-                        f"{path}: {field[:-1].replace('_', ' ')} {item.name!r} is also in {owners[key]}"
-                    )
+                    raise SnapshotError(f"{path}: {label} {item.name!r} is also in {owners[key]}")
                 owners[key] = path
                 getattr(site, field).append(item)
         site.cabling.extend(snap.cabling)

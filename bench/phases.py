@@ -1,0 +1,102 @@
+"""Time one check phase by phase, in this process, and print the numbers as JSON.
+
+`bench/run.py` runs this in a child of its own so that each size's numbers
+start from a fresh interpreter. Run it by hand to look inside one phase:
+
+    python bench/phases.py site.json --profile rules --profile-out rules.prof
+    python -m pstats rules.prof        # or: snakeviz / pyinstrument's viewer
+
+Phases: `import` (hostlint's modules, as the CLI imports them), `rules-load`
+(YAML rule files), `load` (JSON -> Snapshot), `join` (Snapshot -> Facts),
+`rules` (CEL over every fact), `report` (sort + JSON rendering).
+`peak_rss_mib` after each phase is the process's high-water mark so far.
+"""
+
+from __future__ import annotations
+
+import argparse
+import cProfile
+import json
+import resource
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+PHASES = ("import", "rules-load", "load", "join", "rules", "report")
+
+
+def _peak_rss_mib() -> float:
+    # Linux reports ru_maxrss in KiB.
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+def measure(path: Path, profile: str | None = None, profile_out: Path | None = None) -> dict[str, Any]:
+    timings: dict[str, dict[str, float]] = {}
+
+    def phase(name: str, work: Callable[[], Any]) -> Any:
+        profiler = cProfile.Profile() if name == profile else None
+        start = time.perf_counter()
+        if profiler:
+            profiler.enable()
+        value = work()
+        if profiler:
+            profiler.disable()
+            profiler.dump_stats(str(profile_out or f"{name}.prof"))
+        timings[name] = {"seconds": time.perf_counter() - start, "peak_rss_mib": _peak_rss_mib()}
+        return value
+
+    def import_hostlint() -> None:
+        # The CLI module pulls in click, rich, pydantic and cel, as `hostlint check` does.
+        import hostlint.cli.main  # noqa: F401
+
+    phase("import", import_hostlint)
+
+    from hostlint.join import build_facts
+    from hostlint.report import render
+    from hostlint.rules import load_rules, run_rules
+    from hostlint.snapshot import load_site
+
+    rules = phase("rules-load", load_rules)
+    snapshot = phase("load", lambda: load_site([path]))
+    facts = phase("join", lambda: build_facts(snapshot))
+    result = phase("rules", lambda: run_rules(rules, facts))
+
+    def report() -> str:
+        result.collection_errors.extend(snapshot.collection_errors)
+        result.sort()
+        return render("json", result, rules, snapshot, color=False)
+
+    report_text = phase("report", report)
+    findings_by_code: dict[str, int] = {}
+    for finding in result.findings:
+        findings_by_code[finding.code] = findings_by_code.get(finding.code, 0) + 1
+    return {
+        "hosts": len(snapshot.esxi_hosts),
+        "switches": len(snapshot.switches),
+        "rules": len(rules),
+        "facts": {"teams": len(facts.teams), "uplinks": len(facts.uplinks), "vmks": len(facts.vmks)},
+        "findings": len(result.findings),
+        "findings_by_code": dict(sorted(findings_by_code.items())),
+        "findings_by_host": sorted({f.host for f in result.findings}),
+        "skipped": len(result.skipped),
+        "passed": len(result.passed),
+        "unresolved": len(result.unresolved),
+        "report_bytes": len(report_text.encode()),
+        "phases": timings,
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description="Time hostlint's check phases on one snapshot file.")
+    parser.add_argument("snapshot", type=Path)
+    parser.add_argument("--profile", choices=PHASES, help="cProfile this phase")
+    parser.add_argument("--profile-out", type=Path, help="where to write the profile (default PHASE.prof)")
+    args = parser.parse_args(argv)
+    print(json.dumps(measure(args.snapshot, args.profile, args.profile_out)))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,265 @@
+"""`--format human`: what a network admin reads, grouped by host, dense, coloured by severity.
+
+Layout: one block per host (its findings, and how much of it was skipped or
+unresolved), findings rolled up by switch, skipped rule x objects collapsed by
+reason, unresolved uplinks, collection errors, then one summary line. Nothing
+that was not checked is left out: a skip is never allowed to look like a pass.
+"""
+
+from __future__ import annotations
+
+from collections import Counter, defaultdict
+from collections.abc import Iterable
+from io import StringIO
+from typing import Any
+
+from rich.console import Console
+from rich.text import Text
+
+from hostlint.results import SEVERITY_RANK, CheckResult, Finding
+from hostlint.rules.model import Rule
+
+SEVERITY_STYLE = {"error": "bold red", "warning": "yellow", "info": "blue"}
+# Objects are named `<host>/<thing>` by the join; a rule-wide skip has no object.
+SITE = "(site)"
+INDENT = "  "
+DETAIL = " " * 10
+UNRESOLVED_REASON = "switch port of an uplink unknown (see unresolved uplinks)"
+
+
+def value_text(value: Any) -> str:
+    """An expected/actual value as one line: lists joined, unknown said as such."""
+    if isinstance(value, list | tuple):
+        return ", ".join(value_text(v) for v in value) or "none"
+    if value is None:
+        return "unknown"
+    return str(value)
+
+
+def plural(count: int, noun: str, nouns: str | None = None) -> str:
+    return f"{count} {noun if count == 1 else nouns or noun + 's'}"
+
+
+def host_of(obj: str | None) -> str:
+    return obj.split("/", 1)[0] if obj else SITE
+
+
+def render(result: CheckResult, rules: list[Rule], color: bool = True, width: int = 120) -> str:
+    out = StringIO()
+    # soft_wrap: long uplink lists stay on one line, so the text can be grepped and diffed.
+    console = Console(file=out, force_terminal=color, no_color=not color, width=width, soft_wrap=True)
+    names = {rule.code: rule.name for rule in rules}
+    _hosts(console, result)
+    _switches(console, result.findings)
+    _skipped(console, result, names)
+    _unresolved(console, result)
+    _collection_errors(console, result)
+    _verdict(console, result)
+    console.print(Text(summary_line(result), style="bold"))
+    return out.getvalue()
+
+
+def summary_line(result: CheckResult) -> str:
+    """`5 findings (3 errors, 2 warnings) on 2 hosts · 4 skipped · 12 passed · 1 unresolved uplink`."""
+    findings = plural(len(result.findings), "finding")
+    if result.findings:
+        by_severity = Counter(f.severity for f in result.findings)
+        parts = [_severity_count(sev, by_severity[sev]) for sev in SEVERITY_RANK if by_severity[sev]]
+        hosts = plural(len({f.host for f in result.findings}), "host")
+        findings = f"{findings} ({', '.join(parts)}) on {hosts}"
+    parts = [
+        findings,
+        f"{len(result.skipped)} skipped",
+        f"{len(result.passed)} passed",
+        plural(len(result.unresolved), "unresolved uplink"),
+    ]
+    if result.collection_errors:
+        parts.append(plural(len(result.collection_errors), "collection error"))
+    return " · ".join(parts)
+
+
+def _severity_count(severity: str, count: int) -> str:
+    return f"{count} info" if severity == "info" else plural(count, severity)
+
+
+def _heading(console: Console, title: str) -> None:
+    console.print()
+    console.print(Text(title, style="bold underline"))
+
+
+def _hosts(console: Console, result: CheckResult) -> None:
+    findings: dict[str, list[Finding]] = defaultdict(list)
+    for finding in result.findings:
+        findings[finding.host].append(finding)
+    skipped = Counter(host_of(s.object) for s in result.skipped)
+    unresolved = Counter(host_of(u.object) for u in result.unresolved)
+    passed = Counter(host_of(p.object) for p in result.passed)
+    for host in sorted(set(findings) | set(skipped) | set(unresolved) | set(passed)):
+        console.print(_host_header(host, findings[host], skipped[host], unresolved[host], passed[host]))
+        for finding in sorted(findings[host], key=lambda f: (SEVERITY_RANK[f.severity], f.code, f.object)):
+            _finding(console, finding)
+
+
+def _host_header(host: str, findings: list[Finding], skipped: int, unresolved: int, passed: int) -> Text:
+    header = Text(host, style="bold")
+    counts = Counter(f.severity for f in findings)
+    parts: list[tuple[str, str]] = [
+        (_severity_count(sev, counts[sev]), SEVERITY_STYLE[sev]) for sev in SEVERITY_RANK if counts[sev]
+    ]
+    if not findings:
+        parts.append(("no findings", "green"))
+    if skipped:
+        parts.append((f"{skipped} skipped", "magenta"))
+    if unresolved:
+        parts.append((plural(unresolved, "unresolved uplink"), "magenta"))
+    if passed:
+        parts.append((f"{passed} passed", ""))
+    for label, style in parts:
+        header.append(" · " if len(header) > len(host) else "  ")
+        header.append(label, style=style)
+    return header
+
+
+def _finding(console: Console, finding: Finding) -> None:
+    style = SEVERITY_STYLE.get(finding.severity, "")
+    title = Text(INDENT)
+    title.append(f"{finding.severity:<7} {finding.code}", style=style)
+    title.append(f" {finding.name}  ")
+    title.append(finding.object, style="bold")
+    switches = finding_switches(finding)
+    if switches:
+        title.append(f"  → {', '.join(switches)}", style="cyan")
+    console.print(title)
+    console.print(Text(DETAIL + finding.message))
+    console.print(_detail("expected", value_text(finding.expected)))
+    console.print(_detail("actual", value_text(finding.actual)))
+    console.print(_detail("fix", _fix_text(finding)))
+
+
+def _detail(label: str, value: str) -> Text:
+    return Text.assemble(DETAIL, (f"{label:<9}", "dim"), value)
+
+
+def _fix_text(finding: Finding) -> str:
+    if finding.applicability is None:
+        return "none: change it by hand"
+    steps = plural(len(finding.fix), "step")
+    if finding.applicability == "safe":
+        return f"safe ({steps}; --fix-script writes it)"
+    if finding.applicability == "unsafe":
+        return f"unsafe ({steps}; --fix-script writes it, review before running)"
+    return f"{finding.applicability} ({steps}; shown, never applied)"
+
+
+def finding_switches(finding: Finding) -> list[str]:
+    """The switches a finding touches, read from its fact: an uplink's switch, a team's uplinks' switches."""
+    fact = finding.fact
+    found = [fact.get("switch"), *fact.get("switches", [])]
+    found += [uplink.get("switch") for uplink in fact.get("uplinks", [])]
+    return sorted({name for name in found if name})
+
+
+def _switches(console: Console, findings: list[Finding]) -> None:
+    by_switch: dict[str, list[Finding]] = defaultdict(list)
+    for finding in findings:
+        for switch in finding_switches(finding):
+            by_switch[switch].append(finding)
+    if not by_switch:
+        return
+    _heading(console, "By switch")
+    for switch in sorted(by_switch):
+        touching = by_switch[switch]
+        counts = Counter(f.severity for f in touching)
+        line = Text(INDENT)
+        line.append(switch, style="bold cyan")
+        line.append("  ")
+        line.append(", ".join(_severity_count(sev, counts[sev]) for sev in SEVERITY_RANK if counts[sev]))
+        codes = ", ".join(sorted({f.code for f in touching}))
+        hosts = ", ".join(sorted({f.host for f in touching}))
+        line.append(f" ({codes}) on {hosts}")
+        console.print(line)
+
+
+def _skipped(console: Console, result: CheckResult, names: dict[str, str]) -> None:
+    """Skips collapsed: one line per reason and set of objects, naming every rule it stopped."""
+    if not result.skipped:
+        return
+    _heading(console, f"Skipped ({plural(len(result.skipped), 'rule check')}, not run: fix the data and check again)")
+    for reason, objects, codes in _skip_groups(_skip_entries(result)):
+        what = objects[0] if len(objects) == 1 else plural(len(objects), "object")
+        line = Text(INDENT)
+        line.append(", ".join(codes), style="magenta")
+        if len(codes) == 1 and codes[0] in names:
+            line.append(f" {names[codes[0]]}")
+        line.append(f" skipped on {what}: {reason}")
+        console.print(line)
+        if len(objects) > 1:
+            console.print(Text(DETAIL + ", ".join(objects), style="dim"))
+
+
+def _skip_entries(result: CheckResult) -> list[tuple[str, str, str]]:
+    """(code, object label, reason) per skip.
+
+    The join gives a team the reason of its first unresolved uplink, so reasons
+    differ per uplink and would not collapse. A skip caused by an unresolved uplink
+    says so, names the uplink next to the object, and leaves the detail to the
+    unresolved section; any other reason is shown as it is.
+    """
+    uplinks = {u.reason: u.object for u in result.unresolved}
+    entries = []
+    for item in result.skipped:
+        label, reason = item.object or "every object", item.reason
+        if reason in uplinks:
+            uplink = uplinks[reason]
+            if uplink != item.object:
+                label += f" ({uplink.removeprefix(host_of(item.object) + '/')})"
+            reason = UNRESOLVED_REASON
+        entries.append((item.code, label, reason))
+    return entries
+
+
+def _skip_groups(entries: Iterable[tuple[str, str, str]]) -> list[tuple[str, list[str], list[str]]]:
+    """(reason, objects, codes): rules skipped on the same objects for the same reason share a line."""
+    objects_by: dict[tuple[str, str], list[str]] = defaultdict(list)
+    for code, label, reason in entries:
+        objects_by[(reason, code)].append(label)
+    codes_by: dict[tuple[str, tuple[str, ...]], list[str]] = defaultdict(list)
+    for (reason, code), objects in objects_by.items():
+        codes_by[(reason, tuple(sorted(objects)))].append(code)
+    groups = [(reason, list(objects), sorted(codes)) for (reason, objects), codes in codes_by.items()]
+    return sorted(groups, key=lambda g: (g[2], g[1], g[0]))
+
+
+def _unresolved(console: Console, result: CheckResult) -> None:
+    if not result.unresolved:
+        return
+    _heading(console, f"Unresolved uplinks ({len(result.unresolved)}, switch port unknown: their rules were skipped)")
+    by_host: dict[str, list[tuple[str, str]]] = defaultdict(list)
+    for uplink in result.unresolved:
+        # The reason usually repeats the uplink's name; under its host it is noise.
+        reason = uplink.reason.removeprefix(f"{uplink.object}: ")
+        by_host[host_of(uplink.object)].append((uplink.object, reason))
+    for host in sorted(by_host):
+        console.print(Text(INDENT + host, style="bold"))
+        for obj, reason in sorted(by_host[host]):
+            name = obj.removeprefix(f"{host}/")
+            console.print(Text.assemble(INDENT * 2, (name, "magenta"), f"  {reason}"))
+
+
+def _collection_errors(console: Console, result: CheckResult) -> None:
+    if not result.collection_errors:
+        return
+    _heading(console, f"Collection errors ({len(result.collection_errors)}: these were not fully checked)")
+    for error in result.collection_errors:
+        console.print(Text.assemble(INDENT, (error.target, "bold red"), f" ({error.kind})  {error.reason}"))
+
+
+def _verdict(console: Console, result: CheckResult) -> None:
+    console.print()
+    if result.findings:
+        return
+    incomplete = result.skipped or result.unresolved or result.collection_errors
+    if incomplete:
+        console.print(Text("No findings, but not everything was checked: see skipped and unresolved above.", "yellow"))
+    else:
+        console.print(Text("Clean: no findings, nothing skipped.", style="bold green"))

@@ -1,0 +1,116 @@
+"""`--format junit`: JUnit XML, so a CI server shows each rule x object as a test.
+
+One testsuite per rule code; a finding is a failure, a skip is a skipped test,
+a pass is an empty testcase. Unresolved uplinks and collection errors go in one
+more suite, `hostlint`, so a CI view that only counts tests still sees them.
+"""
+
+from __future__ import annotations
+
+import xml.etree.ElementTree as ET
+from collections import defaultdict
+from dataclasses import dataclass, field
+
+from hostlint.report.human import value_text
+from hostlint.results import CheckResult, Finding
+from hostlint.rules.model import Rule
+
+EVERY_OBJECT = "(every object)"
+# A testcase's outcome is the child element it carries; none means it passed.
+OUTCOMES = {"failures": "failure", "errors": "error", "skipped": "skipped"}
+COUNTED = ("tests", *OUTCOMES)
+
+
+@dataclass
+class _Suite:
+    name: str
+    cases: list[ET.Element] = field(default_factory=list)
+
+
+def render(result: CheckResult, rules: list[Rule]) -> str:
+    root = junit_tree(result, rules)
+    ET.indent(root)
+    return ET.tostring(root, encoding="unicode", xml_declaration=True) + "\n"
+
+
+def junit_tree(result: CheckResult, rules: list[Rule]) -> ET.Element:
+    suites = _rule_suites(result, rules)
+    extra = _hostlint_suite(result)
+    if extra.cases:
+        suites.append(extra)
+    root = ET.Element("testsuites", name="hostlint")
+    for suite in suites:
+        root.append(_suite_element(suite))
+    _set_counts(root, {key: sum(int(suite.get(key, "0")) for suite in root) for key in COUNTED})
+    return root
+
+
+def _rule_suites(result: CheckResult, rules: list[Rule]) -> list[_Suite]:
+    # Every rule that ran gets a suite, even with no cases: it shows the rule found nothing to check.
+    names = {rule.code: rule.name for rule in rules}
+    for finding in result.findings:
+        names.setdefault(finding.code, finding.name)
+    cases: dict[str, list[ET.Element]] = defaultdict(list)
+    for finding in result.findings:
+        cases[finding.code].append(_failure_case(finding))
+    for item in result.skipped:
+        case = _case(item.code, item.object or EVERY_OBJECT)
+        ET.SubElement(case, "skipped", message=item.reason)
+        cases[item.code].append(case)
+    for passed in result.passed:
+        cases[passed.code].append(_case(passed.code, passed.object))
+    codes = sorted(set(names) | set(cases))
+    return [_Suite(f"{code} {names[code]}" if code in names else code, _by_name(cases[code])) for code in codes]
+
+
+def _case(classname: str, name: str) -> ET.Element:
+    return ET.Element("testcase", classname=classname, name=name)
+
+
+def _failure_case(finding: Finding) -> ET.Element:
+    case = _case(finding.code, finding.object)
+    failure = ET.SubElement(case, "failure", message=finding.message, type=finding.severity)
+    failure.text = "\n".join(
+        [
+            f"expected: {value_text(finding.expected)}",
+            f"actual:   {value_text(finding.actual)}",
+            f"host:     {finding.host}",
+            f"fix:      {finding.applicability or 'none'}",
+        ]
+    )
+    return case
+
+
+def _by_name(cases: list[ET.Element]) -> list[ET.Element]:
+    return sorted(cases, key=lambda case: case.get("name", ""))
+
+
+def _hostlint_suite(result: CheckResult) -> _Suite:
+    suite = _Suite("hostlint")
+    for uplink in result.unresolved:
+        case = _case("unresolved-uplink", uplink.object)
+        ET.SubElement(case, "skipped", message=uplink.reason)
+        suite.cases.append(case)
+    for error in result.collection_errors:
+        case = _case("collection", f"{error.kind} {error.target}")
+        ET.SubElement(case, "error", message=error.reason, type="collection")
+        suite.cases.append(case)
+    return suite
+
+
+def _suite_element(suite: _Suite) -> ET.Element:
+    element = ET.Element("testsuite", name=suite.name)
+    element.extend(suite.cases)
+    _set_counts(element, _case_counts(suite.cases))
+    return element
+
+
+def _case_counts(cases: list[ET.Element]) -> dict[str, int]:
+    counts = {"tests": len(cases)}
+    counts.update({key: sum(1 for case in cases if case.find(tag) is not None) for key, tag in OUTCOMES.items()})
+    return counts
+
+
+def _set_counts(element: ET.Element, counts: dict[str, int]) -> None:
+    for key in COUNTED:
+        element.set(key, str(counts[key]))

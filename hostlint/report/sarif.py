@@ -1,0 +1,140 @@
+"""`--format sarif`: SARIF 2.1.0 for code-scanning dashboards and CI annotations.
+
+Findings have no file and line, so each result names its object with a logical
+location. Skipped rule x objects, unresolved uplinks and collection errors are
+tool execution notifications: the run succeeded, but these parts were not checked.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from typing import Any
+
+from hostlint import __version__
+from hostlint.results import CheckResult, Finding, Skipped
+from hostlint.rules.docs import rule_markdown
+from hostlint.rules.model import Rule
+from hostlint.snapshot import Snapshot
+
+SCHEMA_URI = "https://json.schemastore.org/sarif-2.1.0.json"
+SARIF_VERSION = "2.1.0"
+LEVELS = {"error": "error", "warning": "warning", "info": "note"}
+
+
+def render(result: CheckResult, rules: list[Rule], snapshot: Snapshot | None = None) -> str:
+    return json.dumps(sarif_log(result, rules, snapshot), indent=2) + "\n"
+
+
+def sarif_log(result: CheckResult, rules: list[Rule], snapshot: Snapshot | None = None) -> dict[str, Any]:
+    driver_rules = _unique(rules)
+    index = {rule.code: n for n, rule in enumerate(driver_rules)}
+    run: dict[str, Any] = {
+        "tool": {
+            "driver": {
+                "name": "hostlint",
+                "version": __version__,
+                "rules": [_descriptor(rule) for rule in driver_rules],
+            }
+        },
+        "invocations": [
+            {
+                "executionSuccessful": True,
+                "toolExecutionNotifications": _notifications(result, index),
+            }
+        ],
+        "results": [_result(finding, index) for finding in result.findings],
+    }
+    if snapshot is not None and (snapshot.source or snapshot.collected_at):
+        run["properties"] = {"snapshot": snapshot.model_dump(mode="json", include={"source", "collected_at"})}
+    return {"$schema": SCHEMA_URI, "version": SARIF_VERSION, "runs": [run]}
+
+
+def _unique(rules: list[Rule]) -> list[Rule]:
+    """One descriptor per code: ruleIndex must point at exactly one rule."""
+    return list({rule.code: rule for rule in rules}.values())
+
+
+def _descriptor(rule: Rule) -> dict[str, Any]:
+    return {
+        "id": rule.code,
+        "name": rule.name,
+        "shortDescription": {"text": rule.summary},
+        "fullDescription": {"text": rule.why.strip()},
+        "help": {"text": _help_text(rule), "markdown": rule_markdown(rule)},
+        "helpUri": rule.references[0].url,
+        "defaultConfiguration": {"level": LEVELS[rule.severity]},
+        "properties": {"tags": list(rule.platforms), "iterates": rule.iterate},
+    }
+
+
+def _help_text(rule: Rule) -> str:
+    parts = [rule.summary, rule.why.strip()]
+    if rule.fix:
+        parts.append(f"Fix ({rule.fix.applicability}): {rule.fix.summary.strip()}")
+    parts.append("References:\n" + "\n".join(f"- {ref.title}: {ref.url}" for ref in rule.references))
+    return "\n\n".join(parts)
+
+
+def _logical(obj: str) -> dict[str, Any]:
+    return {"logicalLocations": [{"fullyQualifiedName": obj, "name": obj.rsplit("/", 1)[-1], "kind": "object"}]}
+
+
+def _rule_reference(code: str, index: dict[str, int]) -> dict[str, Any]:
+    reference: dict[str, Any] = {"id": code}
+    if code in index:
+        reference["index"] = index[code]
+    return reference
+
+
+def _result(finding: Finding, index: dict[str, int]) -> dict[str, Any]:
+    dumped = finding.model_dump(mode="json")
+    result: dict[str, Any] = {
+        "ruleId": finding.code,
+        "level": LEVELS[finding.severity],
+        "message": {"text": finding.message},
+        "locations": [_logical(finding.object)],
+        # Stable across runs, so a dashboard tracks one problem on one object over time.
+        "partialFingerprints": {"hostlint/v1": _fingerprint(finding.code, finding.object)},
+        "properties": {
+            "host": finding.host,
+            "expected": dumped["expected"],
+            "actual": dumped["actual"],
+            "applicability": finding.applicability,
+        },
+    }
+    if finding.code in index:
+        result["ruleIndex"] = index[finding.code]
+    return result
+
+
+def _fingerprint(code: str, obj: str) -> str:
+    return hashlib.sha256(f"{code}\0{obj}".encode()).hexdigest()[:32]
+
+
+def _notifications(result: CheckResult, index: dict[str, int]) -> list[dict[str, Any]]:
+    notes = [_skipped(item, index) for item in result.skipped]
+    notes += [
+        {
+            "level": "warning",
+            "message": {"text": f"unresolved uplink {u.object}: {u.reason}"},
+            "locations": [_logical(u.object)],
+        }
+        for u in result.unresolved
+    ]
+    notes += [
+        {"level": "error", "message": {"text": f"collection error on {e.kind} {e.target}: {e.reason}"}}
+        for e in result.collection_errors
+    ]
+    return notes
+
+
+def _skipped(item: Skipped, index: dict[str, int]) -> dict[str, Any]:
+    note: dict[str, Any] = {
+        "level": "note",
+        "message": {"text": f"{item.code} skipped on {item.object or 'every object'}: {item.reason}"},
+        "associatedRule": _rule_reference(item.code, index),
+    }
+    if item.object:
+        note["locations"] = [_logical(item.object)]
+    return note
