@@ -8,6 +8,7 @@ import click
 
 from hostlint import __version__
 from hostlint.cli.check_cmd import check
+from hostlint.cli.collect_cmd import collect
 from hostlint.cli.exit import Exit
 from hostlint.cli.rules_cmd import rule, rules
 
@@ -19,6 +20,7 @@ def cli() -> None:
 
 
 cli.add_command(check)
+cli.add_command(collect)
 cli.add_command(rules)
 cli.add_command(rule)
 

@@ -1,0 +1,10 @@
+"""`hostlint collect ...`: live collection into a snapshot file (one subcommand per source)."""
+
+from __future__ import annotations
+
+import click
+
+
+@click.group()
+def collect() -> None:
+    """Collect live facts into a snapshot file (vSphere, switches, KVM hosts)."""
