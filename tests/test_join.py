@@ -13,7 +13,9 @@ def _host(neighbours: dict[str, Neighbour | None], policy: str = "loadbalance_ip
     nics = list(neighbours)
     return EsxiHost(
         name="esx01.dc.example",
-        vswitches=[StandardVSwitch(name="vSwitch1", mtu=9000, uplinks=nics, teaming=Teaming(policy=policy, active=nics))],
+        vswitches=[
+            StandardVSwitch(name="vSwitch1", mtu=9000, uplinks=nics, teaming=Teaming(policy=policy, active=nics))
+        ],
         pnics=[PhysicalNic(name=n, speed_mbps=10000, duplex="full", neighbour=nb) for n, nb in neighbours.items()],
         **host,
     )
@@ -29,7 +31,9 @@ def _switch(name: str, ports: dict[str, str | None], mc: MultiChassis | None = N
         platform="cisco_nxos",
         load_balance=LoadBalance(hash="src-dst-ip", raw="src-dst ip"),
         ports=[SwitchPort(name=p, mtu=9216, port_channel=c) for p, c in ports.items()],
-        port_channels=[PortChannel(name=c, mode="static", members=m, mtu=9216, multichassis_id=11) for c, m in channels.items()],
+        port_channels=[
+            PortChannel(name=c, mode="static", members=m, mtu=9216, multichassis_id=11) for c, m in channels.items()
+        ],
         multichassis=mc,
         **kw,
     )
@@ -55,7 +59,9 @@ def test_cdp_short_port_and_fqdn_with_serial_resolve() -> None:
 
 
 def test_lldp_system_name_and_alias() -> None:
-    nb = Neighbour(protocol="lldp", device_id="00:11:22:33:44:55", port_id="Ethernet1/11", system_name="leaf1.dc.example")
+    nb = Neighbour(
+        protocol="lldp", device_id="00:11:22:33:44:55", port_id="Ethernet1/11", system_name="leaf1.dc.example"
+    )
     snap = Snapshot(
         esxi_hosts=[_host({"vmnic2": nb})],
         switches=[_switch("LEAF1", {"Ethernet1/11": None}, aliases=["leaf1.dc.example"])],
@@ -80,8 +86,13 @@ def test_cabling_file_used_when_discovery_is_off() -> None:
 
 def test_unknown_switch_port_and_unreachable_switch_are_missing_with_reasons() -> None:
     snap = Snapshot(
-        esxi_hosts=[_host({"vmnic2": cdp("nx1", "Eth1/99"), "vmnic3": cdp("nx2", "Eth1/1"), "vmnic4": cdp("nx9", "Eth1/1")})],
-        switches=[_switch("nx1", {"Ethernet1/11": None}), _switch("nx2", {"Ethernet1/1": None}, connection_state="unreachable")],
+        esxi_hosts=[
+            _host({"vmnic2": cdp("nx1", "Eth1/99"), "vmnic3": cdp("nx2", "Eth1/1"), "vmnic4": cdp("nx9", "Eth1/1")})
+        ],
+        switches=[
+            _switch("nx1", {"Ethernet1/11": None}),
+            _switch("nx2", {"Ethernet1/1": None}, connection_state="unreachable"),
+        ],
     )
     reasons = {u.nic: u.missing["switch"] for u in build_facts(snap).teams[0].uplinks}
     assert reasons["vmnic2"].endswith("port Ethernet1/99 not found on switch nx1")
@@ -101,7 +112,9 @@ def _pair(peer_of_nx2: str = "nx1", link: bool = True) -> list[Switch]:
 
 
 def test_vpc_pair_is_one_logical_switch_and_one_channel() -> None:
-    snap = Snapshot(esxi_hosts=[_host({"vmnic2": cdp("nx1", "Eth1/11"), "vmnic3": cdp("nx2", "Eth1/11")})], switches=_pair())
+    snap = Snapshot(
+        esxi_hosts=[_host({"vmnic2": cdp("nx1", "Eth1/11"), "vmnic3": cdp("nx2", "Eth1/11")})], switches=_pair()
+    )
     team = build_facts(snap).teams[0]
     assert team.logical_switches == ["vpc:10:nx1+nx2"]
     assert team.channel_ids == ["vpc:10:nx1+nx2/11"]
@@ -122,7 +135,11 @@ def test_overriding_port_group_is_its_own_team_and_inheriting_one_is_not() -> No
     host = _host({"vmnic2": cdp("nx1", "Eth1/11"), "vmnic3": cdp("nx1", "Eth1/12")})
     host.portgroups = [
         PortGroup(name="VM-Prod", vswitch="vSwitch1"),
-        PortGroup(name="VM-Legacy", vswitch="vSwitch1", teaming=Teaming(policy="failover_explicit", active=["vmnic2"], standby=["vmnic3"])),
+        PortGroup(
+            name="VM-Legacy",
+            vswitch="vSwitch1",
+            teaming=Teaming(policy="failover_explicit", active=["vmnic2"], standby=["vmnic3"]),
+        ),
     ]
     snap = Snapshot(esxi_hosts=[host], switches=[_switch("nx1", {"Ethernet1/11": None, "Ethernet1/12": None})])
     teams = {t.object: t for t in build_facts(snap).teams}

@@ -54,6 +54,8 @@ def test_rule_case(code: str, case: dict) -> None:
     assert outcome == case["expect"], (result.findings, result.skipped)
     if "message" in case:
         assert case["message"] in result.findings[0].message
+    if "actual" in case:
+        assert case["actual"] in str(result.findings[0].actual)
     if "fix" in case:
         assert [step.action for step in result.findings[0].fix] == case["fix"]
 

@@ -47,7 +47,8 @@ def host_of(obj: str | None) -> str:
 def render(result: CheckResult, rules: list[Rule], color: bool = True, width: int = 120) -> str:
     out = StringIO()
     # soft_wrap: long uplink lists stay on one line, so the text can be grepped and diffed.
-    console = Console(file=out, force_terminal=color, no_color=not color, width=width, soft_wrap=True)
+    # no_color=None when colour is asked for, so rich still honours a NO_COLOR environment variable.
+    console = Console(file=out, force_terminal=color, no_color=None if color else True, width=width, soft_wrap=True)
     names = {rule.code: rule.name for rule in rules}
     _hosts(console, result)
     _switches(console, result.findings)
@@ -101,21 +102,20 @@ def _hosts(console: Console, result: CheckResult) -> None:
 
 
 def _host_header(host: str, findings: list[Finding], skipped: int, unresolved: int, passed: int) -> Text:
-    header = Text(host, style="bold")
     counts = Counter(f.severity for f in findings)
-    parts: list[tuple[str, str]] = [
-        (_severity_count(sev, counts[sev]), SEVERITY_STYLE[sev]) for sev in SEVERITY_RANK if counts[sev]
-    ]
+    parts = [(_severity_count(sev, counts[sev]), SEVERITY_STYLE[sev]) for sev in SEVERITY_RANK if counts[sev]]
     if not findings:
-        parts.append(("no findings", "green"))
+        # Green only when the host was fully checked: no findings on half a host is not good news.
+        parts.append(("no findings", "" if skipped or unresolved else "green"))
     if skipped:
         parts.append((f"{skipped} skipped", "magenta"))
     if unresolved:
         parts.append((plural(unresolved, "unresolved uplink"), "magenta"))
     if passed:
         parts.append((f"{passed} passed", ""))
-    for label, style in parts:
-        header.append(" · " if len(header) > len(host) else "  ")
+    header = Text.assemble((host, "bold"), "  ")
+    for n, (label, style) in enumerate(parts):
+        header.append(" · " if n else "")
         header.append(label, style=style)
     return header
 
