@@ -26,6 +26,23 @@ HASH_FIELDS: dict[str, tuple[str, ...]] = {
 }
 
 
+# vSphere LACP LAG hashes (VMwareDvsLacpLoadBalanceAlgorithm) in the same vocabulary.
+LAG_HASHES: dict[str, str] = {
+    "srcMac": "src-mac",
+    "destMac": "dst-mac",
+    "srcDestMac": "src-dst-mac",
+    "srcIp": "src-ip",
+    "destIp": "dst-ip",
+    "srcDestIp": "src-dst-ip",
+    "srcTcpUdpPort": "src-port",
+    "destTcpUdpPort": "dst-port",
+    "srcDestTcpUdpPort": "src-dst-port",
+    "srcDestIpTcpUdpPort": "src-dst-ip-port",
+    "srcDestIpVlan": "src-dst-ip-vlan",
+    "srcDestIpTcpUdpPortVlan": "src-dst-ip-port-vlan",
+}
+
+
 def hash_fields(name: str | None) -> list[str]:
     """Fields of a normalised hash name; an unknown or missing name has none."""
     if name is None:

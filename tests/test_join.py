@@ -118,6 +118,7 @@ def test_vpc_pair_is_one_logical_switch_and_one_channel() -> None:
     team = build_facts(snap).teams[0]
     assert team.logical_switches == ["vpc:10:nx1+nx2"]
     assert team.channel_ids == ["vpc:10:nx1+nx2/11"]
+    assert [u.channel_members for u in team.uplinks] == [2, 2]
     assert team.switches == ["nx1", "nx2"]
 
 

@@ -7,10 +7,16 @@ from pathlib import Path
 import pytest
 import yaml
 
-from hostlint.join.facts import Facts, TeamFact, UplinkFact, VmkFact
+from hostlint.join.facts import Facts, IscsiFact, PcieFact, TeamFact, UplinkFact, VmFact, VmkFact, VmNicFact
 from hostlint.rules import load_rules, run_rules
 
 CASES = Path(__file__).parent / "rule_cases"
+OTHER_KINDS = {
+    "iscsi": (IscsiFact, {"object": "esx01/vmhba64", "adapter": "vmhba64", "kind": "software"}),
+    "pcie": (PcieFact, {"object": "esx01/pci-0000:3b:00", "address": "0000:3b:00"}),
+    "vm_nics": (VmNicFact, {"object": "esx01/vm:app01/Network adapter 1", "vm": "app01", "label": "Network adapter 1"}),
+    "vms": (VmFact, {"object": "esx01/vm:app01", "vm": "app01", "vcpus": 2, "cpu_hot_add": False}),
+}
 RULES = {rule.code: rule for rule in load_rules()}
 
 
@@ -32,6 +38,9 @@ def _fact(kind: str, data: dict):
         return team
     if kind == "uplinks":
         return _uplink(data, 0)
+    if kind in OTHER_KINDS:
+        model, defaults = OTHER_KINDS[kind]
+        return model.model_validate({"host": "esx01"} | defaults | data)
     defaults = {"object": "esx01/vmk1", "host": "esx01", "name": "vmk1", "portgroup": "vMotion"}
     return VmkFact.model_validate(defaults | data)
 

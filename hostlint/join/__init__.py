@@ -5,6 +5,7 @@ from __future__ import annotations
 from hostlint.join.esxi import esxi_facts
 from hostlint.join.facts import Facts, Unresolved
 from hostlint.join.switches import SwitchIndex
+from hostlint.join.vmk import link_segments
 from hostlint.snapshot import Snapshot
 
 
@@ -13,6 +14,7 @@ def build_facts(snapshot: Snapshot) -> Facts:
     facts = Facts()
     for host in snapshot.esxi_hosts:
         esxi_facts(host, snapshot.distributed_switches, index, facts)
+    link_segments(facts)
     seen = set()
     for uplink in facts.uplinks:
         reason = uplink.missing.get("switch")

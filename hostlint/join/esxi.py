@@ -2,15 +2,15 @@
 
 from __future__ import annotations
 
-from hostlint.join.facts import Facts, TeamFact, UplinkFact, VmkFact
+from hostlint import vocab
+from hostlint.join.facts import Facts, TeamFact, UplinkFact
+from hostlint.join.iscsi import iscsi_facts
+from hostlint.join.pcie import pcie_facts
+from hostlint.join.state import host_missing
 from hostlint.join.switches import SwitchIndex
+from hostlint.join.vmk import vmk_facts
+from hostlint.join.vms import vm_facts
 from hostlint.snapshot.esxi import DistributedSwitch, EsxiHost, PhysicalNic, Teaming
-
-
-def _host_missing(host: EsxiHost) -> dict[str, str]:
-    if host.connection_state == "connected":
-        return {}
-    return {"host": f"host {host.name} was {host.connection_state} during collection"}
 
 
 def _uplink(
@@ -22,7 +22,7 @@ def _uplink(
         host=host.name,
         host_kind="esxi",
         nic=nic_name,
-        missing=_host_missing(host),
+        missing=host_missing(host),
     )
     if pnic is None:
         uplink.link_up = False
@@ -78,7 +78,7 @@ def _standard_teams(host: EsxiHost, index: SwitchIndex, facts: Facts) -> None:
             vswitch=vswitch.name,
             policy=vswitch.teaming.policy,
             mtu=vswitch.mtu,
-            missing=_host_missing(host),
+            missing=host_missing(host),
         )
         team = _team(base, vswitch.teaming, uplinks)
         facts.teams.append(team)
@@ -120,43 +120,29 @@ def _distributed_teams(
                 portgroup=pg.name,
                 policy=pg.teaming.policy,
                 mtu=dvs.max_mtu,
-                missing=_host_missing(host),
+                missing=host_missing(host),
             )
             lag_name = next((a for a in pg.teaming.active if a in lags), None)
             teaming = pg.teaming
             if lag_name:
+                lag = lags[lag_name]
                 base.lag = lag_name
+                base.lag_mode = lag.mode
+                base.lag_hash = vocab.LAG_HASHES.get(lag.load_balance, lag.load_balance)
+                base.lag_hash_fields = vocab.hash_fields(base.lag_hash)
+                base.lag_uplink_count = lag.uplink_count
                 lag_ports = [p for p in uplinks if p.startswith(f"{lag_name}-")]
                 teaming = teaming.model_copy(update={"active": lag_ports})
             facts.teams.append(_team(base, teaming, uplinks))
 
 
-def _vmks(host: EsxiHost, facts: Facts) -> None:
-    portgroups = {pg.name: pg for pg in host.portgroups}
-    vswitches = {vs.name: vs for vs in host.vswitches}
-    for vmk in host.vmks:
-        vswitch_name = vmk.vswitch or (portgroups[vmk.portgroup].vswitch if vmk.portgroup in portgroups else None)
-        vswitch = vswitches.get(vswitch_name or "")
-        facts.vmks.append(
-            VmkFact(
-                object=f"{host.name}/{vmk.name}",
-                host=host.name,
-                name=vmk.name,
-                portgroup=vmk.portgroup,
-                vswitch=vswitch_name,
-                vswitch_mtu=vswitch.mtu if vswitch else None,
-                mtu=vmk.mtu,
-                ip=vmk.ip,
-                prefix=vmk.prefix,
-                services=list(vmk.services),
-                missing=_host_missing(host),
-            )
-        )
-
-
 def esxi_facts(
     host: EsxiHost, dvswitches: list[DistributedSwitch], index: SwitchIndex, facts: Facts
 ) -> None:
+    teams_before = len(facts.teams)
     _standard_teams(host, index, facts)
     _distributed_teams(host, dvswitches, index, facts)
-    _vmks(host, facts)
+    vmk_facts(host, facts.teams[teams_before:], facts)
+    iscsi_facts(host, facts)
+    pcie_facts(host, facts)
+    vm_facts(host, facts)

@@ -43,6 +43,7 @@ class UplinkFact(Fact):
     channel_mtu: int | None = None
     switch_hash: str | None = None
     switch_hash_fields: list[str] = Field(default_factory=list)
+    channel_members: int | None = None
     logical_switch: str | None = None
 
 
@@ -60,6 +61,10 @@ class TeamFact(Fact):
     failure_detection: str = "link"
     mtu: int = 1500
     lag: str | None = None
+    lag_mode: str | None = None
+    lag_hash: str | None = None
+    lag_hash_fields: list[str] = Field(default_factory=list)
+    lag_uplink_count: int | None = None
     uplinks: list[UplinkFact] = Field(default_factory=list)
     switches: list[str] = Field(default_factory=list)
     logical_switches: list[str] = Field(default_factory=list)
@@ -67,14 +72,78 @@ class TeamFact(Fact):
 
 
 class VmkFact(Fact):
+    """A VMkernel port, its path (the uplinks of its port group's team) and its L2 segment."""
+
     name: str
     portgroup: str
     vswitch: str | None = None
+    dvswitch: str | None = None
     vswitch_mtu: int | None = None
     mtu: int
     ip: str | None = None
     prefix: int | None = None
+    network: str | None = None
+    netstack: str = "defaultTcpipStack"
     services: list[str] = Field(default_factory=list)
+    vlan: int | None = None
+    active: list[str] = Field(default_factory=list)
+    standby: list[str] = Field(default_factory=list)
+    path_mtu: int | None = None
+    path: list[str] = Field(default_factory=list)
+    segment_mtus: list[int] = Field(default_factory=list)
+    segment_peers: list[str] = Field(default_factory=list)
+    segment_mtu: int | None = None
+
+
+class BoundVmk(BaseModel):
+    name: str
+    ip: str | None = None
+    network: str | None = None
+    active: list[str] = Field(default_factory=list)
+    standby: list[str] = Field(default_factory=list)
+    mtu: int | None = None
+    targets_outside: list[str] = Field(default_factory=list)
+
+
+class IscsiFact(Fact):
+    """An iSCSI adapter and its port binding, each bound vmk with its port group's teaming."""
+
+    adapter: str
+    kind: str
+    pnic: str | None = None
+    bound: list[BoundVmk] = Field(default_factory=list)
+    unknown_vmks: list[str] = Field(default_factory=list)
+    shared_uplinks: list[str] = Field(default_factory=list)
+    targets: list[str] = Field(default_factory=list)
+
+
+class PcieFact(Fact):
+    """The PCIe link of one NIC card (all its ports' functions share it) and what its ports need."""
+
+    address: str
+    device: str | None = None
+    nics: list[str] = Field(default_factory=list)
+    port_speeds_mbps: list[int] = Field(default_factory=list)
+    ports_gbps: float = 0.0
+    width_capable: int | None = None
+    width_negotiated: int | None = None
+    speed_capable_gts: float | None = None
+    speed_negotiated_gts: float | None = None
+    capable_gbps: float | None = None
+    negotiated_gbps: float | None = None
+
+
+class VmNicFact(Fact):
+    vm: str
+    label: str
+    model: str
+    portgroup: str | None = None
+
+
+class VmFact(Fact):
+    vm: str
+    vcpus: int
+    cpu_hot_add: bool
 
 
 class Unresolved(BaseModel):
@@ -88,6 +157,10 @@ class Facts(BaseModel):
     teams: list[TeamFact] = Field(default_factory=list)
     uplinks: list[UplinkFact] = Field(default_factory=list)
     vmks: list[VmkFact] = Field(default_factory=list)
+    iscsi: list[IscsiFact] = Field(default_factory=list)
+    pcie: list[PcieFact] = Field(default_factory=list)
+    vm_nics: list[VmNicFact] = Field(default_factory=list)
+    vms: list[VmFact] = Field(default_factory=list)
     unresolved: list[Unresolved] = Field(default_factory=list)
 
     def of_kind(self, kind: str) -> list[Fact]:

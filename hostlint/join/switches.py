@@ -60,6 +60,11 @@ class SwitchIndex:
             for alias in [switch.name, *switch.aliases, switch.mgmt_address]:
                 if alias:
                     self._switches[names.device_key(alias)] = indexed
+        self._channel_members: dict[str, int] = {}
+        for indexed in {id(i): i for i in self._switches.values()}.values():
+            for channel in indexed.switch.port_channels:
+                key = _channel_id(indexed, channel)
+                self._channel_members[key] = self._channel_members.get(key, 0) + len(channel.members)
         self._cabling = {
             (names.device_key(c.host), c.nic.casefold()): c for c in snapshot.cabling
         }
@@ -111,8 +116,7 @@ class SwitchIndex:
             return
         self._fill(uplink, found, port)
 
-    @staticmethod
-    def _fill(uplink: UplinkFact, found: _Indexed, port: SwitchPort) -> None:
+    def _fill(self, uplink: UplinkFact, found: _Indexed, port: SwitchPort) -> None:
         switch = found.switch
         uplink.platform = switch.platform
         uplink.port = port.name
@@ -132,7 +136,12 @@ class SwitchIndex:
         uplink.channel_mtu = channel.mtu
         uplink.switch_hash = channel.load_balance or global_hash
         uplink.switch_hash_fields = vocab.hash_fields(uplink.switch_hash)
-        if channel.multichassis_id is not None and found.logical != switch.name:
-            uplink.channel_id = f"{found.logical}/{channel.multichassis_id}"
-        else:
-            uplink.channel_id = f"{switch.name}/{channel.name}"
+        uplink.channel_id = _channel_id(found, channel)
+        uplink.channel_members = self._channel_members[uplink.channel_id]
+
+
+def _channel_id(found: _Indexed, channel: PortChannel) -> str:
+    """One id for a port-channel, shared by both halves of a vPC/MLAG channel."""
+    if channel.multichassis_id is not None and found.logical != found.switch.name:
+        return f"{found.logical}/{channel.multichassis_id}"
+    return f"{found.switch.name}/{channel.name}"

@@ -11,8 +11,15 @@ Severity = Literal["error", "warning", "info"]
 Applicability = Literal["safe", "unsafe", "display-only"]
 Stage = Literal["host-undo", "switch", "host", "vmk", "switch-cleanup"]
 # What each iterable fact kind is called inside a rule's expressions.
-FACT_VARIABLES = {"teams": "team", "uplinks": "uplink", "vmks": "vmk"}
-KNOWN_NEEDS = ("switch",)
+FACT_VARIABLES = {
+    "teams": "team",
+    "uplinks": "uplink",
+    "vmks": "vmk",
+    "iscsi": "iscsi",
+    "pcie": "pcie",
+    "vm_nics": "vnic",
+    "vms": "vm",
+}
 
 
 class Strict(BaseModel):
@@ -59,8 +66,8 @@ class Rule(Strict):
     why: str
     examples: Examples
     references: list[Reference] = Field(min_length=1)
-    iterate: Literal["teams", "uplinks", "vmks"]
-    needs: list[Literal["switch"]] = Field(default_factory=list)
+    iterate: Literal["teams", "uplinks", "vmks", "iscsi", "pcie", "vm_nics", "vms"]
+    needs: list[Literal["switch", "pcie"]] = Field(default_factory=list)
     when: str = "true"
     violation: str
     message: str

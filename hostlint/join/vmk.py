@@ -1,0 +1,81 @@
+"""VMkernel ports: the team their port group uses (their path) and the L2 segment they share."""
+
+from __future__ import annotations
+
+import ipaddress
+from collections import Counter, defaultdict
+
+from hostlint.join.facts import Facts, TeamFact, VmkFact
+from hostlint.join.state import host_missing
+from hostlint.snapshot.esxi import EsxiHost
+
+
+def _network(ip: str | None, prefix: int | None) -> str | None:
+    if not ip or prefix is None:
+        return None
+    try:
+        return str(ipaddress.ip_interface(f"{ip}/{prefix}").network)
+    except ValueError:
+        return None
+
+
+def _team_of(vmk_vswitch: str | None, dvswitch: str | None, portgroup: str, teams: dict[str, TeamFact], host: str):
+    if dvswitch:
+        return teams.get(f"{host}/{dvswitch}/{portgroup}")
+    return teams.get(f"{host}/{vmk_vswitch}/{portgroup}") or teams.get(f"{host}/{vmk_vswitch}")
+
+
+def vmk_facts(host: EsxiHost, host_teams: list[TeamFact], facts: Facts) -> None:
+    portgroups = {pg.name: pg for pg in host.portgroups}
+    vswitches = {vs.name: vs for vs in host.vswitches}
+    teams = {t.object: t for t in host_teams}
+    for vmk in host.vmks:
+        pg = portgroups.get(vmk.portgroup)
+        vswitch_name = vmk.vswitch or (pg.vswitch if pg and not vmk.dvswitch else None)
+        vswitch = vswitches.get(vswitch_name or "")
+        fact = VmkFact(
+            object=f"{host.name}/{vmk.name}",
+            host=host.name,
+            name=vmk.name,
+            portgroup=vmk.portgroup,
+            vswitch=vswitch_name,
+            dvswitch=vmk.dvswitch,
+            vswitch_mtu=vswitch.mtu if vswitch else None,
+            mtu=vmk.mtu,
+            ip=vmk.ip,
+            prefix=vmk.prefix,
+            network=_network(vmk.ip, vmk.prefix),
+            netstack=vmk.netstack,
+            services=list(vmk.services),
+            vlan=pg.vlan if pg else None,
+            missing=host_missing(host),
+        )
+        team = _team_of(vswitch_name, vmk.dvswitch, vmk.portgroup, teams, host.name)
+        if team is not None:
+            fact.active, fact.standby = list(team.active), list(team.standby)
+            if "switch" in team.missing:
+                fact.missing.setdefault("switch", team.missing["switch"])
+            mtus = [m for u in team.uplinks for m in (u.port_mtu, u.channel_mtu) if m is not None]
+            fact.path_mtu = min(mtus) if mtus else None
+            fact.path = [f"{u.nic} -> {u.switch} {u.port}" for u in team.uplinks if u.port]
+        else:
+            fact.missing.setdefault("switch", f"{fact.object}: port group {vmk.portgroup} has no known uplinks")
+        facts.vmks.append(fact)
+
+
+def link_segments(facts: Facts) -> None:
+    """Give each vmk the MTUs of every vmk in its L2 segment (same VLAN and subnet) across hosts."""
+    segments: dict[tuple[int | None, str], list[VmkFact]] = defaultdict(list)
+    for vmk in facts.vmks:
+        if vmk.network is not None:
+            segments[(vmk.vlan, vmk.network)].append(vmk)
+    for members in segments.values():
+        counts = Counter(v.mtu for v in members)
+        # The segment's MTU is the most common one; on a tie the larger, since
+        # someone deliberately configured jumbo frames there.
+        segment_mtu = max(counts, key=lambda mtu: (counts[mtu], mtu))
+        mtus = sorted(counts)
+        for vmk in members:
+            vmk.segment_mtus = mtus
+            vmk.segment_mtu = segment_mtu
+            vmk.segment_peers = [v.object for v in members if v is not vmk]

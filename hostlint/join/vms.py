@@ -1,0 +1,33 @@
+"""Virtual machines and their virtual NICs, for the vNIC and VM advisories."""
+
+from __future__ import annotations
+
+from hostlint.join.facts import Facts, VmFact, VmNicFact
+from hostlint.join.state import host_missing
+from hostlint.snapshot.esxi import EsxiHost
+
+
+def vm_facts(host: EsxiHost, facts: Facts) -> None:
+    for vm in host.vms:
+        facts.vms.append(
+            VmFact(
+                object=f"{host.name}/vm:{vm.name}",
+                host=host.name,
+                vm=vm.name,
+                vcpus=vm.vcpus,
+                cpu_hot_add=vm.cpu_hot_add,
+                missing=host_missing(host),
+            )
+        )
+        for nic in vm.nics:
+            facts.vm_nics.append(
+                VmNicFact(
+                    object=f"{host.name}/vm:{vm.name}/{nic.label}",
+                    host=host.name,
+                    vm=vm.name,
+                    label=nic.label,
+                    model=nic.model,
+                    portgroup=nic.portgroup,
+                    missing=host_missing(host),
+                )
+            )
