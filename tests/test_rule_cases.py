@@ -77,8 +77,8 @@ def test_every_rule_has_docs_and_cases() -> None:
         assert path.exists(), f"{code} has no cases file {path}"
         expects = {case["expect"] for case in yaml.safe_load(path.read_text())["cases"]}
         assert {"pass", "fail"} <= expects, f"{code} needs at least one passing and one failing case"
-        if rule.needs:
-            assert "skip" in expects, f"{code} needs a case where its {rule.needs} facts are missing"
+        if rule.needs or rule.needs_for_pass:
+            assert "skip" in expects, f"{code} needs a case where its {rule.needs + rule.needs_for_pass} facts are missing"
 
 
 def test_no_case_file_without_rule() -> None:

@@ -11,7 +11,7 @@ def rule_markdown(rule: Rule) -> str:
         "",
         f"**Severity:** {rule.severity}  ",
         f"**Platforms:** {', '.join(rule.platforms)}  ",
-        f"**Checks each:** {rule.iterate[:-1]}" + (f" (needs {', '.join(rule.needs)} data)" if rule.needs else ""),
+        f"**Checks each:** {rule.variable}" + (f" (needs {', '.join(rule.needs)} data)" if rule.needs else ""),
         "",
         rule.summary,
         "",

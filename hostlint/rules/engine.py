@@ -90,6 +90,11 @@ class CompiledRule:
                 result.skipped.append(Skipped(code=rule.code, object=fact.object, reason=fact.missing[need]))
                 return
         if not self._run(self.violation, context, "violation", fact):
+            for need in rule.needs_for_pass:
+                if need in fact.missing:
+                    reason = f"only partly checked: {fact.missing[need]}"
+                    result.skipped.append(Skipped(code=rule.code, object=fact.object, reason=reason))
+                    return
             if record_passes:
                 result.passed.append(Passed(code=rule.code, object=fact.object))
             return

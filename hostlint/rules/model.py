@@ -68,6 +68,9 @@ class Rule(Strict):
     references: list[Reference] = Field(min_length=1)
     iterate: Literal["teams", "uplinks", "vmks", "iscsi", "pcie", "vm_nics", "vms"]
     needs: list[Literal["switch", "pcie"]] = Field(default_factory=list)
+    # Facts without which a violation can still be found but a pass cannot be
+    # claimed: the object is then reported skipped instead of passed.
+    needs_for_pass: list[Literal["switch", "pcie"]] = Field(default_factory=list)
     when: str = "true"
     violation: str
     message: str
