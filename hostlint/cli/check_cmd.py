@@ -10,6 +10,7 @@ from hostlint.check import check_paths
 from hostlint.cli.exit import Exit
 from hostlint.report import FORMATS, render
 from hostlint.rules import RuleError, load_rules, select
+from hostlint.rules.model import PROFILES
 from hostlint.snapshot import SnapshotError
 
 
@@ -23,6 +24,13 @@ def _prefixes(values: tuple[str, ...]) -> list[str]:
     "--select", "selected", multiple=True, help="Only rules whose code starts with these prefixes (e.g. LG,MT001)."
 )
 @click.option("--ignore", "ignored", multiple=True, help="Skip rules whose code starts with these prefixes.")
+@click.option(
+    "--profile",
+    type=click.Choice(PROFILES),
+    default="recommended",
+    show_default=True,
+    help="minimal: what breaks connectivity; recommended: + best practice; strict: + advisories.",
+)
 @click.option("--format", "fmt", type=click.Choice(FORMATS), default="human", show_default=True)
 @click.option("--output", "-o", type=click.Path(dir_okay=False, path_type=Path), help="Write the report here.")
 @click.option(
@@ -34,13 +42,14 @@ def check(
     paths: tuple[Path, ...],
     selected: tuple[str, ...],
     ignored: tuple[str, ...],
+    profile: str,
     fmt: str,
     output: Path | None,
     fix_script: Path | None,
 ) -> int:
     """Check snapshot files, lab folders and cabling files (merged into one site)."""
     try:
-        rules = select(load_rules(), _prefixes(selected), _prefixes(ignored))
+        rules = select(load_rules(), _prefixes(selected), _prefixes(ignored), profile)
         snapshot, result = check_paths(list(paths), rules)
     except (SnapshotError, RuleError) as exc:
         click.echo(f"hostlint: {exc}", err=True)

@@ -28,14 +28,21 @@ def rules(fmt: str) -> int:
     catalogue = _load()
     if fmt == "json":
         rows = [
-            {"code": r.code, "name": r.name, "severity": r.severity, "platforms": r.platforms, "summary": r.summary}
+            {
+                "code": r.code,
+                "name": r.name,
+                "severity": r.severity,
+                "profile": r.profile,
+                "platforms": r.platforms,
+                "summary": r.summary,
+            }
             for r in catalogue
         ]
         click.echo(json.dumps(rows, indent=2))
         return Exit.CLEAN
-    table = Table("code", "name", "severity", "summary", box=None)
+    table = Table("code", "name", "severity", "profile", "summary", box=None)
     for r in catalogue:
-        table.add_row(r.code, r.name, r.severity, r.summary)
+        table.add_row(r.code, r.name, r.severity, r.profile, r.summary)
     Console().print(table)
     return Exit.CLEAN
 

@@ -10,6 +10,7 @@ def rule_markdown(rule: Rule) -> str:
         f"# {rule.code} {rule.name}",
         "",
         f"**Severity:** {rule.severity}  ",
+        f"**Profile:** {rule.profile}  ",
         f"**Platforms:** {', '.join(rule.platforms)}  ",
         f"**Checks each:** {rule.variable}" + (f" (needs {', '.join(rule.needs)} data)" if rule.needs else ""),
         "",

@@ -8,7 +8,7 @@ import yaml
 from pydantic import ValidationError
 
 from hostlint.data import data_dir
-from hostlint.rules.model import Rule
+from hostlint.rules.model import PROFILES, Rule
 
 
 class RuleError(Exception):
@@ -41,10 +41,19 @@ def load_rules(directory: Path | None = None) -> list[Rule]:
     return rules
 
 
-def select(rules: list[Rule], select: list[str] | None, ignore: list[str] | None) -> list[Rule]:
-    """Keep rules whose code starts with a `select` prefix and with no `ignore` prefix."""
+def select(
+    rules: list[Rule], select: list[str] | None, ignore: list[str] | None, profile: str = "strict"
+) -> list[Rule]:
+    """Rules in `profile` (or a smaller one) whose code has a `select` prefix and no `ignore` prefix.
+
+    A code named in full in `select` is run whatever its profile.
+    """
+    ceiling = PROFILES.index(profile)
+    explicit = {p.upper() for p in select or []}
     chosen = []
     for rule in rules:
+        if PROFILES.index(rule.profile) > ceiling and rule.code not in explicit:
+            continue
         if select and not any(rule.code.startswith(p.upper()) for p in select):
             continue
         if ignore and any(rule.code.startswith(p.upper()) for p in ignore):

@@ -8,6 +8,9 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 Severity = Literal["error", "warning", "info"]
+Profile = Literal["minimal", "recommended", "strict"]
+# Profiles are cumulative, as in ansible-lint: each includes the ones before it.
+PROFILES: tuple[Profile, ...] = ("minimal", "recommended", "strict")
 Applicability = Literal["safe", "unsafe", "display-only"]
 Stage = Literal["host-undo", "switch", "host", "vmk", "switch-cleanup"]
 # What each iterable fact kind is called inside a rule's expressions.
@@ -61,6 +64,7 @@ class Rule(Strict):
     name: str
     aliases: list[str] = Field(default_factory=list)
     severity: Severity
+    profile: Profile = "recommended"
     platforms: list[Literal["esxi", "kvm", "cisco_ios", "cisco_nxos", "arista_eos", "juniper_junos"]]
     summary: str
     why: str
