@@ -1,22 +1,35 @@
-"""A check, without the command line: load a site, join, run rules."""
+"""A check, without the command line: load a site, join, run rules, apply the baseline."""
 
 from __future__ import annotations
 
+from datetime import date
 from pathlib import Path
 
+from hostlint.baseline import Baseline, apply_baseline
 from hostlint.join import build_facts
 from hostlint.results import CheckResult
 from hostlint.rules import Rule, run_rules
+from hostlint.site import SiteParams
 from hostlint.snapshot import Snapshot, load_site
 
 
-def check_snapshot(snapshot: Snapshot, rules: list[Rule]) -> CheckResult:
-    result = run_rules(rules, build_facts(snapshot))
+def check_snapshot(
+    snapshot: Snapshot,
+    rules: list[Rule],
+    site: SiteParams | None = None,
+    baseline: Baseline | None = None,
+    today: date | None = None,
+) -> CheckResult:
+    result = run_rules(rules, build_facts(snapshot, site))
     result.collection_errors.extend(snapshot.collection_errors)
+    if baseline is not None:
+        apply_baseline(result, baseline, today or date.today())
     result.sort()
     return result
 
 
-def check_paths(paths: list[Path], rules: list[Rule]) -> tuple[Snapshot, CheckResult]:
+def check_paths(
+    paths: list[Path], rules: list[Rule], site: SiteParams | None = None, baseline: Baseline | None = None
+) -> tuple[Snapshot, CheckResult]:
     snapshot = load_site(paths)
-    return snapshot, check_snapshot(snapshot, rules)
+    return snapshot, check_snapshot(snapshot, rules, site, baseline)

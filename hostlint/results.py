@@ -41,6 +41,14 @@ class Skipped(BaseModel):
     reason: str
 
 
+class Ignored(BaseModel):
+    """A finding the site's baseline accepts, with the baseline's reason."""
+
+    code: str
+    object: str
+    reason: str
+
+
 class Passed(BaseModel):
     code: str
     object: str
@@ -52,6 +60,8 @@ class CheckResult(BaseModel):
     passed: list[Passed] = Field(default_factory=list)
     unresolved: list[Unresolved] = Field(default_factory=list)
     collection_errors: list[CollectionError] = Field(default_factory=list)
+    ignored: list[Ignored] = Field(default_factory=list)
+    notes: list[str] = Field(default_factory=list)
 
     def sort(self) -> None:
         self.findings.sort(key=lambda f: (f.host, SEVERITY_RANK[f.severity], f.code, f.object))

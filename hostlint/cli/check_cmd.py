@@ -2,15 +2,19 @@
 
 from __future__ import annotations
 
+from datetime import date
 from pathlib import Path
 
 import click
 
+from hostlint.baseline import load_baseline
+from hostlint.baseline import write_baseline as write_baseline_file
 from hostlint.check import check_paths
 from hostlint.cli.exit import Exit
 from hostlint.report import FORMATS, render
 from hostlint.rules import RuleError, load_rules, select
 from hostlint.rules.model import PROFILES
+from hostlint.site import load_site_params
 from hostlint.snapshot import SnapshotError
 
 
@@ -38,6 +42,23 @@ def _prefixes(values: tuple[str, ...]) -> list[str]:
     type=click.Path(file_okay=False, path_type=Path),
     help="Write per-device fix and rollback scripts and PLAN.md into this folder (never run).",
 )
+@click.option(
+    "--site",
+    "site_file",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Site parameters (YAML): expected MTU per port group / VLAN, storage VLANs.",
+)
+@click.option(
+    "--baseline",
+    "baseline_file",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Findings accepted for now (code, object pattern, reason, optional until).",
+)
+@click.option(
+    "--write-baseline",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Write the current findings as a baseline file to adopt hostlint on an existing estate.",
+)
 def check(
     paths: tuple[Path, ...],
     selected: tuple[str, ...],
@@ -46,11 +67,16 @@ def check(
     fmt: str,
     output: Path | None,
     fix_script: Path | None,
+    site_file: Path | None,
+    baseline_file: Path | None,
+    write_baseline: Path | None,
 ) -> int:
     """Check snapshot files, lab folders and cabling files (merged into one site)."""
     try:
         rules = select(load_rules(), _prefixes(selected), _prefixes(ignored), profile)
-        snapshot, result = check_paths(list(paths), rules)
+        site = load_site_params(site_file) if site_file else None
+        baseline = load_baseline(baseline_file) if baseline_file else None
+        snapshot, result = check_paths(list(paths), rules, site, baseline)
     except (SnapshotError, RuleError) as exc:
         click.echo(f"hostlint: {exc}", err=True)
         return Exit.USAGE
@@ -59,6 +85,9 @@ def check(
         output.write_text(report, encoding="utf-8")
     else:
         click.echo(report, nl=False)
+    if write_baseline is not None:
+        count = write_baseline_file(result, write_baseline, date.today())
+        click.echo(f"hostlint: wrote {count} baseline entries to {write_baseline}", err=True)
     if fix_script is not None:
         from hostlint.fixes import write_scripts
 

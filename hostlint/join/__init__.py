@@ -6,14 +6,16 @@ from hostlint.join.esxi import esxi_facts
 from hostlint.join.facts import Facts, Unresolved
 from hostlint.join.switches import SwitchIndex
 from hostlint.join.vmk import link_segments
+from hostlint.site import SiteParams
 from hostlint.snapshot import Snapshot
 
 
-def build_facts(snapshot: Snapshot) -> Facts:
+def build_facts(snapshot: Snapshot, site: SiteParams | None = None) -> Facts:
+    site = site or SiteParams()
     index = SwitchIndex(snapshot)
     facts = Facts()
     for host in snapshot.esxi_hosts:
-        esxi_facts(host, snapshot.distributed_switches, index, facts)
+        esxi_facts(host, snapshot.distributed_switches, index, facts, site)
     link_segments(facts)
     seen = set()
     for uplink in facts.uplinks:

@@ -10,6 +10,7 @@ from hostlint.join.state import host_missing
 from hostlint.join.switches import SwitchIndex
 from hostlint.join.vmk import vmk_facts
 from hostlint.join.vms import vm_facts
+from hostlint.site import SiteParams
 from hostlint.snapshot.esxi import DistributedSwitch, EsxiHost, PhysicalNic, Teaming
 
 
@@ -137,12 +138,12 @@ def _distributed_teams(
 
 
 def esxi_facts(
-    host: EsxiHost, dvswitches: list[DistributedSwitch], index: SwitchIndex, facts: Facts
+    host: EsxiHost, dvswitches: list[DistributedSwitch], index: SwitchIndex, facts: Facts, site: SiteParams
 ) -> None:
     teams_before = len(facts.teams)
     _standard_teams(host, index, facts)
     _distributed_teams(host, dvswitches, index, facts)
-    vmk_facts(host, facts.teams[teams_before:], facts)
+    vmk_facts(host, facts.teams[teams_before:], facts, site)
     iscsi_facts(host, facts)
     pcie_facts(host, facts)
     vm_facts(host, facts)

@@ -93,6 +93,8 @@ class VmkFact(Fact):
     segment_mtus: list[int] = Field(default_factory=list)
     segment_peers: list[str] = Field(default_factory=list)
     segment_mtu: int | None = None
+    storage: bool = False
+    expected_mtu: int | None = None
 
 
 class BoundVmk(BaseModel):

@@ -7,6 +7,7 @@ from collections import Counter, defaultdict
 
 from hostlint.join.facts import Facts, TeamFact, VmkFact
 from hostlint.join.state import host_missing
+from hostlint.site import SiteParams
 from hostlint.snapshot.esxi import EsxiHost
 
 
@@ -25,7 +26,7 @@ def _team_of(vmk_vswitch: str | None, dvswitch: str | None, portgroup: str, team
     return teams.get(f"{host}/{vmk_vswitch}/{portgroup}") or teams.get(f"{host}/{vmk_vswitch}")
 
 
-def vmk_facts(host: EsxiHost, host_teams: list[TeamFact], facts: Facts) -> None:
+def vmk_facts(host: EsxiHost, host_teams: list[TeamFact], facts: Facts, site: SiteParams) -> None:
     portgroups = {pg.name: pg for pg in host.portgroups}
     vswitches = {vs.name: vs for vs in host.vswitches}
     teams = {t.object: t for t in host_teams}
@@ -50,6 +51,8 @@ def vmk_facts(host: EsxiHost, host_teams: list[TeamFact], facts: Facts) -> None:
             vlan=pg.vlan if pg else None,
             missing=host_missing(host),
         )
+        fact.storage = site.is_storage(fact.vlan, fact.services)
+        fact.expected_mtu = site.expected_mtu(vmk.portgroup, fact.vlan, fact.services)
         team = _team_of(vswitch_name, vmk.dvswitch, vmk.portgroup, teams, host.name)
         if team is not None:
             fact.active, fact.standby = list(team.active), list(team.standby)

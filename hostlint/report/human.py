@@ -55,6 +55,7 @@ def render(result: CheckResult, rules: list[Rule], color: bool = True, width: in
     _skipped(console, result, names)
     _unresolved(console, result)
     _collection_errors(console, result)
+    _baseline(console, result)
     _verdict(console, result)
     console.print(Text(summary_line(result), style="bold"))
     return out.getvalue()
@@ -76,7 +77,20 @@ def summary_line(result: CheckResult) -> str:
     ]
     if result.collection_errors:
         parts.append(plural(len(result.collection_errors), "collection error"))
+    if result.ignored:
+        parts.append(f"{len(result.ignored)} ignored by baseline")
     return " · ".join(parts)
+
+
+def _baseline(console: Console, result: CheckResult) -> None:
+    if not (result.ignored or result.notes):
+        return
+    _heading(console, "Baseline")
+    by_code = Counter(i.code for i in result.ignored)
+    for code, count in sorted(by_code.items()):
+        console.print(f"{INDENT}{code} ignored on {plural(count, 'object')}")
+    for note in result.notes:
+        console.print(Text(f"{INDENT}{note}", style="yellow"))
 
 
 def _severity_count(severity: str, count: int) -> str:

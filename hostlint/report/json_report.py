@@ -14,11 +14,14 @@ def render(result: CheckResult) -> str:
         "skipped": [s.model_dump(mode="json") for s in result.skipped],
         "unresolved": [u.model_dump(mode="json") for u in result.unresolved],
         "collection_errors": [e.model_dump(mode="json") for e in result.collection_errors],
+        "ignored": [i.model_dump(mode="json") for i in result.ignored],
+        "notes": list(result.notes),
         "summary": {
             "findings": len(result.findings),
             "skipped": len(result.skipped),
             "passed": len(result.passed),
             "unresolved": len(result.unresolved),
+            "ignored": len(result.ignored),
         },
     }
     return json.dumps(document, indent=2) + "\n"
