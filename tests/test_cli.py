@@ -63,3 +63,12 @@ def test_bad_snapshot_is_one_line_and_exit_2(tmp_path: Path) -> None:
     code, out, err = run("check", str(bad))
     assert code == Exit.USAGE and out == ""
     assert err.strip().count("\n") == 0 and "snap.json: field esxi_hosts.0.name" in err
+
+
+def test_generated_rule_docs_are_current(tmp_path: Path) -> None:
+    """docs/rules/ is generated from rules/*.yaml; regenerate with `hostlint docs docs/rules`."""
+    code, _, _ = run("docs", str(tmp_path))
+    assert code == Exit.CLEAN
+    committed = Path(__file__).parent.parent / "docs" / "rules"
+    generated = {p.name: p.read_text() for p in tmp_path.iterdir()}
+    assert generated == {p.name: p.read_text() for p in committed.iterdir()}, "run `hostlint docs docs/rules`"

@@ -10,7 +10,7 @@ from hostlint import __version__
 from hostlint.cli.check_cmd import check
 from hostlint.cli.collect_cmd import collect
 from hostlint.cli.exit import Exit
-from hostlint.cli.rules_cmd import rule, rules
+from hostlint.cli.rules_cmd import docs, rule, rules
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -23,6 +23,7 @@ cli.add_command(check)
 cli.add_command(collect)
 cli.add_command(rules)
 cli.add_command(rule)
+cli.add_command(docs)
 
 
 def main() -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import click
 from rich.console import Console
@@ -11,7 +12,7 @@ from rich.table import Table
 
 from hostlint.cli.exit import Exit
 from hostlint.rules import RuleError, find, load_rules
-from hostlint.rules.docs import rule_markdown
+from hostlint.rules.docs import rule_markdown, write_docs
 
 
 def _load():
@@ -56,4 +57,13 @@ def rule(code: str) -> int:
         click.echo(f"hostlint: no rule {code!r}; `hostlint rules` lists them", err=True)
         return Exit.USAGE
     Console().print(Markdown(rule_markdown(found)))
+    return Exit.CLEAN
+
+
+@click.command()
+@click.argument("directory", type=click.Path(file_okay=False, path_type=Path))
+def docs(directory: Path) -> int:
+    """Write one markdown page per rule, and an index, into DIRECTORY."""
+    written = write_docs(_load(), directory)
+    click.echo(f"hostlint: wrote {len(written)} pages to {directory}", err=True)
     return Exit.CLEAN

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from hostlint.rules.model import Rule
 
 
@@ -40,3 +42,28 @@ def rule_markdown(rule: Rule) -> str:
     lines += ["## References", ""]
     lines += [f"- [{ref.title}]({ref.url})" for ref in rule.references]
     return "\n".join(lines) + "\n"
+
+
+def catalogue_markdown(rules: list[Rule]) -> str:
+    lines = [
+        "# hostlint rules",
+        "",
+        "Generated from `rules/*.yaml` by `hostlint docs`; do not edit by hand.",
+        "",
+        "| code | name | severity | profile | summary |",
+        "|---|---|---|---|---|",
+    ]
+    lines += [f"| [{r.code}]({r.code}.md) | {r.name} | {r.severity} | {r.profile} | {r.summary} |" for r in rules]
+    return "\n".join(lines) + "\n"
+
+
+def write_docs(rules: list[Rule], directory: Path) -> list[Path]:
+    """One markdown page per rule plus an index, generated from the rule files."""
+    directory.mkdir(parents=True, exist_ok=True)
+    written = [directory / "README.md"]
+    written[0].write_text(catalogue_markdown(rules), encoding="utf-8")
+    for rule in rules:
+        page = directory / f"{rule.code}.md"
+        page.write_text(rule_markdown(rule), encoding="utf-8")
+        written.append(page)
+    return written
