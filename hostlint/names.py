@@ -77,3 +77,8 @@ def device_key(name: str) -> str:
     if re.fullmatch(r"[\d.]+|[0-9a-f:]+", text):
         return text
     return text.split(".", 1)[0]
+
+
+def display_device(name: str) -> str:
+    """A device name as reported, less the serial number CDP appends (`sw1(FOC123)`)."""
+    return re.sub(r"\(.*\)$", "", name.strip())

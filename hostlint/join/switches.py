@@ -83,7 +83,8 @@ class SwitchIndex:
         cable = self._cabling.get((names.device_key(uplink.host), uplink.nic.casefold()))
         if neighbour is not None:
             uplink.via = neighbour.protocol
-            device, port_name = neighbour.device_id, neighbour.port_id
+            # LLDP's chassis id is often a MAC address; its system name is what people call the switch.
+            device, port_name = names.display_device(neighbour.system_name or neighbour.device_id), neighbour.port_id
             found = self._neighbour_switch(neighbour)
         elif cable is not None:
             uplink.via = "cabling"
