@@ -4,12 +4,7 @@ from __future__ import annotations
 
 import click
 
-from hostlint.cli.collect_vsphere_cmd import vsphere
-
 
 @click.group()
 def collect() -> None:
     """Collect live facts into a snapshot file (vSphere, switches, KVM hosts)."""
-
-
-collect.add_command(vsphere)
