@@ -1,0 +1,80 @@
+"""Fix actions as data: one YAML file per action under `rules/fixes/`, with Jinja2 text per platform."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Literal
+
+import yaml
+from pydantic import BaseModel, ConfigDict, ValidationError, field_validator
+
+from hostlint.data import data_dir
+
+Platform = Literal["esxcli", "powercli", "cisco_ios", "cisco_nxos", "arista_eos", "juniper_junos"]
+HOST_PLATFORMS: tuple[Platform, ...] = ("esxcli", "powercli")
+
+
+class ActionError(Exception):
+    """An action file that cannot be used; the message names the file and the field."""
+
+
+class Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class PlatformText(Strict):
+    """Jinja2 templates for one platform: the change, how to verify it, and how to undo it."""
+
+    change: str
+    verify: str
+    expect: str
+    rollback: str
+    rollback_expect: str | None = None
+
+
+class Action(Strict):
+    action: str
+    summary: str
+    device: Literal["host", "switch"]
+    # "lite": traffic keeps flowing but every port-channel on the switch is re-hashed.
+    disruptive: Literal["yes", "no", "lite"]
+    # What the action changes on its target; two steps that set the same thing on the same
+    # target in one stage to different values are a conflict (see hostlint.fixes.plan).
+    sets: str
+    # Runs before the other steps of its stage: raising a port's MTU before it joins a port-channel
+    # keeps members and channel compatible (NX-OS rejects MTU on a member once it is bundled).
+    first_in_stage: bool = False
+    describe: str
+    platforms: dict[Platform, PlatformText]
+
+    @field_validator("disruptive", mode="before")
+    @classmethod
+    def _yaml_booleans(cls, value: object) -> object:
+        # YAML reads a bare `yes`/`no` as a boolean; accept both spellings.
+        if isinstance(value, bool):
+            return "yes" if value else "no"
+        return value
+
+    @property
+    def label(self) -> str:
+        return {"yes": "DISRUPTIVE", "no": "not disruptive", "lite": "DISRUPTIVE-LITE"}[self.disruptive]
+
+
+def load_action(path: Path) -> Action:
+    try:
+        raw = yaml.safe_load(path.read_text(encoding="utf-8"))
+        action = Action.model_validate(raw)
+    except (OSError, yaml.YAMLError) as exc:
+        raise ActionError(f"{path}: cannot read fix action: {exc}") from exc
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        where = ".".join(str(p) for p in first["loc"]) or "(top level)"
+        raise ActionError(f"{path}: field {where}: {first['msg']}") from exc
+    if path.stem != action.action:
+        raise ActionError(f"{path}: file name must be the action name ({action.action}.yaml)")
+    return action
+
+
+def load_actions(directory: Path | None = None) -> dict[str, Action]:
+    directory = directory or data_dir("rules") / "fixes"
+    return {a.action: a for a in map(load_action, sorted(directory.glob("*.yaml")))}

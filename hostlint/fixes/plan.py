@@ -1,0 +1,173 @@
+"""The global plan: every finding's fix requests expanded into steps, merged, ordered by safety.
+
+Order: stage (host-undo < switch < host < vmk < switch-cleanup), actions marked first_in_stage
+first, then the order of the finding that first asked for the step, then device. Enabling IP hash
+thus runs host-to-port-ID first, the switch channel next, host IP hash last; raising MTU runs
+switch, then vSwitch, then vmk.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from hostlint.fixes import host_steps, switch_steps
+from hostlint.fixes.actions import Action, load_actions
+from hostlint.fixes.facts import parse_fact
+from hostlint.fixes.site import Site
+from hostlint.fixes.steps import CannotFix, Change, Source, Step
+from hostlint.join.facts import Fact
+from hostlint.results import CheckResult, Finding, FixRequest
+from hostlint.rules.model import Stage
+from hostlint.snapshot import Snapshot
+
+STAGES: tuple[Stage, ...] = ("host-undo", "switch", "host", "vmk", "switch-cleanup")
+STAGE_RANK = {stage: rank for rank, stage in enumerate(STAGES)}
+
+Expander = Callable[[dict[str, Any], Fact, Site], list[Change]]
+EXPANDERS: dict[str, Expander] = {
+    "host-teaming": host_steps.host_teaming,
+    "host-active-uplinks": host_steps.host_active_uplinks,
+    "host-vswitch-mtu": host_steps.host_vswitch_mtu,
+    "host-nic-autoneg": host_steps.host_nic_autoneg,
+    "vmk-mtu": host_steps.vmk_mtu,
+    "switch-static-port-channel": switch_steps.static_port_channel,
+    "switch-channel-mode-static": switch_steps.channel_mode_static,
+    "switch-hash": switch_steps.switch_hash,
+    "switch-remove-port-channel": switch_steps.remove_port_channel,
+    "switch-port-mtu": switch_steps.port_mtu,
+    "switch-port-autoneg": switch_steps.port_autoneg,
+}
+
+
+@dataclass
+class Manual:
+    """A fix request hostlint could not script, and what to do instead."""
+
+    source: Source
+    action: str
+    reason: str
+
+
+@dataclass
+class Conflict:
+    """Steps of one stage that set the same thing on the same target to different values."""
+
+    device: str
+    target: str
+    sets: str
+    stage: str
+    steps: list[Step]
+
+
+@dataclass
+class Plan:
+    steps: list[Step] = field(default_factory=list)
+    conflicts: list[Conflict] = field(default_factory=list)
+    manual: list[Manual] = field(default_factory=list)
+    advice: list[Finding] = field(default_factory=list)
+    unchanged: list[Manual] = field(default_factory=list)
+
+
+def _source(finding: Finding, order: int) -> Source:
+    return Source(finding.code, finding.object, finding.message, finding.applicability, order)
+
+
+class _Builder:
+    def __init__(self, snapshot: Snapshot, actions: dict[str, Action]):
+        self.site = Site(snapshot)
+        self.actions = actions
+        self.plan = Plan()
+        self.by_identity: dict[tuple, Step] = {}
+        self.seq = 0
+
+    def add_finding(self, finding: Finding, order: int) -> None:
+        if finding.applicability == "display-only" or not finding.fix:
+            self.plan.advice.append(finding)
+            return
+        source = _source(finding, order)
+        fact = parse_fact(finding.fact)
+        expanded = [(request, self._expand(request, fact, source)) for request in finding.fix]
+        failed = [request for request, changes in expanded if changes is None]
+        # The stages are the safety: a later step (IP hash on the host) without the step that makes it
+        # safe (the switch channel) recreates the outage, so it is left out, never written alone.
+        blocked = min((STAGE_RANK[r.stage] for r in failed), default=len(STAGES))
+        for request, changes in expanded:
+            if changes is None:
+                continue
+            if STAGE_RANK[request.stage] > blocked:
+                reason = f"left out: safe only after {failed[0].action}, which hostlint could not script"
+                self.plan.manual.append(Manual(source, request.action, reason))
+                continue
+            if not changes:
+                self.plan.unchanged.append(Manual(source, request.action, "already as wanted on every device"))
+            for change in changes:
+                self._add(change, request.stage, source)
+
+    def _expand(self, request: FixRequest, fact: Fact, source: Source) -> list[Change] | None:
+        """The request's changes, or None (and a manual item saying why) when it cannot be scripted."""
+        expander = EXPANDERS.get(request.action)
+        if expander is None:
+            self.plan.manual.append(Manual(source, request.action, "hostlint has no fix action of this name"))
+            return None
+        try:
+            changes = expander(request.params, fact, self.site)
+        except CannotFix as exc:
+            self.plan.manual.append(Manual(source, request.action, str(exc)))
+            return None
+        for change in changes:
+            action = self.actions.get(change.action)
+            missing = [p for p in change.platforms if action is None or p not in action.platforms]
+            if missing:
+                reason = f"no {', '.join(missing)} commands for {change.action} on {change.device}"
+                self.plan.manual.append(Manual(source, request.action, reason))
+                return None
+        return changes
+
+    def _add(self, change: Change, stage: str, source: Source) -> None:
+        step = Step(action=self.actions[change.action], stage=stage, change=change, sources=[source], seq=self.seq)
+        self.seq += 1
+        known = self.by_identity.setdefault(step.identity(), step)
+        if known is step:
+            self.plan.steps.append(step)
+        elif source not in known.sources:
+            known.sources.append(source)
+
+
+def _chain_rollbacks(steps: list[Step]) -> None:
+    """A step's rollback restores what was there just before it: the snapshot's value, or the value
+    an earlier step of the same action set on the same target (IP hash -> port ID -> IP hash).
+    """
+    last: dict[tuple[str, str, str], Any] = {}
+    for step in steps:
+        change = step.change
+        key = (change.action, change.device, change.target)
+        if key in last and change.before is not None:
+            change.before = last[key]
+        last[key] = change.after
+
+
+def _conflicts(steps: list[Step]) -> list[Conflict]:
+    groups: dict[tuple[str, str, str, str], list[Step]] = {}
+    for step in steps:
+        key = (step.device, step.change.target, step.action.sets, step.stage)
+        groups.setdefault(key, []).append(step)
+    return [
+        Conflict(device, target, sets, stage, group)
+        for (device, target, sets, stage), group in groups.items()
+        if len({repr(s.change.after) for s in group}) > 1
+    ]
+
+
+def build_plan(result: CheckResult, snapshot: Snapshot, actions: dict[str, Action] | None = None) -> Plan:
+    builder = _Builder(snapshot, actions if actions is not None else load_actions())
+    for order, finding in enumerate(result.findings):
+        builder.add_finding(finding, order)
+    plan = builder.plan
+    plan.steps.sort(key=lambda s: (STAGE_RANK[s.stage], not s.action.first_in_stage, s.order, s.device, s.seq))
+    for number, step in enumerate(plan.steps, 1):
+        step.number = number
+    _chain_rollbacks(plan.steps)
+    plan.conflicts = _conflicts(plan.steps)
+    return plan

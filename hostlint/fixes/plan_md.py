@@ -1,0 +1,137 @@
+"""PLAN.md: the order across devices, why each step is there, how to verify it, and how to undo."""
+
+from __future__ import annotations
+
+from hostlint.fixes.plan import Plan
+from hostlint.fixes.render import describe, render
+from hostlint.fixes.scripts import script_name
+from hostlint.fixes.steps import Step
+from hostlint.snapshot import Snapshot
+
+INTRO = """\
+hostlint wrote these scripts and ran nothing. Run the steps one at a time, in this order, and
+check each step's verify result before the next: the order is what keeps traffic flowing
+(a switch port-channel before IP hash on the host, port ID on the host before the port-channel
+goes; switch MTU before vSwitch MTU before vmk MTU). DISRUPTIVE steps drop traffic for a moment:
+run them in a maintenance window. DISRUPTIVE-LITE steps re-hash every port-channel on the switch.
+"""
+
+
+def _cell(text: str) -> str:
+    return text.replace("|", "\\|").replace("\n", " ")
+
+
+def _run(step: Step, rollback: bool = False) -> str:
+    commands = []
+    for platform in step.change.platforms:
+        name = script_name(step.device, platform, rollback)
+        if platform == "esxcli":
+            commands.append(f"`sh {name} {step.number}`")
+        elif platform == "powercli":
+            commands.append(f"`./{name} -Step {step.number}`")
+        else:
+            commands.append(f"step {step.number} of `{name}`")
+    return " or ".join(commands)
+
+
+def _why(step: Step) -> list[str]:
+    return [f"{s.code} `{s.object}`: {s.message}" for s in step.sources]
+
+
+def _step_section(step: Step) -> list[str]:
+    platform = step.change.platforms[0]
+    lines = [
+        f"### Step {step.number}: {step.device}, {step.action.action}",
+        "",
+        f"- **What:** {describe(step)}",
+        f"- **Why:** {'; '.join(_why(step))}",
+        f"- **Disruptive:** {step.action.label}",
+        f"- **Run:** {_run(step)}",
+    ]
+    applicability = sorted({s.applicability for s in step.sources if s.applicability})
+    if "unsafe" in applicability:
+        lines.append("- **Applicability:** unsafe: review before running, never run unasked")
+    lines += [f"- **REVIEW:** {note}" for note in step.change.notes]
+    lines += ["- **Verify** (" + platform + "):", "", "  ```"]
+    lines += [f"  {line}" for line in render(step, platform, "verify").splitlines()]
+    lines += ["  ```", "", "  Expect:", "", "  ```"]
+    lines += [f"  {line}" for line in render(step, platform, "expect").splitlines()]
+    lines += ["  ```", ""]
+    return lines
+
+
+def _overview(plan: Plan) -> list[str]:
+    lines = ["| Step | Stage | Device | What | Why | Disruptive |", "|---|---|---|---|---|---|"]
+    for step in plan.steps:
+        lines.append(
+            f"| {step.number} | {step.stage} | {_cell(step.device)} | {_cell(describe(step))} "
+            f"| {', '.join(step.codes)} | {step.action.label} |"
+        )
+    return [*lines, ""]
+
+
+def _conflicts(plan: Plan) -> list[str]:
+    if not plan.conflicts:
+        return []
+    lines = ["## Conflicts", "", "Resolve these before running anything: run in order, the later step wins.", ""]
+    for conflict in plan.conflicts:
+        values = "; ".join(f"step {s.number} sets {s.change.after!r} ({', '.join(s.codes)})" for s in conflict.steps)
+        lines.append(f"- {conflict.device} `{conflict.target}` ({conflict.sets}, stage {conflict.stage}): {values}")
+    return [*lines, ""]
+
+
+def _manual(plan: Plan) -> list[str]:
+    if not plan.manual:
+        return []
+    lines = ["## Needs manual work", "", "hostlint did not script these; the plan above does not cover them.", ""]
+    for item in plan.manual:
+        lines.append(f"- {item.source.code} `{item.source.object}` ({item.action}): {item.reason}")
+    return [*lines, ""]
+
+
+def _advice(plan: Plan) -> list[str]:
+    if not plan.advice and not plan.unchanged:
+        return []
+    lines = ["## Advice (not scripted)", ""]
+    for finding in plan.advice:
+        lines.append(f"- {finding.code} `{finding.object}` ({finding.severity}): {finding.message}")
+        if finding.fix:
+            suggested = ", ".join(
+                request.action + (f" {request.params}" if request.params else "") for request in finding.fix
+            )
+            lines.append(f"  - Suggested, display-only: {suggested}")
+    for item in plan.unchanged:
+        lines.append(f"- {item.source.code} `{item.source.object}` ({item.action}): {item.reason}")
+    return [*lines, ""]
+
+
+def _rollback(plan: Plan) -> list[str]:
+    if not plan.steps:
+        return []
+    lines = [
+        "## Rollback",
+        "",
+        "Undo in this order, the reverse of the plan; each undo restores the value from before its step.",
+        "",
+    ]
+    for n, step in enumerate(reversed(plan.steps), 1):
+        lines.append(f"{n}. Undo step {step.number} on {step.device} ({step.action.action}): {_run(step, True)}")
+    return [*lines, ""]
+
+
+def plan_markdown(plan: Plan, snapshot: Snapshot) -> str:
+    lines = ["# hostlint fix plan", ""]
+    origin = [f"source `{snapshot.source}`"] if snapshot.source else []
+    if snapshot.collected_at:
+        origin.append(f"collected {snapshot.collected_at.isoformat()}")
+    if origin:
+        lines += [f"Snapshot: {', '.join(origin)}.", ""]
+    lines += [INTRO]
+    if plan.steps:
+        lines += ["## Steps", "", *_overview(plan)]
+        for step in plan.steps:
+            lines += _step_section(step)
+    else:
+        lines += ["No step to run.", ""]
+    lines += _conflicts(plan) + _manual(plan) + _advice(plan) + _rollback(plan)
+    return "\n".join(lines).rstrip("\n") + "\n"

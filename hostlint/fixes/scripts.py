@@ -1,0 +1,153 @@
+"""Per-device scripts: the change script and the rollback script for each device and platform.
+
+A device's steps are part of one plan across devices, so no script runs end to end: shell and
+PowerShell scripts run one step given by number, switch files are pasted one block at a time.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from hostlint.fixes.render import describe, render
+from hostlint.fixes.steps import Step
+
+
+@dataclass(frozen=True)
+class Dialect:
+    comment: str
+    enter: tuple[str, ...] = ()
+    leave: tuple[str, ...] = ()
+
+
+SWITCH_DIALECTS = {
+    "cisco_ios": Dialect("!", ("configure terminal",), ("end",)),
+    "cisco_nxos": Dialect("!", ("configure terminal",), ("end",)),
+    "arista_eos": Dialect("!", ("configure terminal",), ("end",)),
+    # `commit confirmed` rolls the change back by itself unless a later commit confirms it.
+    "juniper_junos": Dialect("#", ("configure private",), ("commit confirmed 10", "exit")),
+}
+SHELL = Dialect("#")
+
+
+def safe_name(device: str) -> str:
+    return re.sub(r"[^A-Za-z0-9._-]", "_", device)
+
+
+def script_name(device: str, platform: str, rollback: bool = False) -> str:
+    device = safe_name(device)
+    kind = ".rollback" if rollback else ""
+    if platform == "esxcli":
+        return f"{device}{kind}.esxcli.sh"
+    if platform == "powercli":
+        return f"{device}{kind}.ps1"
+    return f"{device}{kind}.{platform}.txt"
+
+
+def _comment(dialect: Dialect, lines: list[str]) -> list[str]:
+    return [f"{dialect.comment} {line}".rstrip() for line in lines]
+
+
+def _step_title(step: Step, total: int, rollback: bool) -> str:
+    verb = "Undo step" if rollback else "Step"
+    return f"{verb} {step.number} of {total} [{step.action.label}] {step.action.action} (stage {step.stage})"
+
+
+def _block(step: Step, platform: str, dialect: Dialect, total: int, rollback: bool) -> list[str]:
+    """One step's commands between comments: title, findings, review notes; then verify and expect."""
+    notes = [f"{s.code} {s.object}: {s.message}" for s in step.sources]
+    notes.append(f"what: {describe(step)}")
+    notes += [f"REVIEW: {note}" for note in step.change.notes]
+    commands = render(step, platform, "rollback" if rollback else "change")
+    expect = render(step, platform, "rollback_expect") if rollback else ""
+    if rollback and not expect:
+        expect = f"the state from before step {step.number}"
+    expect = expect or render(step, platform, "expect")
+    lines = _comment(dialect, [_step_title(step, total, rollback), *notes])
+    command_lines = commands.splitlines()
+    if any(not line.startswith(dialect.comment) for line in command_lines):
+        lines += [*dialect.enter, *command_lines, *dialect.leave]
+    else:
+        # Only REVIEW comments (a change hostlint leaves to a human): nothing to commit.
+        lines += command_lines
+    lines += _comment(dialect, ["verify:", *(f"  {v}" for v in render(step, platform, "verify").splitlines())])
+    lines += _comment(dialect, ["expect:", *(f"  {e}" for e in expect.splitlines())])
+    return lines
+
+
+def _intro(device: str, platform: str, numbers: str, rollback: bool) -> list[str]:
+    what = "ROLLBACK script" if rollback else "fix script"
+    order = "in the reverse of the plan order (PLAN.md, Rollback)" if rollback else "in PLAN.md order"
+    return [
+        f"hostlint {what} for {device} ({platform}), generated from a snapshot: review it before use.",
+        "hostlint runs nothing. These steps are part of one plan across devices: run ONE step at a time,",
+        f"{order}, and check its verify result before the next step. Steps here: {numbers}.",
+    ]
+
+
+def shell_script(device: str, steps: list[Step], total: int, rollback: bool) -> str:
+    numbers = " ".join(str(s.number) for s in steps)
+    name = script_name(device, "esxcli", rollback)
+    lines = ["#!/bin/sh", *_comment(SHELL, _intro(device, "esxcli", numbers, rollback))]
+    lines += _comment(SHELL, [f"Usage, in the ESXi shell: sh {name} STEP", ""])
+    lines += ["set -eu", ""]
+    for step in steps:
+        body = _block(step, "esxcli", SHELL, total, rollback)
+        lines += [f"step_{step.number}() {{", *(f"    {line}" for line in body), "}", ""]
+    lines.append('case "${1:-}" in')
+    lines += [f"    {s.number}) step_{s.number} ;;" for s in steps]
+    lines.append(f'    *) echo "usage: sh {name} STEP (steps here: {numbers}; order: PLAN.md)" >&2; exit 2 ;;')
+    lines.append("esac")
+    return "\n".join(lines) + "\n"
+
+
+def powershell_script(device: str, steps: list[Step], total: int, rollback: bool, is_host: bool) -> str:
+    numbers = ", ".join(str(s.number) for s in steps)
+    name = script_name(device, "powercli", rollback)
+    lines = _comment(SHELL, _intro(device, "PowerCLI", numbers, rollback))
+    lines += _comment(
+        SHELL, [f"Connect-VIServer first (this script holds no credentials), then: ./{name} -Step STEP", ""]
+    )
+    lines += ["param([Parameter(Mandatory = $true)][int]$Step)", "$ErrorActionPreference = 'Stop'"]
+    if is_host:
+        lines.append(f"$vmhost = Get-VMHost -Name '{device}'")
+    lines += ["", "switch ($Step) {"]
+    for step in steps:
+        body = _block(step, "powercli", SHELL, total, rollback)
+        lines += [f"    {step.number} {{", *(f"        {line}" for line in body), "    }"]
+    lines.append(f'    default {{ throw "steps here: {numbers}; order: PLAN.md" }}')
+    lines.append("}")
+    return "\n".join(lines) + "\n"
+
+
+def switch_script(device: str, platform: str, steps: list[Step], total: int, rollback: bool) -> str:
+    dialect = SWITCH_DIALECTS[platform]
+    numbers = ", ".join(str(s.number) for s in steps)
+    lines = _comment(dialect, _intro(device, platform, numbers, rollback))
+    lines += _comment(dialect, ["Each block enters and leaves configuration mode itself; paste it whole.", ""])
+    for step in steps:
+        lines += _block(step, platform, dialect, total, rollback)
+        lines += _comment(dialect, [f"end of step {step.number}", ""])
+    return "\n".join(lines) + "\n"
+
+
+def device_scripts(steps: list[Step], total: int) -> dict[str, str]:
+    """File name -> text for every device and platform the steps touch, change and rollback."""
+    by_device: dict[tuple[str, str], list[Step]] = {}
+    for step in steps:
+        for platform in step.change.platforms:
+            by_device.setdefault((step.device, platform), []).append(step)
+    files = {}
+    for (device, platform), device_steps in sorted(by_device.items()):
+        undo = list(reversed(device_steps))
+        if platform == "esxcli":
+            files[script_name(device, platform)] = shell_script(device, device_steps, total, False)
+            files[script_name(device, platform, True)] = shell_script(device, undo, total, True)
+        elif platform == "powercli":
+            is_host = any("esxcli" in s.change.platforms for s in device_steps)
+            files[script_name(device, platform)] = powershell_script(device, device_steps, total, False, is_host)
+            files[script_name(device, platform, True)] = powershell_script(device, undo, total, True, is_host)
+        else:
+            files[script_name(device, platform)] = switch_script(device, platform, device_steps, total, False)
+            files[script_name(device, platform, True)] = switch_script(device, platform, undo, total, True)
+    return files

@@ -1,0 +1,154 @@
+"""How each platform spells what hostlint names once: teaming policies, hashes, channels, MTUs.
+
+These are the Jinja2 filters the action templates under `rules/fixes/` use.
+"""
+
+from __future__ import annotations
+
+import re
+import shlex
+
+# vSphere API policy -> `esxcli ... failover set -l` value, and what `failover get` prints back.
+_ESXCLI_POLICY = {
+    "loadbalance_srcid": ("portid", "srcport"),
+    "loadbalance_srcmac": ("mac", "srcmac"),
+    "loadbalance_ip": ("iphash", "iphash"),
+    "failover_explicit": ("explicit", "explicit"),
+}
+_POWERCLI_POLICY = {
+    "loadbalance_srcid": "LoadBalanceSrcId",
+    "loadbalance_srcmac": "LoadBalanceSrcMac",
+    "loadbalance_ip": "LoadBalanceIP",
+    "failover_explicit": "ExplicitFailover",
+    "loadbalance_loadbased": "LoadBalanceLoadBased",
+}
+
+# Normalised hash name (hostlint.vocab) -> global `port-channel load-balance` argument.
+_IOS_HASH = {
+    **{name: name for name in ("src-mac", "dst-mac", "src-dst-mac", "src-ip", "dst-ip", "src-dst-ip")},
+    **{name: name for name in ("src-port", "dst-port", "src-dst-port")},
+    "src-ip-port": "src-mixed-ip-port",
+    "dst-ip-port": "dst-mixed-ip-port",
+    "src-dst-ip-port": "src-dst-mixed-ip-port",
+}
+_NXOS_FIELDS = {
+    "mac": "mac",
+    "ip": "ip",
+    "port": "l4port",
+    "ip-port": "ip-l4port",
+    "ip-vlan": "ip-vlan",
+    "ip-port-vlan": "ip-l4port-vlan",
+}
+_NXOS_DIRECTIONS = ("src-dst", "src", "dst")
+
+_CHANNEL_INTERFACE = {
+    "cisco_ios": "Port-channel{}",
+    "cisco_nxos": "port-channel{}",
+    "arista_eos": "Port-Channel{}",
+    "juniper_junos": "ae{}",
+}
+_CHANNEL_MODE = {"static": "on", "lacp-active": "active", "lacp-passive": "passive", "pagp": "desirable"}
+
+# The platform's largest interface MTU. IOS, NX-OS and EOS count the IP packet; Junos counts the
+# Ethernet header too (media MTU), hence the 14 bytes between a Junos value and an IP MTU.
+_JUMBO = {"cisco_ios": 9198, "cisco_nxos": 9216, "arista_eos": 9214, "juniper_junos": 9216}
+_L2_HEADER = {"juniper_junos": 14}
+
+
+def esxcli_policy(policy: str) -> str:
+    return _ESXCLI_POLICY[policy][0]
+
+
+def esxcli_policy_shown(policy: str) -> str:
+    return _ESXCLI_POLICY[policy][1]
+
+
+def powercli_policy(policy: str) -> str:
+    return _POWERCLI_POLICY[policy]
+
+
+def hash_command(hash_name: str, platform: str) -> str | None:
+    """The `port-channel load-balance` argument for a normalised hash, None when the platform has none."""
+    if platform == "cisco_ios":
+        return _IOS_HASH.get(hash_name)
+    if platform == "cisco_nxos":
+        for direction in _NXOS_DIRECTIONS:
+            prefix = f"{direction}-"
+            if hash_name.startswith(prefix) and hash_name[len(prefix) :] in _NXOS_FIELDS:
+                return f"{direction} {_NXOS_FIELDS[hash_name[len(prefix) :]]}"
+        return None
+    return None
+
+
+def channel_number(name: str) -> int | None:
+    match = re.search(r"(\d+)$", name)
+    return int(match.group(1)) if match else None
+
+
+def channel_interface(number: int, platform: str) -> str:
+    return _CHANNEL_INTERFACE[platform].format(number)
+
+
+def channel_mode(mode: str) -> str:
+    return _CHANNEL_MODE[mode]
+
+
+def jumbo(platform: str) -> int:
+    return _JUMBO[platform]
+
+
+def jumbo_ip_mtu(platform: str) -> int:
+    """The largest IP packet the platform's jumbo setting passes."""
+    return _JUMBO[platform] - _L2_HEADER.get(platform, 0)
+
+
+def config_mtu(ip_mtu: int, platform: str) -> int:
+    """The interface `mtu` value that passes IP packets of `ip_mtu` bytes."""
+    return ip_mtu + _L2_HEADER.get(platform, 0)
+
+
+_SHORT = (
+    ("TwentyFiveGigE", "Twe"),
+    ("HundredGigE", "Hu"),
+    ("FortyGigabitEthernet", "Fo"),
+    ("TenGigabitEthernet", "Te"),
+    ("FiveGigabitEthernet", "Fi"),
+    ("TwoGigabitEthernet", "Tw"),
+    ("GigabitEthernet", "Gi"),
+    ("FastEthernet", "Fa"),
+    ("Port-Channel", "Po"),
+    ("Port-channel", "Po"),
+    ("port-channel", "Po"),
+)
+
+
+def short_interface(name: str, platform: str) -> str:
+    """The abbreviation `show ... summary` prints (Gi1/0/1, Eth1/1 on NX-OS, Et1 on EOS)."""
+    for long, abbreviation in _SHORT:
+        if name.startswith(long):
+            return abbreviation + name[len(long) :]
+    if name.startswith("Ethernet"):
+        return {"cisco_nxos": "Eth", "arista_eos": "Et"}.get(platform, "Ethernet") + name[len("Ethernet") :]
+    return name
+
+
+def powershell_quote(text: str) -> str:
+    return "'" + str(text).replace("'", "''") + "'"
+
+
+def shell_quote(text: str) -> str:
+    return shlex.quote(str(text))
+
+
+FILTERS = {
+    "esxcli_policy": esxcli_policy,
+    "esxcli_policy_shown": esxcli_policy_shown,
+    "powercli_policy": powercli_policy,
+    "channel_interface": channel_interface,
+    "channel_mode": channel_mode,
+    "config_mtu": config_mtu,
+    "jumbo": jumbo,
+    "short": short_interface,
+    "sh": shell_quote,
+    "ps": powershell_quote,
+}

@@ -1,0 +1,104 @@
+# hostlint fix script for esx01 (PowerCLI), generated from a snapshot: review it before use.
+# hostlint runs nothing. These steps are part of one plan across devices: run ONE step at a time,
+# in PLAN.md order, and check its verify result before the next step. Steps here: 1, 2, 12, 13, 14, 15, 16, 17.
+# Connect-VIServer first (this script holds no credentials), then: ./esx01.ps1 -Step STEP
+#
+param([Parameter(Mandatory = $true)][int]$Step)
+$ErrorActionPreference = 'Stop'
+$vmhost = Get-VMHost -Name 'esx01'
+
+switch ($Step) {
+    1 {
+        # Step 1 of 17 [not disruptive] host-teaming (stage host-undo)
+        # LG001 esx01/vSwitch1: LG001 on esx01/vSwitch1
+        # what: vSwitch1: load balancing loadbalance_ip -> loadbalance_srcid
+        Get-VirtualSwitch -VMHost $vmhost -Standard -Name 'vSwitch1' | Get-NicTeamingPolicy |
+            Set-NicTeamingPolicy -LoadBalancingPolicy LoadBalanceSrcId
+        # verify:
+        #   Get-VirtualSwitch -VMHost $vmhost -Standard -Name 'vSwitch1' | Get-NicTeamingPolicy | Select-Object LoadBalancingPolicy
+        # expect:
+        #   LoadBalancingPolicy: LoadBalanceSrcId
+    }
+    2 {
+        # Step 2 of 17 [not disruptive] host-teaming (stage host-undo)
+        # LG002 esx01/vSwitch3: LG002 on esx01/vSwitch3
+        # what: vSwitch3: load balancing loadbalance_ip -> loadbalance_srcid
+        Get-VirtualSwitch -VMHost $vmhost -Standard -Name 'vSwitch3' | Get-NicTeamingPolicy |
+            Set-NicTeamingPolicy -LoadBalancingPolicy LoadBalanceSrcId
+        # verify:
+        #   Get-VirtualSwitch -VMHost $vmhost -Standard -Name 'vSwitch3' | Get-NicTeamingPolicy | Select-Object LoadBalancingPolicy
+        # expect:
+        #   LoadBalancingPolicy: LoadBalanceSrcId
+    }
+    12 {
+        # Step 12 of 17 [not disruptive] host-teaming (stage host)
+        # LG001 esx01/vSwitch1: LG001 on esx01/vSwitch1
+        # what: vSwitch1: load balancing loadbalance_srcid -> loadbalance_ip
+        Get-VirtualSwitch -VMHost $vmhost -Standard -Name 'vSwitch1' | Get-NicTeamingPolicy |
+            Set-NicTeamingPolicy -LoadBalancingPolicy LoadBalanceIP
+        # verify:
+        #   Get-VirtualSwitch -VMHost $vmhost -Standard -Name 'vSwitch1' | Get-NicTeamingPolicy | Select-Object LoadBalancingPolicy
+        # expect:
+        #   LoadBalancingPolicy: LoadBalanceIP
+    }
+    13 {
+        # Step 13 of 17 [not disruptive] host-teaming (stage host)
+        # LG002 esx01/vSwitch3: LG002 on esx01/vSwitch3
+        # what: vSwitch3: load balancing loadbalance_srcid -> loadbalance_ip
+        Get-VirtualSwitch -VMHost $vmhost -Standard -Name 'vSwitch3' | Get-NicTeamingPolicy |
+            Set-NicTeamingPolicy -LoadBalancingPolicy LoadBalanceIP
+        # verify:
+        #   Get-VirtualSwitch -VMHost $vmhost -Standard -Name 'vSwitch3' | Get-NicTeamingPolicy | Select-Object LoadBalancingPolicy
+        # expect:
+        #   LoadBalancingPolicy: LoadBalanceIP
+    }
+    14 {
+        # Step 14 of 17 [not disruptive] host-active-uplinks (stage host)
+        # LG005 esx01/vSwitch0: LG005 on esx01/vSwitch0
+        # what: vSwitch0: active vmnic0, failure detection link; remove vmnic1 from vSwitch0
+        $team = Get-VirtualSwitch -VMHost $vmhost -Standard -Name 'vSwitch0' | Get-NicTeamingPolicy
+        $team | Set-NicTeamingPolicy -NetworkFailoverDetectionPolicy LinkStatus `
+            -MakeNicActive (Get-VMHostNetworkAdapter -VMHost $vmhost -Physical -Name 'vmnic0')
+        Get-VMHostNetworkAdapter -VMHost $vmhost -Physical -Name 'vmnic1' | Remove-VirtualSwitchPhysicalNetworkAdapter
+        # verify:
+        #   Get-VirtualSwitch -VMHost $vmhost -Standard -Name 'vSwitch0' | Get-NicTeamingPolicy |
+        #       Select-Object ActiveNic, StandbyNic, NetworkFailoverDetectionPolicy
+        # expect:
+        #   ActiveNic: vmnic0; StandbyNic: (none); NetworkFailoverDetectionPolicy: LinkStatus
+    }
+    15 {
+        # Step 15 of 17 [DISRUPTIVE] host-nic-autoneg (stage host)
+        # LK001 esx01/vmnic0: LK001 on esx01/vmnic0
+        # what: vmnic0: 1000 Mb/s full duplex (forced) -> auto-negotiate
+        # REVIEW: vmnic0 bounces: make sure the host keeps management on another uplink
+        Get-VMHostNetworkAdapter -VMHost $vmhost -Physical -Name 'vmnic0' | Set-VMHostNetworkAdapter -AutoNegotiate -Confirm:$false
+        # verify:
+        #   (Get-VMHostNetworkAdapter -VMHost $vmhost -Physical -Name 'vmnic0').ExtensionData.Spec.LinkSpeed
+        # expect:
+        #   (nothing: no configured speed means auto-negotiate)
+    }
+    16 {
+        # Step 16 of 17 [DISRUPTIVE] host-vswitch-mtu (stage host)
+        # MT002 esx01/vSwitch1: MT002 on esx01/vSwitch1
+        # what: vSwitch1: MTU 1500 -> 9000
+        Get-VirtualSwitch -VMHost $vmhost -Standard -Name 'vSwitch1' | Set-VirtualSwitch -Mtu 9000 -Confirm:$false
+        # verify:
+        #   Get-VirtualSwitch -VMHost $vmhost -Standard -Name 'vSwitch1' | Select-Object Name, Mtu
+        # expect:
+        #   Mtu: 9000
+    }
+    17 {
+        # Step 17 of 17 [not disruptive] vmk-mtu (stage vmk)
+        # MT003 esx01/vmk1: MT003 on esx01/vmk1
+        # what: vmk1: MTU 1500 -> 9000
+        # REVIEW: vSwitch1 has MTU 1500 in the snapshot: raise it before this step
+        Get-VMHostNetworkAdapter -VMHost $vmhost -VMKernel -Name 'vmk1' | Set-VMHostNetworkAdapter -Mtu 9000 -Confirm:$false
+        # verify:
+        #   Get-VMHostNetworkAdapter -VMHost $vmhost -VMKernel -Name 'vmk1' | Select-Object Name, Mtu
+        #   (Get-EsxCli -VMHost $vmhost -V2).network.diag.ping.Invoke(@{host = '10.20.20.12'; interface = 'vmk1'; size = 8972; df = $true})
+        # expect:
+        #   Mtu: 9000
+        #   Summary.PacketLost: 0
+    }
+    default { throw "steps here: 1, 2, 12, 13, 14, 15, 16, 17; order: PLAN.md" }
+}
