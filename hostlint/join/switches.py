@@ -12,7 +12,9 @@ from hostlint.snapshot.switch import PortChannel, Switch, SwitchPort
 
 
 @dataclass
-class _Indexed:
+class IndexedSwitch:
+    """A switch with its ports and channels by canonical name, and the logical switch it belongs to."""
+
     switch: Switch
     ports: dict[str, SwitchPort]
     channels: dict[str, PortChannel]
@@ -49,9 +51,9 @@ class SwitchIndex:
     def __init__(self, snapshot: Snapshot):
         by_key = {names.device_key(s.name): s for s in snapshot.switches}
         logical = _logical_names(by_key)
-        self._switches: dict[str, _Indexed] = {}
+        self._switches: dict[str, IndexedSwitch] = {}
         for key, switch in by_key.items():
-            indexed = _Indexed(
+            indexed = IndexedSwitch(
                 switch=switch,
                 ports={names.interface_key(p.name): p for p in switch.ports},
                 channels={names.interface_key(c.name): c for c in switch.port_channels},
@@ -69,10 +71,10 @@ class SwitchIndex:
             (names.device_key(c.host), c.nic.casefold()): c for c in snapshot.cabling
         }
 
-    def lookup(self, device: str) -> _Indexed | None:
+    def lookup(self, device: str) -> IndexedSwitch | None:
         return self._switches.get(names.device_key(device))
 
-    def _neighbour_switch(self, neighbour: Neighbour) -> _Indexed | None:
+    def _neighbour_switch(self, neighbour: Neighbour) -> IndexedSwitch | None:
         for candidate in (neighbour.device_id, neighbour.system_name, neighbour.mgmt_address):
             if candidate and (found := self.lookup(candidate)):
                 return found
@@ -117,7 +119,7 @@ class SwitchIndex:
             return
         self._fill(uplink, found, port)
 
-    def _fill(self, uplink: UplinkFact, found: _Indexed, port: SwitchPort) -> None:
+    def _fill(self, uplink: UplinkFact, found: IndexedSwitch, port: SwitchPort) -> None:
         switch = found.switch
         uplink.platform = switch.platform
         uplink.port = port.name
@@ -141,7 +143,7 @@ class SwitchIndex:
         uplink.channel_members = self._channel_members[uplink.channel_id]
 
 
-def _channel_id(found: _Indexed, channel: PortChannel) -> str:
+def _channel_id(found: IndexedSwitch, channel: PortChannel) -> str:
     """One id for a port-channel, shared by both halves of a vPC/MLAG channel."""
     if channel.multichassis_id is not None and found.logical != found.switch.name:
         return f"{found.logical}/{channel.multichassis_id}"
