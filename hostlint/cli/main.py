@@ -10,6 +10,7 @@ from hostlint import __version__
 from hostlint.cli.check_cmd import check
 from hostlint.cli.collect_cmd import collect
 from hostlint.cli.exit import Exit
+from hostlint.cli.plan_cmd import plan
 from hostlint.cli.rules_cmd import docs, rule, rules
 
 
@@ -24,6 +25,7 @@ cli.add_command(collect)
 cli.add_command(rules)
 cli.add_command(rule)
 cli.add_command(docs)
+cli.add_command(plan)
 
 
 def main() -> None:

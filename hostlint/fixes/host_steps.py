@@ -70,6 +70,8 @@ def host_active_uplinks(params: dict[str, Any], fact: Fact, site: Site) -> list[
     if team.kind == "vss-portgroup" and remove:
         notes.append(f"{', '.join(remove)} stay on {team.vswitch}: a port group override cannot remove uplinks")
         remove = []
+    if remove and len(active) < 2:
+        notes.append(f"{team.vswitch} is left with one uplink: removing {', '.join(remove)} loses failover")
     standby = [nic for nic in team.standby if nic not in active and nic not in remove]
     if standby:
         notes.append(f"{', '.join(standby)} stay standby: neither made active nor removed")

@@ -135,7 +135,7 @@ class _Builder:
             known.sources.append(source)
 
 
-def _chain_rollbacks(steps: list[Step]) -> None:
+def chain_rollbacks(steps: list[Step]) -> None:
     """A step's rollback restores what was there just before it: the snapshot's value, or the value
     an earlier step of the same action set on the same target (IP hash -> port ID -> IP hash).
     """
@@ -168,6 +168,6 @@ def build_plan(result: CheckResult, snapshot: Snapshot, actions: dict[str, Actio
     plan.steps.sort(key=lambda s: (STAGE_RANK[s.stage], not s.action.first_in_stage, s.order, s.device, s.seq))
     for number, step in enumerate(plan.steps, 1):
         step.number = number
-    _chain_rollbacks(plan.steps)
+    chain_rollbacks(plan.steps)
     plan.conflicts = _conflicts(plan.steps)
     return plan

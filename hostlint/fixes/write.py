@@ -1,19 +1,18 @@
-"""`hostlint check --fix-script DIR`: the plan, per-device scripts and their rollbacks, written out."""
+"""`--fix-script DIR`: the plan, per-device scripts and their rollbacks, written out."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from hostlint.fixes.plan import build_plan
+from hostlint.fixes.plan import Plan, build_plan
 from hostlint.fixes.plan_md import plan_markdown
 from hostlint.fixes.scripts import device_scripts
 from hostlint.results import CheckResult
 from hostlint.snapshot import Snapshot
 
 
-def write_scripts(result: CheckResult, snapshot: Snapshot, directory: Path) -> list[Path]:
+def write_plan(plan: Plan, snapshot: Snapshot, directory: Path) -> list[Path]:
     """Write PLAN.md and every device's change and rollback script into `directory`; run nothing."""
-    plan = build_plan(result, snapshot)
     files = {"PLAN.md": plan_markdown(plan, snapshot), **device_scripts(plan.steps, len(plan.steps))}
     directory.mkdir(parents=True, exist_ok=True)
     written = []
@@ -22,3 +21,8 @@ def write_scripts(result: CheckResult, snapshot: Snapshot, directory: Path) -> l
         path.write_text(text, encoding="utf-8")
         written.append(path)
     return written
+
+
+def write_scripts(result: CheckResult, snapshot: Snapshot, directory: Path) -> list[Path]:
+    """The fix plan for `result`'s findings, written into `directory`."""
+    return write_plan(build_plan(result, snapshot), snapshot, directory)

@@ -13,6 +13,7 @@ def rule_markdown(rule: Rule) -> str:
         "",
         f"**Severity:** {rule.severity}  ",
         f"**Profile:** {rule.profile}  ",
+        *(["**Outage:** yes, traffic is lost while this finding stands  "] if rule.outage else []),
         f"**Platforms:** {', '.join(rule.platforms)}  ",
         f"**Checks each:** {rule.variable}" + (f" (needs {', '.join(rule.needs)} data)" if rule.needs else ""),
         "",

@@ -22,6 +22,8 @@ FACT_VARIABLES = {
     "pcie": "pcie",
     "vm_nics": "vnic",
     "vms": "vm",
+    "bonds": "bond",
+    "guest_nics": "nic",
 }
 
 
@@ -65,12 +67,15 @@ class Rule(Strict):
     aliases: list[str] = Field(default_factory=list)
     severity: Severity
     profile: Profile = "recommended"
+    # True when the finding means traffic is being lost (MAC flapping, dropped frames), not just
+    # a weaker design: a remediation plan may never pass through a state with a new such finding.
+    outage: bool = False
     platforms: list[Literal["esxi", "kvm", "cisco_ios", "cisco_nxos", "arista_eos", "juniper_junos"]]
     summary: str
     why: str
     examples: Examples
     references: list[Reference] = Field(min_length=1)
-    iterate: Literal["teams", "uplinks", "vmks", "iscsi", "pcie", "vm_nics", "vms"]
+    iterate: Literal["teams", "uplinks", "vmks", "iscsi", "pcie", "vm_nics", "vms", "bonds", "guest_nics"]
     needs: list[Literal["switch", "pcie"]] = Field(default_factory=list)
     # Facts without which a violation can still be found but a pass cannot be
     # claimed: the object is then reported skipped instead of passed.

@@ -54,6 +54,7 @@ step_14() {
     # Step 14 of 17 [not disruptive] host-active-uplinks (stage host)
     # LG005 esx01/vSwitch0: LG005 on esx01/vSwitch0
     # what: vSwitch0: active vmnic0, failure detection link; remove vmnic1 from vSwitch0
+    # REVIEW: vSwitch0 is left with one uplink: removing vmnic1 loses failover
     esxcli network vswitch standard policy failover set -v vSwitch0 -a vmnic0 -f link
     esxcli network vswitch standard uplink remove -u vmnic1 -v vSwitch0
     # verify:

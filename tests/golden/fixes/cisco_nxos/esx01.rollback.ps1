@@ -46,6 +46,7 @@ switch ($Step) {
         # Undo step 14 of 17 [not disruptive] host-active-uplinks (stage host)
         # LG005 esx01/vSwitch0: LG005 on esx01/vSwitch0
         # what: vSwitch0: active vmnic0, failure detection link; remove vmnic1 from vSwitch0
+        # REVIEW: vSwitch0 is left with one uplink: removing vmnic1 loses failover
         Add-VirtualSwitchPhysicalNetworkAdapter -VirtualSwitch (Get-VirtualSwitch -VMHost $vmhost -Standard -Name 'vSwitch0') `
             -VMHostPhysicalNic (Get-VMHostNetworkAdapter -VMHost $vmhost -Physical -Name 'vmnic1')
         $team = Get-VirtualSwitch -VMHost $vmhost -Standard -Name 'vSwitch0' | Get-NicTeamingPolicy

@@ -1,0 +1,1 @@
+"""Proposed changes (`hostlint plan --set`): parsing, resolving and what-if analysis."""

@@ -1,0 +1,146 @@
+"""`hostlint plan PATH... --set HOST/OBJECT.FIELD=VALUE`: a pre-change audit."""
+
+from __future__ import annotations
+
+import json
+from io import StringIO
+from pathlib import Path
+
+import click
+import yaml
+from rich.console import Console
+from rich.text import Text
+
+from hostlint.change.setexpr import ChangeError
+from hostlint.change.whatif import WhatIf, what_if
+from hostlint.cli.exit import Exit
+from hostlint.fixes.render import describe
+from hostlint.fixes.write import write_plan
+from hostlint.rules import RuleError, load_rules
+from hostlint.snapshot import SnapshotError, load_site
+
+SEVERITY_STYLE = {"error": "red", "warning": "yellow", "info": "blue"}
+
+
+def _change_file(path: Path) -> list[str]:
+    try:
+        raw = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+    except (OSError, yaml.YAMLError) as exc:
+        raise ChangeError(f"{path}: cannot read change file: {exc}") from exc
+    changes = raw.get("changes") if isinstance(raw, dict) else None
+    if not isinstance(changes, list) or not all(isinstance(c, str) for c in changes):
+        raise ChangeError(f"{path}: field changes: expected a list of HOST/OBJECT.FIELD=VALUE strings")
+    return changes
+
+
+def _json(result: WhatIf) -> str:
+    document = {
+        "schema_version": 1,
+        "changes": [r.text for r in result.requests],
+        "safe_as_given": result.safe_as_given,
+        "introduced": [f.model_dump(mode="json") for f in result.introduced],
+        "cleared": [f.model_dump(mode="json") for f in result.cleared],
+        "order": result.order,
+        "plan_accepted": bool(result.simulation and result.simulation.accepted),
+        "steps": [
+            {
+                "number": s.number,
+                "stage": s.stage,
+                "device": s.device,
+                "action": s.action.action,
+                "what": describe(s),
+                "disruptive": s.action.label,
+                "requested": any(src.code == "SET" for src in s.sources),
+                "codes": [c for c in s.codes if c != "SET"],
+            }
+            for s in result.plan.steps
+        ],
+        "manual": [{"object": m.source.object, "action": m.action, "reason": m.reason} for m in result.plan.manual],
+    }
+    return json.dumps(document, indent=2) + "\n"
+
+
+def _human(result: WhatIf, color: bool) -> str:
+    out = StringIO()
+    console = Console(
+        file=out, force_terminal=color, no_color=None if color else True, width=120, soft_wrap=True, markup=False
+    )
+    console.print(Text("Proposed: " + "; ".join(r.text for r in result.requests), style="bold"))
+    if result.introduced:
+        console.print(f"As given, the change would introduce {len(result.introduced)} finding(s):")
+        for f in result.introduced:
+            console.print(
+                Text.assemble(
+                    "  ", (f"{f.severity:7} {f.code}", SEVERITY_STYLE[f.severity]), f" {f.object}: {f.message}"
+                )
+            )
+    else:
+        console.print("As given, the change introduces no finding.")
+    if result.cleared:
+        console.print(
+            f"It would clear {len(result.cleared)}: " + ", ".join(f"{f.code} {f.object}" for f in result.cleared)
+        )
+    simulation = result.simulation
+    if result.plan.steps:
+        verdict = (
+            "simulated step by step, no new outage at any step"
+            if simulation and simulation.accepted
+            else ("NO safe order found")
+        )
+        console.print(Text(f"\nOrder ({result.order}; {verdict}):", style="bold"))
+        for step in result.plan.steps:
+            requested = any(s.code == "SET" for s in step.sources)
+            tag = "requested" if requested else ", ".join(step.codes)
+            console.print(
+                f"  {step.number}. [{step.stage}] {step.device}: {describe(step)}  ({tag}; {step.action.label})"
+            )
+    if simulation and not simulation.accepted and simulation.first_failure:
+        failure = simulation.first_failure
+        console.print(Text(f"\nStep {failure.step} would leave an outage:", style="red"))
+        for f in failure.new_outages:
+            console.print(f"  {f.code} {f.object}: {f.message}")
+    for manual in result.plan.manual:
+        console.print(Text(f"  by hand: {manual.source.object} {manual.action}: {manual.reason}", style="yellow"))
+    if result.safe_as_given:
+        console.print(Text("\nVerdict: safe as given.", style="green bold"))
+    elif simulation and simulation.accepted:
+        console.print(
+            Text("\nVerdict: NOT safe as given; safe with the prerequisite steps in the order above.", style="red bold")
+        )
+    else:
+        console.print(Text("\nVerdict: NOT safe; hostlint found no order that avoids an outage.", style="red bold"))
+    return out.getvalue()
+
+
+@click.command()
+@click.argument("paths", nargs=-1, required=True, type=click.Path(path_type=Path))
+@click.option("--set", "sets", multiple=True, help="A proposed change, HOST/OBJECT.FIELD=VALUE (repeatable).")
+@click.option(
+    "--change-file",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="YAML: changes: [HOST/OBJECT.FIELD=VALUE, ...]",
+)
+@click.option("--format", "fmt", type=click.Choice(["human", "json"]), default="human", show_default=True)
+@click.option(
+    "--fix-script", type=click.Path(file_okay=False, path_type=Path), help="Write the ordered plan's scripts here."
+)
+def plan(
+    paths: tuple[Path, ...], sets: tuple[str, ...], change_file: Path | None, fmt: str, fix_script: Path | None
+) -> int:
+    """What would a change break, what must happen first, and in which order? Exit 0 when safe as given."""
+    try:
+        changes = list(sets) + (_change_file(change_file) if change_file else [])
+        if not changes:
+            raise ChangeError("give at least one --set HOST/OBJECT.FIELD=VALUE or a --change-file")
+        snapshot = load_site(list(paths))
+        result = what_if(snapshot, load_rules(), changes)
+    except (ChangeError, SnapshotError, RuleError) as exc:
+        click.echo(f"hostlint: {exc}", err=True)
+        return Exit.USAGE
+    click.echo(
+        _json(result) if fmt == "json" else _human(result, color=click.get_text_stream("stdout").isatty()), nl=False
+    )
+    if fix_script is not None:
+        written = write_plan(result.plan, snapshot, fix_script)
+        click.echo(f"hostlint: wrote {len(written)} files to {fix_script}", err=True)
+    return Exit.CLEAN if result.safe_as_given else Exit.FINDINGS

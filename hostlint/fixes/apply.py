@@ -1,0 +1,236 @@
+"""What a planned change does to a snapshot: the model of each fix action, for simulated apply.
+
+Each applier edits a snapshot in place the way the action's commands would change
+the device, so the rules can be run again on every intermediate state.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from hostlint import names
+from hostlint.fixes.spelling import jumbo_ip_mtu
+from hostlint.fixes.steps import Change
+from hostlint.snapshot import Snapshot
+from hostlint.snapshot.esxi import EsxiHost, StandardVSwitch
+from hostlint.snapshot.switch import LoadBalance, PortChannel, Switch, SwitchPort
+
+
+class ApplyError(Exception):
+    """A change that names something the snapshot does not have."""
+
+
+def _host(snapshot: Snapshot, name: str) -> EsxiHost:
+    key = names.device_key(name)
+    for host in snapshot.esxi_hosts:
+        if names.device_key(host.name) == key:
+            return host
+    raise ApplyError(f"no ESXi host {name} in the snapshot")
+
+
+def _switch(snapshot: Snapshot, name: str) -> Switch:
+    key = names.device_key(name)
+    for switch in snapshot.switches:
+        if key in {names.device_key(a) for a in [switch.name, *switch.aliases]}:
+            return switch
+    raise ApplyError(f"no switch {name} in the snapshot")
+
+
+def _vswitch(host: EsxiHost, name: str) -> StandardVSwitch:
+    for vswitch in host.vswitches:
+        if vswitch.name == name:
+            return vswitch
+    raise ApplyError(f"no vSwitch {name} on {host.name}")
+
+
+def _port(switch: Switch, name: str) -> SwitchPort:
+    key = names.interface_key(name)
+    for port in switch.ports:
+        if names.interface_key(port.name) == key:
+            return port
+    raise ApplyError(f"no port {name} on {switch.name}")
+
+
+def _channel(switch: Switch, name: str) -> PortChannel | None:
+    key = names.interface_key(name)
+    return next((c for c in switch.port_channels if names.interface_key(c.name) == key), None)
+
+
+def _set_teaming(snapshot: Snapshot, change: Change, update: dict[str, Any]) -> None:
+    values = change.values
+    host = _host(snapshot, change.device)
+    if values["kind"] == "dvs-portgroup":
+        dvs = next((d for d in snapshot.distributed_switches if d.name == values["vswitch"]), None)
+        pg = next((p for p in dvs.portgroups if p.name == values["portgroup"]), None) if dvs else None
+        if pg is None:
+            raise ApplyError(f"no distributed port group {values['vswitch']}/{values['portgroup']}")
+        pg.teaming = pg.teaming.model_copy(update=update)
+        return
+    vswitch = _vswitch(host, values["vswitch"])
+    if values["kind"] == "vss":
+        old = vswitch.teaming
+        vswitch.teaming = old.model_copy(update=update)
+        # Port groups that inherit (their computed policy equals the vSwitch's) follow the vSwitch.
+        for pg in host.portgroups:
+            if pg.vswitch == vswitch.name and pg.teaming == old:
+                pg.teaming = vswitch.teaming
+        return
+    pg = next((p for p in host.portgroups if p.name == values["portgroup"] and p.vswitch == vswitch.name), None)
+    if pg is None:
+        raise ApplyError(f"no port group {values['portgroup']} on {host.name}/{vswitch.name}")
+    pg.teaming = (pg.teaming or vswitch.teaming).model_copy(update=update)
+
+
+def _host_teaming(snapshot: Snapshot, change: Change) -> None:
+    _set_teaming(snapshot, change, {"policy": change.after})
+
+
+def _host_active_uplinks(snapshot: Snapshot, change: Change) -> None:
+    after = change.after
+    _set_teaming(
+        snapshot,
+        change,
+        {"active": list(after["active"]), "standby": list(after["standby"]), "unused": [],
+         "failure_detection": after["failure_detection"]},
+    )
+    if after["removed"] and change.values["kind"] == "vss":
+        vswitch = _vswitch(_host(snapshot, change.device), change.values["vswitch"])
+        vswitch.uplinks = [nic for nic in vswitch.uplinks if nic not in after["removed"]]
+
+
+def _host_vswitch_mtu(snapshot: Snapshot, change: Change) -> None:
+    _vswitch(_host(snapshot, change.device), change.values["vswitch"]).mtu = int(change.after)
+
+
+def _vmk_mtu(snapshot: Snapshot, change: Change) -> None:
+    host = _host(snapshot, change.device)
+    vmk = next((v for v in host.vmks if v.name == change.target), None)
+    if vmk is None:
+        raise ApplyError(f"no {change.target} on {host.name}")
+    vmk.mtu = int(change.after)
+
+
+def _pnic_port(snapshot: Snapshot, host: EsxiHost, nic: str) -> tuple[Any, SwitchPort | None]:
+    pnic = next((p for p in host.pnics if p.name == nic), None)
+    if pnic is None:
+        raise ApplyError(f"no {nic} on {host.name}")
+    if pnic.neighbour is None:
+        return pnic, None
+    try:
+        return pnic, _port(_switch(snapshot, pnic.neighbour.device_id), pnic.neighbour.port_id)
+    except ApplyError:
+        return pnic, None
+
+
+def _negotiate(pnic: Any, port: SwitchPort | None) -> None:
+    """Both ends auto: they agree on full duplex. One end still forced: the auto end falls to half."""
+    if port is None:
+        return
+    host_auto = pnic.configured_speed_mbps is None and pnic.configured_duplex is None
+    port_auto = port.configured_speed_mbps is None and port.configured_duplex is None
+    if host_auto and port_auto:
+        pnic.duplex = port.duplex = "full"
+    elif host_auto != port_auto:
+        auto_end = pnic if host_auto else port
+        auto_end.duplex = "half"
+
+
+def _host_nic_autoneg(snapshot: Snapshot, change: Change) -> None:
+    host = _host(snapshot, change.device)
+    pnic, port = _pnic_port(snapshot, host, change.values["nic"])
+    pnic.configured_speed_mbps = pnic.configured_duplex = None
+    _negotiate(pnic, port)
+
+
+def _switch_port_autoneg(snapshot: Snapshot, change: Change) -> None:
+    switch = _switch(snapshot, change.device)
+    port = _port(switch, change.values["port"])
+    port.configured_speed_mbps = port.configured_duplex = None
+    for host in snapshot.esxi_hosts:
+        for pnic in host.pnics:
+            neighbour = pnic.neighbour
+            if neighbour and names.device_key(neighbour.device_id) == names.device_key(switch.name) and (
+                names.interface_key(neighbour.port_id) == names.interface_key(port.name)
+            ):
+                _negotiate(pnic, port)
+
+
+def _join_channel(switch: Switch, interface: str, ports: list[str], mode: str, multichassis_id: int | None) -> None:
+    channel = _channel(switch, interface)
+    members = [_port(switch, name) for name in ports]
+    if channel is None:
+        # A new channel takes its settings (MTU) from its first member.
+        channel = PortChannel(name=interface, mode=mode, members=[], mtu=members[0].mtu)
+        switch.port_channels.append(channel)
+    channel.mode = mode
+    if multichassis_id is not None:
+        channel.multichassis_id = multichassis_id
+    for port in members:
+        port.port_channel = channel.name
+        if port.name not in channel.members:
+            channel.members.append(port.name)
+
+
+def _switch_static_port_channel(snapshot: Snapshot, change: Change) -> None:
+    values = change.values
+    multichassis_id = values["number"] if values.get("multichassis") else None
+    _join_channel(_switch(snapshot, change.device), values["interface"], values["ports"], "static", multichassis_id)
+
+
+def _switch_channel_mode_static(snapshot: Snapshot, change: Change) -> None:
+    values = change.values
+    _join_channel(_switch(snapshot, change.device), values["interface"], values["members"], "static", None)
+
+
+def _switch_hash(snapshot: Snapshot, change: Change) -> None:
+    _switch(snapshot, change.device).load_balance = LoadBalance(hash=change.after, raw=change.values.get("command"))
+
+
+def _switch_remove_port_channel(snapshot: Snapshot, change: Change) -> None:
+    switch = _switch(snapshot, change.device)
+    channel = _channel(switch, change.values["interface"])
+    leaving = {names.interface_key(p) for p in change.values["members"]}
+    for name in change.values["members"]:
+        _port(switch, name).port_channel = None
+    if channel is not None:
+        channel.members = [m for m in channel.members if names.interface_key(m) not in leaving]
+        if not channel.members and change.values.get("remove_interface"):
+            switch.port_channels.remove(channel)
+
+
+def _switch_port_mtu(snapshot: Snapshot, change: Change) -> None:
+    switch = _switch(snapshot, change.device)
+    mtu = jumbo_ip_mtu(switch.platform)
+    for interface in change.values["interfaces"]:
+        channel = _channel(switch, interface["name"])
+        if channel is not None:
+            channel.mtu = mtu
+            # Members follow the port-channel's MTU.
+            for member in channel.members:
+                _port(switch, member).mtu = mtu
+        else:
+            _port(switch, interface["name"]).mtu = mtu
+
+
+APPLIERS: dict[str, Callable[[Snapshot, Change], None]] = {
+    "host-teaming": _host_teaming,
+    "host-active-uplinks": _host_active_uplinks,
+    "host-vswitch-mtu": _host_vswitch_mtu,
+    "vmk-mtu": _vmk_mtu,
+    "host-nic-autoneg": _host_nic_autoneg,
+    "switch-port-autoneg": _switch_port_autoneg,
+    "switch-static-port-channel": _switch_static_port_channel,
+    "switch-channel-mode-static": _switch_channel_mode_static,
+    "switch-hash": _switch_hash,
+    "switch-remove-port-channel": _switch_remove_port_channel,
+    "switch-port-mtu": _switch_port_mtu,
+}
+
+
+def apply_change(snapshot: Snapshot, change: Change) -> None:
+    applier = APPLIERS.get(change.action)
+    if applier is None:
+        raise ApplyError(f"no model of what {change.action} does; cannot simulate it")
+    applier(snapshot, change)
+

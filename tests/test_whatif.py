@@ -1,0 +1,155 @@
+"""Pre-change audit (`hostlint plan`) and simulated apply of remediation plans."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from hostlint.change.setexpr import ChangeError
+from hostlint.change.whatif import what_if
+from hostlint.cli.exit import Exit
+from hostlint.cli.main import cli
+from hostlint.fixes.simulate import simulate
+from hostlint.rules import load_rules
+from hostlint.snapshot import Snapshot, load_site
+
+LABS = Path(__file__).parent.parent / "fixtures" / "labs"
+RULES = load_rules()
+
+
+def _plain_ports_srcid() -> Snapshot:
+    """The clean lab before anyone bundled anything: vSwitch1 on port ID, plain trunk ports."""
+    site = load_site([LABS / "clean"])
+    for switch in site.switches:
+        switch.port_channels = []
+        for port in switch.ports:
+            port.port_channel = None
+    for host in site.esxi_hosts:
+        host.vswitches[1].teaming.policy = "loadbalance_srcid"
+    return site
+
+
+def _steps(result) -> list[tuple[str, str, str]]:
+    return [(s.stage, s.device, s.change.action) for s in result.plan.steps]
+
+
+def test_enabling_ip_hash_on_plain_ports_plans_switch_first() -> None:
+    result = what_if(_plain_ports_srcid(), RULES, ["esx01*/vSwitch1.teaming=loadbalance_ip"])
+    assert [(f.code, f.object) for f in result.introduced] == [("LG001", "esx01.lab.example.net/vSwitch1")]
+    assert not result.safe_as_given and result.simulation.accepted
+    assert _steps(result) == [
+        ("switch", "nx1", "switch-static-port-channel"),
+        ("switch", "nx2", "switch-static-port-channel"),
+        ("host", "esx01.lab.example.net", "host-teaming"),
+    ]
+
+
+def test_host_first_would_have_been_an_outage() -> None:
+    result = what_if(_plain_ports_srcid(), RULES, ["esx01*/vSwitch1.teaming=loadbalance_ip"])
+    steps = [s.change for s in result.plan.steps]
+    wrong = simulate(_plain_ports_srcid(), [steps[-1], *steps[:-1]], RULES)
+    assert not wrong.accepted
+    assert wrong.first_failure.step == 1
+    assert [f.code for f in wrong.first_failure.new_outages] == ["LG001"]
+    right = simulate(_plain_ports_srcid(), steps, RULES)
+    assert right.accepted and not [f for s in right.states for f in s.new_outages]
+
+
+def test_going_back_to_port_id_is_host_first() -> None:
+    site = load_site([LABS / "clean"])
+    result = what_if(site, RULES, ["esx02*/vSwitch1.teaming=loadbalance_srcid"])
+    assert [f.code for f in result.introduced] == ["LG006"]
+    assert _steps(result) == [
+        ("host", "esx02.lab.example.net", "host-teaming"),
+        ("switch", "nx1", "switch-remove-port-channel"),
+        ("switch", "nx2", "switch-remove-port-channel"),
+    ]
+    assert result.simulation.accepted
+    reverse = [s.change for s in result.plan.steps][::-1]
+    failed = simulate(site, reverse, RULES).first_failure
+    assert failed is not None and "LG001" in [f.code for f in failed.new_outages]
+
+
+def _non_jumbo_site() -> Snapshot:
+    site = load_site([LABS / "clean"])
+    for switch in site.switches:
+        for item in [*switch.ports, *switch.port_channels]:
+            item.mtu = 1500
+    for host in site.esxi_hosts:
+        host.vswitches[1].mtu = 1500
+        for vmk in host.vmks:
+            vmk.mtu = 1500
+    return site
+
+
+def test_raising_mtu_orders_switch_vswitch_vmk() -> None:
+    sets = ["esx*/vmk1.mtu=9000", "esx*/vSwitch1.mtu=9000"]
+    result = what_if(_non_jumbo_site(), RULES, sets)
+    assert {f.code for f in result.introduced} >= {"MT002"}
+    actions = [a for _, _, a in _steps(result)]
+    # one switch step per port-channel and vPC peer, then every vSwitch, then every vmk
+    assert actions == ["switch-port-mtu"] * 6 + ["host-vswitch-mtu"] * 3 + ["vmk-mtu"] * 3
+    assert result.simulation.accepted
+    changes = [s.change for s in result.plan.steps]
+    vmk_first = simulate(_non_jumbo_site(), [changes[-1], *changes[:-1]], RULES)
+    assert "MT001" in [f.code for f in vmk_first.first_failure.new_outages]
+    vswitch_before_switch = simulate(_non_jumbo_site(), [*changes[6:9], *changes[:6], *changes[9:]], RULES)
+    assert "MT002" in [f.code for f in vswitch_before_switch.first_failure.new_outages]
+
+
+def test_lowering_mtu_is_vmk_then_vswitch() -> None:
+    site = load_site([LABS / "clean"])
+    result = what_if(site, RULES, ["esx01*/vSwitch1.mtu=1500", "esx01*/vmk1.mtu=1500"])
+    assert [a for _, _, a in _steps(result)] == ["vmk-mtu", "host-vswitch-mtu"]
+    assert result.simulation.accepted
+    changes = [s.change for s in result.plan.steps]
+    assert "MT001" in [f.code for f in simulate(site, changes[::-1], RULES).first_failure.new_outages]
+
+
+def test_unknown_object_lists_close_matches() -> None:
+    with pytest.raises(
+        ChangeError, match=r"no object esx01\*/vSwich1 in the snapshot; close matches: .*esx01/vSwitch1"
+    ):
+        what_if(load_site([LABS / "clean"]), RULES, ["esx01*/vSwich1.teaming=loadbalance_ip"])
+    with pytest.raises(ChangeError, match="did you mean loadbalance_ip"):
+        what_if(load_site([LABS / "clean"]), RULES, ["esx01*/vSwitch1.teaming=loadbalance_iphash"])
+
+
+def _cli(*args: str):
+    return CliRunner().invoke(cli, list(args), standalone_mode=False, catch_exceptions=False)
+
+
+def test_cli_reports_outage_and_plan_on_access_ports(tmp_path: Path) -> None:
+    site_file = tmp_path / "site.json"
+    site_file.write_text(_plain_ports_srcid().model_dump_json())
+    run = _cli(
+        "plan",
+        str(site_file),
+        "--set",
+        "esx01*/vSwitch1.teaming=loadbalance_ip",
+        "--format",
+        "json",
+        "--fix-script",
+        str(tmp_path / "fix"),
+    )
+    assert run.return_value == Exit.FINDINGS
+    document = json.loads(run.stdout)
+    assert document["safe_as_given"] is False and document["plan_accepted"] is True
+    assert [s["device"] for s in document["steps"]] == ["nx1", "nx2", "esx01.lab.example.net"]
+    assert document["steps"][-1]["requested"] is True
+    plan_md = (tmp_path / "fix" / "PLAN.md").read_text()
+    assert plan_md.index("nx1") < plan_md.index("loadbalance_srcid -> loadbalance_ip")
+
+
+def test_cli_static_channel_with_ip_hash_is_safe() -> None:
+    run = _cli("plan", str(LABS / "port-channel-no-ip-hash"), "--set", "esx-mad1-03*/vSwitch1.teaming=loadbalance_ip")
+    assert run.return_value == Exit.CLEAN
+    assert "safe as given" in run.stdout and "It would clear 1: LG006" in run.stdout
+
+
+def test_cli_bad_set_is_usage_error() -> None:
+    run = _cli("plan", str(LABS / "clean"), "--set", "vSwitch1.teaming")
+    assert run.return_value == Exit.USAGE and "expected HOST/OBJECT.FIELD=VALUE" in run.stderr
