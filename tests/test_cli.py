@@ -72,3 +72,16 @@ def test_generated_rule_docs_are_current(tmp_path: Path) -> None:
     committed = Path(__file__).parent.parent / "docs" / "rules"
     generated = {p.name: p.read_text() for p in tmp_path.iterdir()}
     assert generated == {p.name: p.read_text() for p in committed.iterdir()}, "run `hostlint docs docs/rules`"
+
+
+def test_unsafe_fixes_are_written_only_when_asked(tmp_path: Path) -> None:
+    demo = str(LABS / "demo")
+    code, _, _ = run("check", demo, "--fix-script", str(tmp_path / "safe"))
+    assert code == Exit.FINDINGS
+    safe_plan = (tmp_path / "safe" / "PLAN.md").read_text()
+    assert "## Held back: unsafe fixes" in safe_plan and "LG001 `esx02.corp.example/vSwitch1`" in safe_plan
+    assert not list((tmp_path / "safe").glob("cat-a.*"))
+    run("check", demo, "--fix-script", str(tmp_path / "all"), "--unsafe-fixes")
+    full_plan = (tmp_path / "all" / "PLAN.md").read_text()
+    assert "Held back" not in full_plan
+    assert (tmp_path / "all" / "cat-a.cisco_ios.txt").exists()

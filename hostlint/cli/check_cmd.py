@@ -43,6 +43,11 @@ def _prefixes(values: tuple[str, ...]) -> list[str]:
     help="Write per-device fix and rollback scripts and PLAN.md into this folder (never run).",
 )
 @click.option(
+    "--unsafe-fixes",
+    is_flag=True,
+    help="Also write fixes that may drop traffic (port-channel, hash, speed changes): for a maintenance window.",
+)
+@click.option(
     "--site",
     "site_file",
     type=click.Path(dir_okay=False, path_type=Path),
@@ -67,6 +72,7 @@ def check(
     fmt: str,
     output: Path | None,
     fix_script: Path | None,
+    unsafe_fixes: bool,
     site_file: Path | None,
     baseline_file: Path | None,
     write_baseline: Path | None,
@@ -91,7 +97,7 @@ def check(
     if fix_script is not None:
         from hostlint.fixes import write_scripts
 
-        written = write_scripts(result, snapshot, fix_script)
+        written = write_scripts(result, snapshot, fix_script, unsafe=unsafe_fixes)
         click.echo(f"hostlint: wrote {len(written)} files to {fix_script}", err=True)
     if result.collection_errors:
         return Exit.PARTIAL

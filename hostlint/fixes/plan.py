@@ -68,6 +68,7 @@ class Plan:
     manual: list[Manual] = field(default_factory=list)
     advice: list[Finding] = field(default_factory=list)
     unchanged: list[Manual] = field(default_factory=list)
+    held_back: list[Finding] = field(default_factory=list)
 
 
 def _source(finding: Finding, order: int) -> Source:
@@ -75,7 +76,8 @@ def _source(finding: Finding, order: int) -> Source:
 
 
 class _Builder:
-    def __init__(self, snapshot: Snapshot, actions: dict[str, Action]):
+    def __init__(self, snapshot: Snapshot, actions: dict[str, Action], unsafe: bool):
+        self.unsafe = unsafe
         self.site = Site(snapshot)
         self.actions = actions
         self.plan = Plan()
@@ -85,6 +87,10 @@ class _Builder:
     def add_finding(self, finding: Finding, order: int) -> None:
         if finding.applicability == "display-only" or not finding.fix:
             self.plan.advice.append(finding)
+            return
+        if finding.applicability == "unsafe" and not self.unsafe:
+            # ruff's contract: a fix that may drop traffic is written only when asked for.
+            self.plan.held_back.append(finding)
             return
         source = _source(finding, order)
         fact = parse_fact(finding.fact)
@@ -160,8 +166,11 @@ def _conflicts(steps: list[Step]) -> list[Conflict]:
     ]
 
 
-def build_plan(result: CheckResult, snapshot: Snapshot, actions: dict[str, Action] | None = None) -> Plan:
-    builder = _Builder(snapshot, actions if actions is not None else load_actions())
+def build_plan(
+    result: CheckResult, snapshot: Snapshot, actions: dict[str, Action] | None = None, unsafe: bool = True
+) -> Plan:
+    """The plan for `result`'s findings; with `unsafe=False` fixes marked unsafe are held back."""
+    builder = _Builder(snapshot, actions if actions is not None else load_actions(), unsafe)
     for order, finding in enumerate(result.findings):
         builder.add_finding(finding, order)
     plan = builder.plan

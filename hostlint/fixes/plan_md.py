@@ -80,6 +80,19 @@ def _conflicts(plan: Plan) -> list[str]:
     return [*lines, ""]
 
 
+def _held_back(plan: Plan) -> list[str]:
+    if not plan.held_back:
+        return []
+    lines = [
+        "## Held back: unsafe fixes",
+        "",
+        "These fixes may drop traffic and need a window; hostlint writes them only with `--unsafe-fixes`.",
+        "",
+    ]
+    lines += [f"- {f.code} `{f.object}`: {f.message}" for f in plan.held_back]
+    return [*lines, ""]
+
+
 def _manual(plan: Plan) -> list[str]:
     if not plan.manual:
         return []
@@ -133,5 +146,5 @@ def plan_markdown(plan: Plan, snapshot: Snapshot) -> str:
             lines += _step_section(step)
     else:
         lines += ["No step to run.", ""]
-    lines += _conflicts(plan) + _manual(plan) + _advice(plan) + _rollback(plan)
+    lines += _conflicts(plan) + _held_back(plan) + _manual(plan) + _advice(plan) + _rollback(plan)
     return "\n".join(lines).rstrip("\n") + "\n"

@@ -23,6 +23,6 @@ def write_plan(plan: Plan, snapshot: Snapshot, directory: Path) -> list[Path]:
     return written
 
 
-def write_scripts(result: CheckResult, snapshot: Snapshot, directory: Path) -> list[Path]:
-    """The fix plan for `result`'s findings, written into `directory`."""
-    return write_plan(build_plan(result, snapshot), snapshot, directory)
+def write_scripts(result: CheckResult, snapshot: Snapshot, directory: Path, unsafe: bool = True) -> list[Path]:
+    """The fix plan for `result`'s findings, written into `directory` (unsafe fixes only if `unsafe`)."""
+    return write_plan(build_plan(result, snapshot, unsafe=unsafe), snapshot, directory)
