@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import sys
 from io import StringIO
 from pathlib import Path
 
@@ -138,7 +139,7 @@ def plan(
         click.echo(f"hostlint: {exc}", err=True)
         return Exit.USAGE
     click.echo(
-        _json(result) if fmt == "json" else _human(result, color=click.get_text_stream("stdout").isatty()), nl=False
+        _json(result) if fmt == "json" else _human(result, color=sys.stdout.isatty()), nl=False
     )
     if fix_script is not None:
         written = write_plan(result.plan, snapshot, fix_script)

@@ -10,8 +10,8 @@ from pydantic import BaseModel, ConfigDict, ValidationError, field_validator
 
 from hostlint.data import data_dir
 
-Platform = Literal["esxcli", "powercli", "cisco_ios", "cisco_nxos", "arista_eos", "juniper_junos"]
-HOST_PLATFORMS: tuple[Platform, ...] = ("esxcli", "powercli")
+Platform = Literal["esxcli", "powercli", "vsphere-api", "cisco_ios", "cisco_nxos", "arista_eos", "juniper_junos"]
+HOST_PLATFORMS: tuple[Platform, ...] = ("esxcli", "powercli", "vsphere-api")
 
 
 class ActionError(Exception):

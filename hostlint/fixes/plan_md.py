@@ -29,6 +29,8 @@ def _run(step: Step, rollback: bool = False) -> str:
             commands.append(f"`sh {name} {step.number}`")
         elif platform == "powercli":
             commands.append(f"`./{name} -Step {step.number}`")
+        elif platform == "vsphere-api":
+            commands.append(f"`python3 {name} --server VCENTER {step.number}`")
         else:
             commands.append(f"step {step.number} of `{name}`")
     return " or ".join(commands)

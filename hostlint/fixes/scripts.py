@@ -41,6 +41,8 @@ def script_name(device: str, platform: str, rollback: bool = False) -> str:
         return f"{device}{kind}.esxcli.sh"
     if platform == "powercli":
         return f"{device}{kind}.ps1"
+    if platform == "vsphere-api":
+        return f"{device}{kind}.vsphere_api.py"
     return f"{device}{kind}.{platform}.txt"
 
 
@@ -120,6 +122,106 @@ def powershell_script(device: str, steps: list[Step], total: int, rollback: bool
     return "\n".join(lines) + "\n"
 
 
+_PYVMOMI_PREAMBLE = '''
+import argparse
+import getpass
+import os
+import ssl
+import sys
+
+from pyVim.connect import Disconnect, SmartConnect
+from pyVmomi import vim
+
+
+def _find(items, name, what):
+    for item in items:
+        if getattr(item, "name", None) == name or getattr(item, "device", None) == name:
+            return item
+    sys.exit(f"{what} {name} not found on {HOST}")
+
+
+def vswitch(ns, name):
+    return _find(ns.networkInfo.vswitch, name, "vSwitch")
+
+
+def portgroup(ns, name):
+    for pg in ns.networkInfo.portgroup:
+        if pg.spec.name == name:
+            return pg
+    sys.exit(f"port group {name} not found on {HOST}")
+
+
+def vmk(ns, name):
+    return _find(ns.networkInfo.vnic, name, "VMkernel port")
+
+
+def pnic(ns, name):
+    return _find(ns.networkInfo.pnic, name, "physical NIC")
+
+
+def _host(si):
+    view = si.content.viewManager.CreateContainerView(si.content.rootFolder, [vim.HostSystem], True)
+    try:
+        return _find(view.view, HOST, "host")
+    finally:
+        view.Destroy()
+'''
+
+_PYVMOMI_MAIN = '''
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--server", required=True, help="vCenter or the ESXi host itself")
+    parser.add_argument("--user", default=os.environ.get("USER", "root"))
+    parser.add_argument("--insecure", action="store_true", help="do not verify the TLS certificate")
+    parser.add_argument("--verify-only", action="store_true", help="only run the step's verification")
+    parser.add_argument("step", type=int, choices=sorted(STEPS))
+    args = parser.parse_args()
+    password = os.environ.get("HOSTLINT_VSPHERE_PASSWORD") or getpass.getpass(f"password for {args.user}: ")
+    context = ssl._create_unverified_context() if args.insecure else ssl.create_default_context()
+    si = SmartConnect(host=args.server, user=args.user, pwd=password, sslContext=context)
+    try:
+        ns = _host(si).configManager.networkSystem
+        change, verify = STEPS[args.step]
+        if not args.verify_only:
+            change(ns)
+        verify(ns)
+    finally:
+        Disconnect(si)
+
+
+if __name__ == "__main__":
+    main()
+'''
+
+
+def python_script(device: str, steps: list[Step], total: int, rollback: bool) -> str:
+    """A runnable pyvmomi script: one function per step, run one step at a time against vCenter or the host."""
+    numbers = ", ".join(str(s.number) for s in steps)
+    name = script_name(device, "vsphere-api", rollback)
+    intro = _intro(device, "vSphere API, pyvmomi", numbers, rollback)
+    usage = f"Usage: HOSTLINT_VSPHERE_PASSWORD=... python3 {name} --server VCENTER --user USER STEP"
+    lines = ["#!/usr/bin/env python3", '"""' + intro[0], "", *intro[1:], usage, '"""']
+    lines += [_PYVMOMI_PREAMBLE.rstrip("\n"), "", f"HOST = {device!r}", ""]
+    for step in steps:
+        notes = [_step_title(step, total, rollback), *(f"{s.code} {s.object}: {s.message}" for s in step.sources)]
+        notes += [f"REVIEW: {note}" for note in step.change.notes]
+        code = render(step, "vsphere-api", "rollback" if rollback else "change")
+        verify = render(step, "vsphere-api", "verify")
+        expect = render(step, "vsphere-api", "rollback_expect" if rollback else "expect") or render(
+            step, "vsphere-api", "expect"
+        )
+        lines += ["", f"def change_{step.number}(ns):", *(f"    # {n}" for n in notes)]
+        lines += [f"    {line}" if line else "" for line in code.splitlines()]
+        lines += ["", "", f"def verify_{step.number}(ns):", *(f"    # expect: {e}" for e in expect.splitlines())]
+        lines += [f"    {line}" if line else "" for line in verify.splitlines()]
+        lines.append("")
+    lines.append("")
+    lines.append("STEPS = {" + ", ".join(f"{s.number}: (change_{s.number}, verify_{s.number})" for s in steps) + "}")
+    lines.append(_PYVMOMI_MAIN.rstrip("\n"))
+    return "\n".join(lines) + "\n"
+
+
 def switch_script(device: str, platform: str, steps: list[Step], total: int, rollback: bool) -> str:
     dialect = SWITCH_DIALECTS[platform]
     numbers = ", ".join(str(s.number) for s in steps)
@@ -143,6 +245,9 @@ def device_scripts(steps: list[Step], total: int) -> dict[str, str]:
         if platform == "esxcli":
             files[script_name(device, platform)] = shell_script(device, device_steps, total, False)
             files[script_name(device, platform, True)] = shell_script(device, undo, total, True)
+        elif platform == "vsphere-api":
+            files[script_name(device, platform)] = python_script(device, device_steps, total, False)
+            files[script_name(device, platform, True)] = python_script(device, undo, total, True)
         elif platform == "powercli":
             is_host = any("esxcli" in s.change.platforms for s in device_steps)
             files[script_name(device, platform)] = powershell_script(device, device_steps, total, False, is_host)

@@ -151,4 +151,6 @@ FILTERS = {
     "short": short_interface,
     "sh": shell_quote,
     "ps": powershell_quote,
+    # A Python literal, for the vSphere API (pyvmomi) scripts.
+    "py": repr,
 }

@@ -1,0 +1,194 @@
+#!/usr/bin/env python3
+"""hostlint ROLLBACK script for esx01 (vSphere API, pyvmomi), generated from a snapshot: review it before use.
+
+hostlint runs nothing. These steps are part of one plan across devices: run ONE step at a time,
+in the reverse of the plan order (PLAN.md, Rollback), and check its verify result before the next step. Steps here: 17, 16, 15, 14, 13, 12, 2, 1.
+Usage: HOSTLINT_VSPHERE_PASSWORD=... python3 esx01.rollback.vsphere_api.py --server VCENTER --user USER STEP
+"""
+
+import argparse
+import getpass
+import os
+import ssl
+import sys
+
+from pyVim.connect import Disconnect, SmartConnect
+from pyVmomi import vim
+
+
+def _find(items, name, what):
+    for item in items:
+        if getattr(item, "name", None) == name or getattr(item, "device", None) == name:
+            return item
+    sys.exit(f"{what} {name} not found on {HOST}")
+
+
+def vswitch(ns, name):
+    return _find(ns.networkInfo.vswitch, name, "vSwitch")
+
+
+def portgroup(ns, name):
+    for pg in ns.networkInfo.portgroup:
+        if pg.spec.name == name:
+            return pg
+    sys.exit(f"port group {name} not found on {HOST}")
+
+
+def vmk(ns, name):
+    return _find(ns.networkInfo.vnic, name, "VMkernel port")
+
+
+def pnic(ns, name):
+    return _find(ns.networkInfo.pnic, name, "physical NIC")
+
+
+def _host(si):
+    view = si.content.viewManager.CreateContainerView(si.content.rootFolder, [vim.HostSystem], True)
+    try:
+        return _find(view.view, HOST, "host")
+    finally:
+        view.Destroy()
+
+HOST = 'esx01'
+
+
+def change_17(ns):
+    # Undo step 17 of 17 [not disruptive] vmk-mtu (stage vmk)
+    # MT003 esx01/vmk1: MT003 on esx01/vmk1
+    # REVIEW: vSwitch1 has MTU 1500 in the snapshot: raise it before this step
+    spec = vmk(ns, 'vmk1').spec
+    spec.mtu = 1500
+    ns.UpdateVirtualNic(device='vmk1', nic=spec)
+
+
+def verify_17(ns):
+    # expect: mtu: 1500
+    print("mtu:", vmk(ns, 'vmk1').spec.mtu)
+
+
+def change_16(ns):
+    # Undo step 16 of 17 [DISRUPTIVE] host-vswitch-mtu (stage host)
+    # MT002 esx01/vSwitch1: MT002 on esx01/vSwitch1
+    spec = vswitch(ns, 'vSwitch1').spec
+    spec.mtu = 1500
+    ns.UpdateVirtualSwitch(vswitchName='vSwitch1', spec=spec)
+
+
+def verify_16(ns):
+    # expect: mtu: 1500
+    print("mtu:", vswitch(ns, 'vSwitch1').mtu)
+
+
+def change_15(ns):
+    # Undo step 15 of 17 [DISRUPTIVE] host-nic-autoneg (stage host)
+    # LK001 esx01/vmnic0: LK001 on esx01/vmnic0
+    # REVIEW: vmnic0 bounces: make sure the host keeps management on another uplink
+    ns.UpdatePhysicalNicLinkSpeed(
+        device='vmnic0',
+        linkSpeed=vim.host.PhysicalNic.LinkSpeedDuplex(speedMb=1000, duplex=True),
+    )
+
+
+def verify_15(ns):
+    # expect: configured: (vim.host.PhysicalNic.LinkSpeedDuplex) {speedMb = 1000, duplex = True}
+    nic = pnic(ns, 'vmnic0')
+    print("configured:", nic.spec.linkSpeed, "actual:", nic.linkSpeed and (nic.linkSpeed.speedMb, nic.linkSpeed.duplex))
+
+
+def change_14(ns):
+    # Undo step 14 of 17 [not disruptive] host-active-uplinks (stage host)
+    # LG005 esx01/vSwitch0: LG005 on esx01/vSwitch0
+    # REVIEW: vSwitch0 is left with one uplink: removing vmnic1 loses failover
+    spec = vswitch(ns, 'vSwitch0').spec
+    spec.bridge.nicDevice = list(spec.bridge.nicDevice) + ['vmnic1']
+    teaming = spec.policy.nicTeaming
+    teaming.nicOrder = vim.host.NetworkPolicy.NicOrderPolicy(activeNic=['vmnic0'], standbyNic=['vmnic1'])
+    teaming.failureCriteria.checkBeacon = True
+    ns.UpdateVirtualSwitch(vswitchName='vSwitch0', spec=spec)
+
+
+def verify_14(ns):
+    # expect: active: ['vmnic0'] standby: ['vmnic1']
+    teaming = vswitch(ns, 'vSwitch0').spec.policy.nicTeaming
+    print("active:", list(teaming.nicOrder.activeNic), "standby:", list(teaming.nicOrder.standbyNic or []),
+          "beacon:", teaming.failureCriteria.checkBeacon)
+
+
+def change_13(ns):
+    # Undo step 13 of 17 [not disruptive] host-teaming (stage host)
+    # LG002 esx01/vSwitch3: LG002 on esx01/vSwitch3
+    spec = vswitch(ns, 'vSwitch3').spec
+    spec.policy.nicTeaming.policy = 'loadbalance_srcid'
+    ns.UpdateVirtualSwitch(vswitchName='vSwitch3', spec=spec)
+
+
+def verify_13(ns):
+    # expect: policy: loadbalance_srcid
+    print("policy:", vswitch(ns, 'vSwitch3').spec.policy.nicTeaming.policy)
+
+
+def change_12(ns):
+    # Undo step 12 of 17 [not disruptive] host-teaming (stage host)
+    # LG001 esx01/vSwitch1: LG001 on esx01/vSwitch1
+    spec = vswitch(ns, 'vSwitch1').spec
+    spec.policy.nicTeaming.policy = 'loadbalance_srcid'
+    ns.UpdateVirtualSwitch(vswitchName='vSwitch1', spec=spec)
+
+
+def verify_12(ns):
+    # expect: policy: loadbalance_srcid
+    print("policy:", vswitch(ns, 'vSwitch1').spec.policy.nicTeaming.policy)
+
+
+def change_2(ns):
+    # Undo step 2 of 17 [not disruptive] host-teaming (stage host-undo)
+    # LG002 esx01/vSwitch3: LG002 on esx01/vSwitch3
+    spec = vswitch(ns, 'vSwitch3').spec
+    spec.policy.nicTeaming.policy = 'loadbalance_ip'
+    ns.UpdateVirtualSwitch(vswitchName='vSwitch3', spec=spec)
+
+
+def verify_2(ns):
+    # expect: policy: loadbalance_ip
+    print("policy:", vswitch(ns, 'vSwitch3').spec.policy.nicTeaming.policy)
+
+
+def change_1(ns):
+    # Undo step 1 of 17 [not disruptive] host-teaming (stage host-undo)
+    # LG001 esx01/vSwitch1: LG001 on esx01/vSwitch1
+    spec = vswitch(ns, 'vSwitch1').spec
+    spec.policy.nicTeaming.policy = 'loadbalance_ip'
+    ns.UpdateVirtualSwitch(vswitchName='vSwitch1', spec=spec)
+
+
+def verify_1(ns):
+    # expect: policy: loadbalance_ip
+    print("policy:", vswitch(ns, 'vSwitch1').spec.policy.nicTeaming.policy)
+
+
+STEPS = {17: (change_17, verify_17), 16: (change_16, verify_16), 15: (change_15, verify_15), 14: (change_14, verify_14), 13: (change_13, verify_13), 12: (change_12, verify_12), 2: (change_2, verify_2), 1: (change_1, verify_1)}
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--server", required=True, help="vCenter or the ESXi host itself")
+    parser.add_argument("--user", default=os.environ.get("USER", "root"))
+    parser.add_argument("--insecure", action="store_true", help="do not verify the TLS certificate")
+    parser.add_argument("--verify-only", action="store_true", help="only run the step's verification")
+    parser.add_argument("step", type=int, choices=sorted(STEPS))
+    args = parser.parse_args()
+    password = os.environ.get("HOSTLINT_VSPHERE_PASSWORD") or getpass.getpass(f"password for {args.user}: ")
+    context = ssl._create_unverified_context() if args.insecure else ssl.create_default_context()
+    si = SmartConnect(host=args.server, user=args.user, pwd=password, sslContext=context)
+    try:
+        ns = _host(si).configManager.networkSystem
+        change, verify = STEPS[args.step]
+        if not args.verify_only:
+            change(ns)
+        verify(ns)
+    finally:
+        Disconnect(si)
+
+
+if __name__ == "__main__":
+    main()
