@@ -4,7 +4,12 @@ from __future__ import annotations
 
 import click
 
+from hostlint.cli.collect_switches_cmd import switches
+
 
 @click.group()
 def collect() -> None:
     """Collect live facts into a snapshot file (vSphere, switches, KVM hosts)."""
+
+
+collect.add_command(switches)

@@ -1,0 +1,336 @@
+"""Parsed records of one switch -> the `Switch` model.
+
+Templates give every platform's records the same field names (see the
+templates' `<doc>`), so one assembly serves all four platforms; what differs
+(hash spelling, MTU meaning, channel naming) is in `normalise` and the small
+tables here. A value that cannot be read becomes a warning naming the device
+and the command it came from; the rest of the switch is still built.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from hostlint import names
+from hostlint.collect.switches import normalise
+from hostlint.collect.switches.inventory import Device
+from hostlint.collect.switches.parse import Parsed, Record
+from hostlint.snapshot.common import Neighbour
+from hostlint.snapshot.switch import LoadBalance, MultiChassis, PortChannel, Switch, SwitchPort
+
+# `channel-group 10` names this interface on each platform (Junos names the ae itself).
+_CHANNEL_NAME = {"cisco_ios": "Port-channel{}", "cisco_nxos": "port-channel{}", "arista_eos": "Port-Channel{}"}
+# Summary `Protocol` column -> mode, when no member's configuration says more.
+_PROTOCOL_MODE = {
+    "lacp": "lacp-active",
+    "lacp(a)": "lacp-active",
+    "lacp(p)": "lacp-passive",
+    "pagp": "pagp",
+    "-": "static",
+    "none": "static",
+    "static": "static",
+}
+# Not switch ports: SVIs, loopbacks, management, tunnels, Junos logical units and internal interfaces.
+_NOT_PORTS = re.compile(
+    r"^(vlan|loopback|lo\d|tunnel|null|management|mgmt|nve|irb|vme|em\d|fxp|me\d|vcp-|jsrv|bme|cbp|dsc|esi|"
+    r"gr-|ip-|lsi|mtun|pimd|pime|pip|pp0|rbeb|tap|vtep)|\.\d+$",
+    re.IGNORECASE,
+)
+_MEMBER = re.compile(r"(\S+?)\(([^()\s]+)\)")
+
+
+def is_channel(name: str) -> bool:
+    return name.startswith("Port-channel") or re.fullmatch(r"ae\d+", name) is not None
+
+
+def is_port(name: str) -> bool:
+    return not is_channel(name) and not _NOT_PORTS.search(name)
+
+
+@dataclass
+class _Context:
+    device: Device
+    platform: str
+    sections: dict[str, Parsed]
+    commands: dict[str, str]
+    warnings: list[str] = field(default_factory=list)
+
+    def records(self, section: str, group: str) -> list[Record]:
+        parsed = self.sections.get(section)
+        return parsed.get(group) if parsed else []
+
+    def read(self, section: str, what: str, convert: Callable[[], Any]) -> Any:
+        """Run one conversion; a value that makes no sense is a warning, not a failure."""
+        try:
+            return convert()
+        except (ValueError, TypeError, KeyError) as exc:
+            command = self.commands.get(section, section)
+            self.warnings.append(f"{self.device.name}: {command}: {what}: {exc}")
+            return None
+
+
+def _by_name(records: list[Record], context: _Context, section: str) -> dict[str, Record]:
+    """Records of one interface merged (Junos `display set` gives one record per line)."""
+    merged: dict[str, Record] = {}
+    for record in records:
+        raw = record.get("name")
+        if not isinstance(raw, str) or not raw.strip():
+            context.warnings.append(
+                f"{context.device.name}: {context.commands.get(section, section)}: "
+                f"a record without an interface name: {record}"
+            )
+            continue
+        merged.setdefault(names.interface(raw), {}).update(record)
+    return merged
+
+
+def _channel_name(platform: str, group: str) -> str:
+    text = str(group).strip()
+    if text.isdigit() and platform in _CHANNEL_NAME:
+        text = _CHANNEL_NAME[platform].format(text)
+    return names.interface(text)
+
+
+def _int(value: Any) -> int:
+    return int(str(value).strip())
+
+
+def _neighbours(context: _Context) -> dict[str, list[Neighbour]]:
+    found: dict[str, list[Neighbour]] = {}
+    for protocol in ("cdp", "lldp"):
+        for record in context.records(protocol, "neighbours"):
+            local = record.get("local_port")
+            device_id = record.get("device_id") or record.get("system_name") or record.get("chassis_id")
+            port_id = record.get("port_id")
+            if not (local and device_id and port_id):
+                continue
+            neighbour = context.read(
+                protocol,
+                "neighbour",
+                lambda r=record, d=device_id, p=port_id, pr=protocol: Neighbour(
+                    protocol=pr,
+                    device_id=str(d),
+                    port_id=str(p),
+                    system_name=r.get("system_name"),
+                    mgmt_address=r.get("mgmt_address"),
+                    platform=r.get("platform"),
+                ),
+            )
+            if neighbour is not None:
+                found.setdefault(names.interface(str(local)), []).append(neighbour)
+    return found
+
+
+def _mode(record: Record) -> str | None:
+    """Switchport mode; Junos says it with `vlan-tagging` (trunk) or a `family inet` address (routed)."""
+    if record.get("routed") or record.get("address"):
+        return "routed"
+    if record.get("vlan_tagging"):
+        return "trunk"
+    mode = record.get("switchport_mode")
+    return mode if mode in ("access", "trunk") else None
+
+
+def _port(
+    name: str, shown: Record, configured: dict[str, Record], context: _Context, neighbours: dict[str, list[Neighbour]]
+) -> SwitchPort:
+    """One port; a bundle member's mode (and so its MTU's tagging) falls back to its channel's."""
+    platform = context.platform
+    channel = configured.get(name, {}).get("channel_group") or shown.get("channel")
+    channel_config = configured.get(_channel_name(platform, channel), {}) if channel else {}
+    configured = configured.get(name, {})
+    mode = _mode(configured) or _mode(channel_config) or _mode(shown)
+    tagged = bool(configured.get("vlan_tagging") or channel_config.get("vlan_tagging"))
+    status = normalise.port_status(str(shown.get("state", "up")), shown.get("reason") or shown.get("admin"))
+    if configured.get("shutdown") and status == "down":
+        status = "disabled"
+    mtu = (
+        context.read("interfaces", f"{name} MTU", lambda: normalise.l3_mtu(platform, _int(shown["mtu"]), tagged=tagged))
+        if "mtu" in shown
+        else None
+    )
+    speed_text = configured.get("speed")
+    up = status == "up"
+    speed = (
+        context.read("interfaces", f"{name} speed", lambda: normalise.speed_mbps(shown.get("speed"))) if up else None
+    )
+    duplex = normalise.duplex(shown.get("duplex")) if up else None
+    if duplex is None and speed is not None and speed >= 10000:
+        duplex = "full"  # 10GbE and faster have no half duplex; Junos does not print a link mode for them
+    return SwitchPort(
+        name=name,
+        description=shown.get("description") or configured.get("description"),
+        status=status,
+        mode=mode,
+        configured_speed_mbps=context.read("config", f"{name} speed", lambda: normalise.speed_mbps(speed_text)),
+        configured_duplex=normalise.duplex(configured.get("duplex") or speed_text),
+        speed_mbps=speed,
+        duplex=duplex,
+        mtu=mtu or 1500,
+        port_channel=_channel_name(platform, channel) if channel else None,
+        neighbours=neighbours.get(name, []),
+    )
+
+
+def _channel_mode(
+    channel: str,
+    members: list[str],
+    configured: dict[str, Record],
+    summary: Record,
+    lacp: dict[str, str],
+    context: _Context,
+) -> str:
+    candidates = [("config", configured.get(m, {}).get("channel_mode")) for m in members]
+    candidates += [("config", configured.get(channel, {}).get("channel_mode")), ("channels", lacp.get(channel))]
+    for section, raw in candidates:
+        if raw:
+            mode = context.read(section, f"{channel} mode", lambda r=raw: normalise.channel_mode(r))
+            if mode:
+                return mode
+    protocol = str(summary.get("protocol", "-")).strip().lower()
+    return _PROTOCOL_MODE.get(protocol, _PROTOCOL_MODE.get(protocol.split("(")[0], "static"))
+
+
+def _channels(
+    ports: list[SwitchPort], shown: dict[str, Record], configured: dict[str, Record], context: _Context
+) -> list[PortChannel]:
+    summary = {
+        _channel_name(context.platform, r["name"]): r for r in context.records("channels", "channels") if r.get("name")
+    }
+    lacp = {
+        names.interface(r["channel"]): r["activity"]
+        for r in context.records("channels", "lacp")
+        if r.get("channel") and r.get("activity")
+    }
+    found = [n for n in [*summary, *shown, *configured, *lacp] if is_channel(n)]
+    found += [p.port_channel for p in ports if p.port_channel]
+    mc_ids = {
+        names.interface(str(r["port"])): r["id"]
+        for r in context.records("multichassis", "vpcs")
+        if r.get("port") and r.get("id")
+    }
+    members_of: dict[str, list[str]] = {}
+    for port in ports:
+        if port.port_channel:
+            members_of.setdefault(port.port_channel, []).append(port.name)
+    channels = []
+    for name in dict.fromkeys(found):
+        members = list(members_of.get(name, []))
+        for member, _flags in _MEMBER.findall(str(summary.get(name, {}).get("members", ""))):
+            if names.interface(member) not in members:
+                members.append(names.interface(member))
+        own = shown.get(name, {})
+        config = configured.get(name, {})
+        state = own.get("state") or ("up" if "U" in str(summary.get(name, {}).get("flags", "")) else "down")
+        tagged = bool(config.get("vlan_tagging"))
+        member_mtus = [p.mtu for p in ports if p.name in members]
+        mtu = (
+            context.read(
+                "interfaces",
+                f"{name} MTU",
+                lambda o=own, tagged=tagged: normalise.l3_mtu(context.platform, _int(o["mtu"]), tagged=tagged),
+            )
+            if "mtu" in own
+            else None
+        )
+        mc_id = config.get("vpc") or config.get("mlag") or mc_ids.get(name)
+        channels.append(
+            PortChannel(
+                name=name,
+                mode=_channel_mode(name, members, configured, summary.get(name, {}), lacp, context),
+                members=members,
+                mtu=mtu or (min(member_mtus) if member_mtus else 1500),
+                status="up" if normalise.port_status(str(state)) == "up" else "down",
+                multichassis_id=context.read("config", f"{name} multichassis id", lambda m=mc_id: _int(m))
+                if mc_id
+                else None,
+            )
+        )
+    return channels
+
+
+def _load_balance(context: _Context) -> LoadBalance | None:
+    platform = context.platform
+    if platform in ("cisco_ios", "cisco_nxos"):
+        records = context.records("load_balance", "load_balance")
+        raw = next((r["raw"] for r in records if r.get("raw")), None)
+        if raw is None:
+            return None
+        convert = normalise.ios_hash if platform == "cisco_ios" else normalise.nxos_hash
+        name = context.read("load_balance", "hash", lambda: convert(str(raw)))
+        return LoadBalance(hash=name, raw=str(raw).strip()) if name else None
+    records = context.records("config", "load_balance")
+    if platform == "arista_eos":
+        fields = next((r["fields"] for r in records if r.get("fields")), None)
+        name = context.read("config", "hash", lambda: normalise.eos_hash(fields))
+        return LoadBalance(hash=name, raw=fields or "default") if name else None
+    options = sorted({str(r["option"]) for r in records if r.get("option")})
+    name = context.read("config", "hash", lambda: normalise.junos_hash(set(options)))
+    return LoadBalance(hash=name, raw=" ".join(options) or "default") if name else None
+
+
+def _peer(peer_link: str | None, channels: list[PortChannel], ports: list[SwitchPort]) -> str | None:
+    """The other switch of a vPC/MLAG pair: the CDP/LLDP neighbour on a peer-link member."""
+    if not peer_link:
+        return None
+    link = names.interface(peer_link)
+    members = next((c.members for c in channels if c.name == link), [])
+    for port in ports:
+        if port.name in members and port.neighbours:
+            return port.neighbours[0].system_name or port.neighbours[0].device_id
+    return None
+
+
+def _multichassis(context: _Context, channels: list[PortChannel], ports: list[SwitchPort]) -> MultiChassis | None:
+    vpc = next(iter(context.records("multichassis", "vpc")), None)
+    if vpc and str(vpc.get("domain_id", "")).isdigit():
+        peer_link = next(iter(context.records("multichassis", "peer_link")), {})
+        return MultiChassis(
+            kind="vpc",
+            domain_id=str(vpc["domain_id"]),
+            peer=_peer(peer_link.get("port"), channels, ports),
+            peer_link_up=str(peer_link.get("status", "")).lower() == "up"
+            and "ok" in str(vpc.get("peer_status", "")).lower(),
+        )
+    mlag = next(iter(context.records("multichassis", "mlag")), None)
+    if mlag and mlag.get("domain_id") and str(mlag.get("state", "")).lower() != "disabled":
+        return MultiChassis(
+            kind="mlag",
+            domain_id=str(mlag["domain_id"]),
+            peer=_peer(mlag.get("peer_link"), channels, ports),
+            peer_link_up=str(mlag.get("peer_link_status", "")).lower() == "up",
+        )
+    for group, kind in (("stack", "stack"), ("virtual_chassis", "virtual-chassis")):
+        chassis = next(iter(context.records("multichassis", group)), None)
+        if chassis and chassis.get("domain_id") and len(context.records("multichassis", "members")) > 1:
+            return MultiChassis(kind=kind, domain_id=str(chassis["domain_id"]))
+    return None
+
+
+def build_switch(device: Device, sections: dict[str, Parsed], commands: dict[str, str]) -> tuple[Switch, list[str]]:
+    """The switch as collected, and warnings for what could not be read (each naming device and command)."""
+    context = _Context(device=device, platform=device.platform, sections=sections, commands=commands)
+    shown = _by_name(context.records("interfaces", "interfaces"), context, "interfaces")
+    configured = _by_name(context.records("config", "interfaces"), context, "config")
+    neighbours = _neighbours(context)
+    ports = [_port(name, record, configured, context, neighbours) for name, record in shown.items() if is_port(name)]
+    channels = _channels(ports, shown, configured, context)
+    version = next(iter(context.records("version", "version")), {})
+    hostname = next((r["hostname"] for r in context.records("config", "system") if r.get("hostname")), None)
+    aliases = [hostname] if hostname and names.device_key(hostname) != names.device_key(device.name) else []
+    switch = Switch(
+        name=device.name,
+        aliases=aliases,
+        mgmt_address=device.hostname,
+        platform=device.platform,
+        model=version.get("model"),
+        os_version=version.get("os_version"),
+        load_balance=_load_balance(context),
+        ports=ports,
+        port_channels=channels,
+        multichassis=_multichassis(context, channels, ports),
+    )
+    return switch, context.warnings

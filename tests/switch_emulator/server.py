@@ -1,0 +1,179 @@
+"""The SSH server: one listening port per emulated switch, all in one asyncio loop on a thread.
+
+Each switch shows its platform's prompt, accepts the terminal/paging commands
+netmiko sends while preparing a session, answers the show commands it has
+captured output for, and rejects anything else the way the platform does.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import socket
+import threading
+from dataclasses import dataclass, field
+
+import asyncssh
+
+# A client that hangs up mid-answer makes asyncio warn about every write that follows; a real switch
+# does not care either.
+logging.getLogger("asyncio").setLevel(logging.ERROR)
+
+# What each platform says to the commands netmiko sends before the first show command.
+_SESSION = {
+    "cisco_ios": {"terminal length 0": "", "terminal width 511": ""},
+    "cisco_nxos": {"terminal length 0": "", "terminal width 511": ""},
+    "arista_eos": {"terminal length 0": "Pagination disabled.", "terminal width 511": "Width set to 511 columns."},
+    "juniper_junos": {
+        "set cli screen-width 511": "Screen width set to 511",
+        "set cli complete-on-space off": "Disabling complete-on-space",
+        "set cli screen-length 0": "Screen length set to 0",
+    },
+}
+_INVALID = {
+    "cisco_ios": "{caret}\n% Invalid input detected at '^' marker.\n",
+    "cisco_nxos": "{caret}\n% Invalid command at '^' marker.\n",
+    "arista_eos": "% Invalid input (at token 1: '{word}')\n",
+    "juniper_junos": "{caret}\nsyntax error, expecting <command>.\n",
+}
+
+
+@dataclass
+class EmulatedSwitch:
+    """One switch: who may log in, and what it answers (`outputs`: command -> captured text)."""
+
+    name: str
+    platform: str
+    outputs: dict[str, str]
+    username: str = "netadmin"
+    password: str = "lab-secret"
+    delays: dict[str, float] = field(default_factory=dict)
+
+    @property
+    def prompt(self) -> str:
+        if self.platform == "juniper_junos":
+            return f"{self.username}@{self.name}> "
+        return f"{self.name}#"
+
+    def answer(self, line: str) -> str:
+        command = " ".join(line.split())
+        if not command:
+            return ""
+        if command in _SESSION[self.platform]:
+            text = _SESSION[self.platform][command]
+            return text + "\n" if text else ""
+        if command in self.outputs:
+            text = self.outputs[command]
+            return text if text.endswith("\n") else text + "\n"
+        # Real CLIs point at the first word they do not know; here that is the one after `show`.
+        words = command.split()
+        bad = 1 if len(words) > 1 else 0
+        caret = " " * (len(self.prompt) + len(" ".join(words[:bad])) + (1 if bad else 0)) + "^"
+        return _INVALID[self.platform].format(caret=caret, word=words[bad])
+
+
+class _Server(asyncssh.SSHServer):
+    def __init__(self, switch: EmulatedSwitch):
+        self._switch = switch
+
+    def begin_auth(self, username: str) -> bool:
+        return True
+
+    def password_auth_supported(self) -> bool:
+        return True
+
+    def validate_password(self, username: str, password: str) -> bool:
+        return username == self._switch.username and password == self._switch.password
+
+
+async def _session(process: asyncssh.SSHServerProcess, switch: EmulatedSwitch) -> None:
+    process.stdout.write(switch.prompt)
+    try:
+        while True:
+            line = await process.stdin.readline()
+            if not line:
+                break
+            command = line.strip()
+            # The switch echoes what was typed itself (the line editor's echo is off), so that input
+            # typed ahead of the first prompt still comes out as prompt, echo, answer, prompt.
+            process.stdout.write(line.rstrip("\r\n") + "\r\n")
+            if command in ("exit", "quit", "logout"):
+                break
+            if delay := switch.delays.get(command):
+                await asyncio.sleep(delay)
+            text = switch.answer(command)
+            process.stdout.write(text.replace("\n", "\r\n") + switch.prompt)
+    except (asyncssh.BreakReceived, asyncssh.TerminalSizeChanged, ConnectionError):
+        pass
+    process.exit(0)
+
+
+class SwitchEmulator:
+    """Start with `with SwitchEmulator() as emulator: port = emulator.add(switch)`."""
+
+    def __init__(self) -> None:
+        self._loop = asyncio.new_event_loop()
+        self._thread = threading.Thread(target=self._loop.run_forever, name="switch-emulator", daemon=True)
+        self._thread.start()
+        self._key = asyncssh.generate_private_key("ssh-ed25519")
+        self._servers: list[asyncio.AbstractServer] = []
+        self._sockets: list[socket.socket] = []
+
+    def _run(self, coroutine):
+        return asyncio.run_coroutine_threadsafe(coroutine, self._loop).result(timeout=30)
+
+    def add(self, switch: EmulatedSwitch) -> int:
+        """Listen for `switch` on a free port of 127.0.0.1; returns the port."""
+
+        async def start() -> asyncssh.SSHAcceptor:
+            return await asyncssh.listen(
+                "127.0.0.1",
+                0,
+                server_host_keys=[self._key],
+                server_factory=lambda: _Server(switch),
+                process_factory=lambda process: _session(process, switch),
+                encoding="utf-8",
+                line_editor=True,
+                line_echo=False,
+                keepalive_interval=0,
+                login_timeout=30,
+            )
+
+        acceptor = self._run(start())
+        self._servers.append(acceptor)
+        return acceptor.sockets[0].getsockname()[1]
+
+    def add_silent(self) -> int:
+        """A port that accepts TCP and never says a word: an SSH server hung before its banner."""
+        listener = socket.socket()
+        listener.bind(("127.0.0.1", 0))
+        listener.listen(8)
+        self._sockets.append(listener)
+        return listener.getsockname()[1]
+
+    @staticmethod
+    def closed_port() -> int:
+        """A port nothing listens on (connection refused)."""
+        probe = socket.socket()
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+        probe.close()
+        return port
+
+    def close(self) -> None:
+        async def stop() -> None:
+            for server in self._servers:
+                server.close()
+                await server.wait_closed()
+
+        self._run(stop())
+        for listener in self._sockets:
+            listener.close()
+        self._loop.call_soon_threadsafe(self._loop.stop)
+        self._thread.join(timeout=10)
+
+    def __enter__(self) -> SwitchEmulator:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()

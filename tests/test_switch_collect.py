@@ -1,0 +1,200 @@
+"""netmiko against the SSH switch emulator (asyncssh on 127.0.0.1): all four platforms and the faults."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from click.testing import CliRunner
+from switch_emulator import EmulatedSwitch, SwitchEmulator, build
+
+from hostlint.cli.exit import Exit
+from hostlint.cli.main import cli
+from hostlint.collect.switches import Device, Timeouts, collect_switches
+from hostlint.collect.switches.inventory import PASSWORD_ENV
+from hostlint.snapshot import load_snapshot
+
+PASSWORD = "lab-secret"
+NAMES = {"cisco_ios": "sw-ios1", "cisco_nxos": "nx1", "arista_eos": "eos1", "juniper_junos": "ex1"}
+
+
+@pytest.fixture(scope="module")
+def emulator():
+    with SwitchEmulator() as running:
+        yield running
+
+
+@pytest.fixture(autouse=True)
+def _password(monkeypatch):
+    monkeypatch.setenv(PASSWORD_ENV, PASSWORD)
+
+
+def _device(name: str, platform: str, port: int) -> Device:
+    return Device(name=name, hostname="127.0.0.1", port=port, platform=platform, username="netadmin")
+
+
+def test_collects_all_four_platforms_over_ssh(emulator):
+    devices = [
+        _device(name, platform, emulator.add(EmulatedSwitch(name=name, platform=platform, outputs=build(platform))))
+        for platform, name in NAMES.items()
+    ]
+    snapshot = collect_switches(devices, concurrency=4)
+    assert snapshot.collection_errors == []
+    switches = {s.name: s for s in snapshot.switches}
+    assert [s.name for s in snapshot.switches] == list(NAMES.values())
+    channels = {name: {c.name: c for c in s.port_channels} for name, s in switches.items()}
+    assert channels["sw-ios1"]["Port-channel10"].members == ["GigabitEthernet1/0/3", "GigabitEthernet1/0/4"]
+    assert channels["nx1"]["Port-channel11"].multichassis_id == 11
+    assert channels["eos1"]["Port-channel1000"].mode == "lacp-active"
+    assert channels["ex1"]["ae0"].mode == "static"
+    assert {name: s.load_balance.hash for name, s in switches.items()} == {
+        "sw-ios1": "src-dst-ip",
+        "nx1": "src-dst-ip",
+        "eos1": "src-dst-ip-port",
+        "ex1": "src-dst-ip",
+    }
+    assert switches["nx1"].multichassis.kind == "vpc" and switches["eos1"].multichassis.kind == "mlag"
+    assert {name: (s.model, s.os_version) for name, s in switches.items()} == {
+        "sw-ios1": ("WS-C3850-48T", "16.12.10a"),
+        "nx1": ("C93180YC-FX", "10.2(5)"),
+        "eos1": ("DCS-7050SX3-48YC8", "4.30.4M"),
+        "ex1": ("ex4300-48t", "21.4R3-S5.4"),
+    }
+    assert all(s.connection_state == "connected" and s.mgmt_address == "127.0.0.1" for s in snapshot.switches)
+
+
+def test_faults_are_named_and_the_rest_is_collected(emulator):
+    good = emulator.add(EmulatedSwitch(name="sw-ios1", platform="cisco_ios", outputs=build("cisco_ios")))
+    wrong_password = emulator.add(
+        EmulatedSwitch(name="sw-auth", platform="cisco_ios", outputs=build("cisco_ios"), password="other")
+    )
+    rejecting = emulator.add(
+        EmulatedSwitch(
+            name="eos-old",
+            platform="arista_eos",
+            outputs=build("arista_eos", drop=("show port-channel summary",)),
+        )
+    )
+    no_vpc = emulator.add(
+        EmulatedSwitch(
+            name="nx-novpc",
+            platform="cisco_nxos",
+            outputs=build("cisco_nxos", drop=("show vpc brief",)),
+        )
+    )
+    devices = [
+        _device("sw-ios1", "cisco_ios", good),
+        _device("sw-auth", "cisco_ios", wrong_password),
+        _device("sw-refused", "juniper_junos", emulator.closed_port()),
+        _device("sw-silent", "cisco_nxos", emulator.add_silent()),
+        _device("eos-old", "arista_eos", rejecting),
+        _device("nx-novpc", "cisco_nxos", no_vpc),
+    ]
+    snapshot = collect_switches(devices, concurrency=6, timeouts=Timeouts(connect=2, command=10))
+    errors = {(e.target, e.reason) for e in snapshot.collection_errors}
+    assert errors == {
+        ("sw-auth", f"authentication failed for user 'netadmin' on 127.0.0.1:{wrong_password}"),
+        ("sw-refused", f"connection refused by 127.0.0.1:{devices[2].port}"),
+        ("sw-silent", f"timed out connecting to 127.0.0.1:{devices[3].port} after 2s"),
+        ("eos-old", "command 'show port-channel summary' rejected: % Invalid input (at token 1: 'port-channel')"),
+    }
+    states = {s.name: s.connection_state for s in snapshot.switches}
+    assert states == {
+        "sw-ios1": "connected",
+        "sw-auth": "unreachable",
+        "sw-refused": "unreachable",
+        "sw-silent": "unreachable",
+        "eos-old": "connected",
+        "nx-novpc": "connected",
+    }
+    switches = {s.name: s for s in snapshot.switches}
+    # The rejected command's facts are missing; the other commands' are there.
+    assert {c.name for c in switches["eos-old"].port_channels} >= {"Port-channel11", "Port-channel1000"}
+    # `show vpc brief` is optional: a Nexus without `feature vpc` rejects it and is simply not in a pair.
+    assert switches["nx-novpc"].multichassis is None
+    assert all(PASSWORD not in json.dumps(e.reason) for e in snapshot.collection_errors)
+
+
+def test_a_command_that_hangs_times_out_and_keeps_what_was_collected(emulator):
+    slow = EmulatedSwitch(
+        name="sw-slow", platform="cisco_ios", outputs=build("cisco_ios"), delays={"show interfaces": 5}
+    )
+    snapshot = collect_switches(
+        [_device("sw-slow", "cisco_ios", emulator.add(slow))], timeouts=Timeouts(connect=5, command=1)
+    )
+    assert [e.reason for e in snapshot.collection_errors] == ["command 'show interfaces' timed out after 1s"]
+    (switch,) = snapshot.switches
+    assert switch.connection_state == "connected" and switch.ports == []
+    # `show running-config` ran before the hang: its port-channels are kept.
+    assert [c.name for c in switch.port_channels] == [
+        "Port-channel1",
+        "Port-channel10",
+        "Port-channel20",
+        "Port-channel30",
+    ]
+
+
+def test_no_password_is_a_named_error_before_connecting(emulator, monkeypatch):
+    monkeypatch.delenv(PASSWORD_ENV)
+    monkeypatch.setitem(__import__("sys").modules, "keyring", None)
+    port = emulator.closed_port()  # nothing listens: a connect attempt would say "refused"
+    snapshot = collect_switches([_device("sw-nopass", "cisco_ios", port)])
+    assert [e.reason for e in snapshot.collection_errors] == [
+        "no password: set HOSTLINT_SWITCH_PASSWORD or store one in the keyring"
+    ]
+
+
+def test_cli_writes_a_partial_snapshot_without_passwords_and_exits_3(emulator, tmp_path):
+    ios = emulator.add(EmulatedSwitch(name="sw-ios1", platform="cisco_ios", outputs=build("cisco_ios")))
+    junos = emulator.add(EmulatedSwitch(name="ex1", platform="juniper_junos", outputs=build("juniper_junos")))
+    refused = emulator.closed_port()
+    inventory = tmp_path / "inventory.yaml"
+    inventory.write_text(
+        f"""
+all:
+  vars:
+    ansible_host: 127.0.0.1
+    ansible_user: netadmin
+  children:
+    campus:
+      vars: {{ansible_network_os: cisco.ios.ios}}
+      hosts:
+        sw-ios1: {{ansible_port: {ios}}}
+        sw-gone: {{ansible_port: {refused}}}
+    dc:
+      vars: {{ansible_network_os: junos}}
+      hosts:
+        ex1: {{ansible_port: {junos}}}
+""",
+        encoding="utf-8",
+    )
+    output = tmp_path / "switches.json"
+    result = CliRunner().invoke(
+        cli,
+        ["collect", "switches", "-i", str(inventory), "-o", str(output)],
+        standalone_mode=False,
+        catch_exceptions=False,
+    )
+    assert result.return_value == Exit.PARTIAL
+    assert f"sw-gone: connection refused by 127.0.0.1:{refused}" in result.stderr
+    assert "collected 2 of 3 switches" in result.stderr
+    text = output.read_text(encoding="utf-8")
+    assert PASSWORD not in text
+    snapshot = load_snapshot(output)
+    assert [s.name for s in snapshot.switches] == ["sw-ios1", "sw-gone", "ex1"]
+    assert [e.target for e in snapshot.collection_errors] == ["sw-gone"]
+    assert snapshot.source == "switches:inventory.yaml"
+
+
+def test_cli_unsupported_platform_fails_before_connecting(tmp_path):
+    inventory = tmp_path / "hosts.yaml"
+    inventory.write_text("fw1:\n  hostname: 127.0.0.1\n  port: 1\n  platform: paloalto_panos\n", encoding="utf-8")
+    result = CliRunner().invoke(
+        cli,
+        ["collect", "switches", "-i", str(inventory), "-o", str(tmp_path / "s.json")],
+        standalone_mode=False,
+        catch_exceptions=False,
+    )
+    assert result.return_value == Exit.USAGE
+    assert "fw1: platform 'paloalto_panos' is not supported" in result.stderr
+    assert not (tmp_path / "s.json").exists()

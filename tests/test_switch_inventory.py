@@ -1,0 +1,155 @@
+"""Switch inventories (Nornir simple, Ansible YAML) and where passwords come from."""
+
+from __future__ import annotations
+
+import logging
+import sys
+import types
+
+import pytest
+
+from hostlint.collect.switches import Device, InventoryError, UnsupportedPlatform, load_inventory
+from hostlint.collect.switches.inventory import PASSWORD_ENV, password_for
+
+
+def _write(folder, name, text):
+    path = folder / name
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def test_nornir_hosts_groups_and_defaults(tmp_path):
+    hosts = _write(
+        tmp_path,
+        "hosts.yaml",
+        """
+sw-ios1:
+  hostname: 192.0.2.21
+  groups: [campus]
+nx1:
+  hostname: 192.0.2.31
+  port: 2222
+  platform: cisco_nxos
+  username: nxadmin
+  groups: [dc]
+  data:
+    password_env: NX1_PASSWORD
+""",
+    )
+    _write(
+        tmp_path,
+        "groups.yaml",
+        """
+campus:
+  platform: cisco_ios
+  groups: [global]
+dc:
+  data:
+    site: dc1
+global:
+  username: campus-admin
+  data:
+    password_env: CAMPUS_PASSWORD
+""",
+    )
+    _write(tmp_path, "defaults.yaml", "username: netadmin\nport: 22\n")
+    devices = {d.name: d for d in load_inventory(hosts)}
+    assert devices["sw-ios1"] == Device(
+        name="sw-ios1",
+        hostname="192.0.2.21",
+        platform="cisco_ios",
+        username="campus-admin",
+        port=22,
+        password_env="CAMPUS_PASSWORD",
+    )
+    assert devices["nx1"] == Device(
+        name="nx1",
+        hostname="192.0.2.31",
+        platform="cisco_nxos",
+        username="nxadmin",
+        port=2222,
+        password_env="NX1_PASSWORD",
+    )
+
+
+def test_ansible_inventory_vars_precedence(tmp_path):
+    inventory = _write(
+        tmp_path,
+        "inventory.yaml",
+        """
+all:
+  vars:
+    ansible_user: netadmin
+  children:
+    nxos:
+      vars:
+        ansible_network_os: cisco.nxos.nxos
+      hosts:
+        nx1:
+          ansible_host: 192.0.2.31
+        nx2:
+          ansible_host: 192.0.2.32
+          ansible_user: other
+          hostlint_password_env: NX2_PASSWORD
+    junos:
+      vars:
+        ansible_network_os: junipernetworks.junos.junos
+        ansible_port: 830
+      hosts:
+        ex1:
+""",
+    )
+    devices = {d.name: d for d in load_inventory(inventory)}
+    assert devices["nx1"] == Device(name="nx1", hostname="192.0.2.31", platform="cisco_nxos", username="netadmin")
+    assert devices["nx2"].username == "other" and devices["nx2"].password_env == "NX2_PASSWORD"
+    assert devices["ex1"] == Device(name="ex1", hostname="ex1", platform="juniper_junos", username="netadmin", port=830)
+
+
+def test_unsupported_platform_names_device_and_file(tmp_path):
+    hosts = _write(tmp_path, "hosts.yaml", "sw9:\n  hostname: 192.0.2.9\n  platform: hp_procurve\n")
+    with pytest.raises(UnsupportedPlatform, match=r"hosts\.yaml: sw9: platform 'hp_procurve' is not supported"):
+        load_inventory(hosts)
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("sw1:\n  hostname: 192.0.2.1\n", "sw1: no platform"),
+        ("sw1:\n  platform: eos\n  port: ssh\n", "port 'ssh' is not a number"),
+        ("sw1:\n  platform: eos\n  groups: [missing]\n", "group 'missing' is not in groups.yaml"),
+        ("- just\n- a list\n", "an inventory is a mapping"),
+        ("sw1: [\n", "not valid YAML"),
+    ],
+)
+def test_inventory_errors(tmp_path, text, message):
+    with pytest.raises(InventoryError, match=message):
+        load_inventory(_write(tmp_path, "hosts.yaml", text))
+
+
+def test_password_in_inventory_is_ignored_and_not_logged(tmp_path, caplog):
+    hosts = _write(tmp_path, "hosts.yaml", "sw1:\n  platform: eos\n  password: hunter2\n")
+    with caplog.at_level(logging.WARNING):
+        (device,) = load_inventory(hosts)
+    assert "ignored" in caplog.text and "hunter2" not in caplog.text
+    assert "hunter2" not in repr(device)
+
+
+def test_password_sources_in_order(monkeypatch):
+    monkeypatch.setitem(sys.modules, "keyring", None)  # keyring not installed
+    device = Device(name="sw1", hostname="192.0.2.1", platform="arista_eos", password_env="SW1_PASSWORD")
+    monkeypatch.delenv(PASSWORD_ENV, raising=False)
+    monkeypatch.delenv("SW1_PASSWORD", raising=False)
+    assert password_for(device) is None
+    monkeypatch.setenv(PASSWORD_ENV, "site-wide")
+    assert password_for(device) == "site-wide"
+    monkeypatch.setenv("SW1_PASSWORD", "own")
+    assert password_for(device) == "own"
+
+
+def test_password_from_keyring(monkeypatch):
+    monkeypatch.delenv(PASSWORD_ENV, raising=False)
+    stored = {("hostlint", "sw1"): "from-keyring"}
+    fake = types.SimpleNamespace(get_password=lambda service, user: stored.get((service, user)))
+    monkeypatch.setitem(sys.modules, "keyring", fake)
+    assert password_for(Device(name="sw1", hostname="192.0.2.1", platform="cisco_ios")) == "from-keyring"
+    assert password_for(Device(name="sw2", hostname="192.0.2.2", platform="cisco_ios")) is None
