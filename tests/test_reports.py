@@ -427,6 +427,8 @@ def test_cli_findings_exit_1(fmt, broken_site):
         assert parsed["summary"]["findings"] == 2
     elif fmt == "sarif":
         assert [r["ruleId"] for r in parsed["runs"][0]["results"]] == ["LG001", "LG001"]
+    elif fmt == "html":
+        assert "2 findings (2 errors) on 2 hosts · 0 skipped · 1 passed" in output
     else:
         assert counts(parsed) == {"tests": 3, "failures": 2, "errors": 0, "skipped": 0}
 

@@ -10,8 +10,10 @@ from hostlint import __version__
 from hostlint.cli.check_cmd import check
 from hostlint.cli.collect_cmd import collect
 from hostlint.cli.exit import Exit
+from hostlint.cli.history_cmd import diff, history
 from hostlint.cli.plan_cmd import plan
 from hostlint.cli.rules_cmd import docs, rule, rules
+from hostlint.cli.scan_cmd import scan
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -25,6 +27,9 @@ cli.add_command(collect)
 cli.add_command(rules)
 cli.add_command(rule)
 cli.add_command(docs)
+cli.add_command(scan)
+cli.add_command(history)
+cli.add_command(diff)
 cli.add_command(plan)
 
 

@@ -1,13 +1,13 @@
-"""Reports of a check: human (rich), json, sarif, junit."""
+"""Reports of a check: human (rich), json, sarif, junit, html."""
 
 from __future__ import annotations
 
-from hostlint.report import human, json_report, junit, sarif
+from hostlint.report import html, human, json_report, junit, sarif
 from hostlint.results import CheckResult
 from hostlint.rules.model import Rule
 from hostlint.snapshot import Snapshot
 
-FORMATS = ("human", "json", "sarif", "junit")
+FORMATS = ("human", "json", "sarif", "junit", "html")
 
 
 def render(fmt: str, result: CheckResult, rules: list[Rule], snapshot: Snapshot, color: bool = True) -> str:
@@ -20,4 +20,6 @@ def render(fmt: str, result: CheckResult, rules: list[Rule], snapshot: Snapshot,
         return sarif.render(result, rules, snapshot)
     if fmt == "junit":
         return junit.render(result, rules)
+    if fmt == "html":
+        return html.render(result, rules, snapshot)
     raise ValueError(f"unknown format {fmt}")

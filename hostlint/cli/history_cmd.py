@@ -1,0 +1,65 @@
+"""`hostlint history` and `hostlint diff [SCAN_A] [SCAN_B]`: stored scans, their trend, and what changed."""
+
+from __future__ import annotations
+
+import click
+
+from hostlint.cli.exit import Exit
+from hostlint.cli.scan_cmd import db_option
+
+FORMATS = ("human", "json")
+
+
+@click.command()
+@db_option
+@click.option("--format", "fmt", type=click.Choice(FORMATS), default="human", show_default=True)
+@click.option("--limit", type=click.IntRange(min=1), default=30, show_default=True, help="Show the newest N scans.")
+def history(db: str | None, fmt: str, limit: int) -> int:
+    """Stored scans with their findings by severity and the trend against the scan before each."""
+    from hostlint.history.compare import trends
+    from hostlint.history.render import history_human, history_json
+    from hostlint.history.store import StoreError, open_store
+
+    try:
+        store = open_store(db)
+        try:
+            scans = store.scans(limit=limit)
+            scan_trends = trends(store, scans)
+        finally:
+            store.close()
+    except StoreError as exc:
+        click.echo(f"hostlint: {exc}", err=True)
+        return Exit.USAGE
+    if fmt == "json":
+        click.echo(history_json(store.url, scans, scan_trends), nl=False)
+    else:
+        click.echo(history_human(store.url, scans, scan_trends, color=True), nl=False)
+    return Exit.CLEAN
+
+
+@click.command()
+@click.argument("scan_a", type=int, required=False)
+@click.argument("scan_b", type=int, required=False)
+@db_option
+@click.option("--format", "fmt", type=click.Choice(FORMATS), default="human", show_default=True)
+def diff(scan_a: int | None, scan_b: int | None, db: str | None, fmt: str) -> int:
+    """New and resolved findings and configuration drift from SCAN_A to SCAN_B.
+
+    Without scans, the newest two; with one, that scan against the newest.
+    """
+    from hostlint.history.compare import diff_scans, pick_scans
+    from hostlint.history.render import diff_human, diff_json
+    from hostlint.history.store import StoreError, open_store
+
+    try:
+        store = open_store(db)
+        try:
+            before, after = pick_scans(store, scan_a, scan_b)
+            changes = diff_scans(store, before, after)
+        finally:
+            store.close()
+    except StoreError as exc:
+        click.echo(f"hostlint: {exc}", err=True)
+        return Exit.USAGE
+    click.echo(diff_json(changes) if fmt == "json" else diff_human(changes, color=True), nl=False)
+    return Exit.CLEAN

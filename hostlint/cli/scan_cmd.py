@@ -1,0 +1,115 @@
+"""`hostlint scan PATH...`: check and store the result in the history database, for cron or a CI schedule."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from pathlib import Path
+
+import click
+
+from hostlint.baseline import load_baseline
+from hostlint.check import check_snapshot
+from hostlint.cli.exit import Exit
+from hostlint.history.sources import FileSource, Source, gather
+from hostlint.report import html
+from hostlint.report.human import plural, summary_line
+from hostlint.results import CheckResult
+from hostlint.rules import RuleError, load_rules, select
+from hostlint.rules.model import PROFILES
+from hostlint.site import load_site_params
+from hostlint.snapshot import SnapshotError
+
+DB_HELP = "History database: a SQLAlchemy URL (postgresql+psycopg://...) or a SQLite file path."
+
+
+db_option = click.option("--db", "db", envvar="HOSTLINT_DB", metavar="URL", help=DB_HELP + " [env: HOSTLINT_DB]")
+
+
+def exit_code(result: CheckResult) -> Exit:
+    if result.collection_errors:
+        return Exit.PARTIAL
+    return Exit.FINDINGS if result.findings else Exit.CLEAN
+
+
+def _prefixes(values: tuple[str, ...]) -> list[str]:
+    return [p.strip() for value in values for p in value.split(",") if p.strip()]
+
+
+@click.command()
+@click.argument("paths", nargs=-1, required=True, type=click.Path(path_type=Path))
+@db_option
+@click.option("--label", help="A name for this scan in the history (e.g. nightly, pre-change).")
+@click.option("--html", "html_file", type=click.Path(dir_okay=False, path_type=Path), help="Also write an HTML report.")
+@click.option("--select", "selected", multiple=True, help="Only rules whose code starts with these prefixes.")
+@click.option("--ignore", "ignored", multiple=True, help="Skip rules whose code starts with these prefixes.")
+@click.option("--profile", type=click.Choice(PROFILES), default="recommended", show_default=True)
+@click.option("--site", "site_file", type=click.Path(dir_okay=False, path_type=Path), help="Site parameters (YAML).")
+@click.option("--baseline", "baseline_file", type=click.Path(dir_okay=False, path_type=Path), help="Baseline file.")
+def scan(
+    paths: tuple[Path, ...],
+    db: str | None,
+    label: str | None,
+    html_file: Path | None,
+    selected: tuple[str, ...],
+    ignored: tuple[str, ...],
+    profile: str,
+    site_file: Path | None,
+    baseline_file: Path | None,
+) -> int:
+    """Check snapshot files or lab folders and store snapshot, findings and skipped rules as one scan."""
+    started_at = datetime.now(UTC)
+    sources: list[Source] = [FileSource(paths)]
+    try:
+        rules = select(load_rules(), _prefixes(selected), _prefixes(ignored), profile)
+        site = load_site_params(site_file) if site_file else None
+        baseline = load_baseline(baseline_file) if baseline_file else None
+        snapshot = gather(sources)
+    except (SnapshotError, RuleError) as exc:
+        click.echo(f"hostlint: {exc}", err=True)
+        return Exit.USAGE
+    # The database layer (SQLAlchemy, Alembic) loads only for the commands that use it, not for every hostlint run.
+    from hostlint.history.compare import trends
+    from hostlint.history.drift import snapshot_drift
+    from hostlint.history.store import StoreError, open_store
+
+    result = check_snapshot(snapshot, rules, site, baseline)
+    code = exit_code(result)
+    settings = {
+        "profile": profile,
+        "select": _prefixes(selected),
+        "ignore": _prefixes(ignored),
+        "site": str(site_file) if site_file else None,
+        "baseline": str(baseline_file) if baseline_file else None,
+    }
+    try:
+        store = open_store(db)
+        try:
+            record = store.record(
+                snapshot,
+                result,
+                started_at=started_at,
+                exit_code=code,
+                label=label,
+                inputs=[source.name for source in sources],
+                settings=settings,
+            )
+            trend = trends(store, [record]).get(record.id)
+            drift = snapshot_drift(store.snapshot(trend.previous), snapshot) if trend else []
+        finally:
+            store.close()
+    except StoreError as exc:
+        click.echo(f"hostlint: {exc}", err=True)
+        return Exit.USAGE
+    if html_file is not None:
+        header = html.ScanHeader(id=record.id, label=record.label, started_at=record.started_at, database=store.url)
+        html_file.write_text(html.render(result, rules, snapshot, scan=header), encoding="utf-8")
+    click.echo(f"scan {record.id} stored in {store.url}" + (f" ({label})" if label else ""))
+    click.echo(summary_line(result))
+    if trend is not None:
+        click.echo(
+            f"since scan {trend.previous}: {trend.new} new, {trend.resolved} resolved, "
+            f"{plural(len(drift), 'configuration change')} (hostlint diff {trend.previous} {record.id})"
+        )
+    if html_file is not None:
+        click.echo(f"HTML report: {html_file}")
+    return code

@@ -1,0 +1,95 @@
+"""Comparing stored scans: new and resolved findings, skips that came or went, and configuration drift."""
+
+from __future__ import annotations
+
+from itertools import pairwise
+
+from pydantic import BaseModel
+
+from hostlint.history.drift import Drift, snapshot_drift
+from hostlint.history.store import HistoryStore, ScanRecord, StoreError
+from hostlint.results import SEVERITY_RANK, Finding, Skipped
+
+HISTORY_SCHEMA_VERSION = 1
+
+
+class Trend(BaseModel):
+    """A scan against the one stored before it."""
+
+    previous: int
+    findings_delta: int
+    new: int
+    resolved: int
+
+
+class ScanDiff(BaseModel):
+    before: ScanRecord
+    after: ScanRecord
+    new: list[Finding]
+    resolved: list[Finding]
+    unchanged: int
+    newly_skipped: list[Skipped]
+    no_longer_skipped: list[Skipped]
+    drift: list[Drift]
+
+
+def finding_key(finding: Finding) -> tuple[str, str]:
+    """A finding is the same finding in two scans when its rule and object are."""
+    return finding.code, finding.object
+
+
+def _skip_key(skip: Skipped) -> tuple[str, str, str]:
+    return skip.code, skip.object or "", skip.reason
+
+
+def _by_severity(findings: list[Finding]) -> list[Finding]:
+    return sorted(findings, key=lambda f: (SEVERITY_RANK.get(f.severity, 9), f.host, f.code, f.object))
+
+
+def trends(store: HistoryStore, scans: list[ScanRecord]) -> dict[int, Trend]:
+    """Each scan's trend against the scan stored just before it (also for the first one listed, if it has one)."""
+    if not scans:
+        return {}
+    earlier = store.previous(scans[0].id)
+    chain = ([earlier] if earlier else []) + scans
+    keys = {scan.id: {finding_key(f) for f in store.findings(scan.id)} for scan in chain}
+    return {
+        after.id: Trend(
+            previous=before.id,
+            findings_delta=after.counts.findings - before.counts.findings,
+            new=len(keys[after.id] - keys[before.id]),
+            resolved=len(keys[before.id] - keys[after.id]),
+        )
+        for before, after in pairwise(chain)
+    }
+
+
+def pick_scans(store: HistoryStore, first: int | None, second: int | None) -> tuple[ScanRecord, ScanRecord]:
+    """The two scans `diff` compares: both given; the one given against the newest; or the newest two."""
+    if first is not None and second is not None:
+        return store.scan(first), store.scan(second)
+    latest = store.scans(limit=2)
+    if first is not None:
+        if not latest:
+            raise StoreError(f"{store.url}: no scans stored")
+        return store.scan(first), latest[-1]
+    if len(latest) < 2:
+        raise StoreError(f"{store.url}: diff needs two scans, {len(latest)} stored")
+    return latest[0], latest[1]
+
+
+def diff_scans(store: HistoryStore, before: ScanRecord, after: ScanRecord) -> ScanDiff:
+    old = {finding_key(f): f for f in store.findings(before.id)}
+    new = {finding_key(f): f for f in store.findings(after.id)}
+    old_skips = {_skip_key(s): s for s in store.skipped(before.id)}
+    new_skips = {_skip_key(s): s for s in store.skipped(after.id)}
+    return ScanDiff(
+        before=before,
+        after=after,
+        new=_by_severity([f for key, f in new.items() if key not in old]),
+        resolved=_by_severity([f for key, f in old.items() if key not in new]),
+        unchanged=len(old.keys() & new.keys()),
+        newly_skipped=[s for key, s in sorted(new_skips.items()) if key not in old_skips],
+        no_longer_skipped=[s for key, s in sorted(old_skips.items()) if key not in new_skips],
+        drift=snapshot_drift(store.snapshot(before.id), store.snapshot(after.id)),
+    )

@@ -1,0 +1,48 @@
+"""Where a scan's snapshot comes from: a list of sources, each giving the snapshot of part of the site.
+
+Today the only source is files (snapshots, lab folders, cabling files). Live
+sources (a vCenter, a list of switches, KVM hosts) plug in as further
+`Source`s built from an inventory: each collects its part, records targets it
+could not reach as `collection_errors` in its snapshot, and `gather` merges the
+parts into one site, as `hostlint check` merges several files.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Protocol
+
+from hostlint.snapshot import Snapshot, load_site
+from hostlint.snapshot.load import merge
+
+
+class Source(Protocol):
+    @property
+    def name(self) -> str:
+        """What this source is, for the scan's record and for merge errors (a path, `vcenter:vc01`, ...)."""
+        ...
+
+    def snapshot(self) -> Snapshot:
+        """Its part of the site; raises SnapshotError when nothing usable can be had."""
+        ...
+
+
+@dataclass(frozen=True)
+class FileSource:
+    """Snapshot files, lab folders and cabling files, merged as `hostlint check` merges them."""
+
+    paths: tuple[Path, ...]
+
+    @property
+    def name(self) -> str:
+        return ", ".join(str(p) for p in self.paths)
+
+    def snapshot(self) -> Snapshot:
+        return load_site(list(self.paths))
+
+
+def gather(sources: list[Source]) -> Snapshot:
+    """One snapshot of the whole site from every source."""
+    parts = [(Path(source.name), source.snapshot()) for source in sources]
+    return parts[0][1] if len(parts) == 1 else merge(parts)

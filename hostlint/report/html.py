@@ -1,0 +1,387 @@
+"""`--format html`: one self-contained page a network admin can open from a mail or a CI artifact.
+
+Inline CSS and inline SVG only: no scripts, fonts, images or links to load.
+Sections: summary, findings by severity (expected, actual, fix and its
+applicability), per host a picture of its uplinks (virtual switch or bond ->
+host NIC -> switch port -> port-channel) with the problem parts marked, then
+skipped rule checks with their reasons, unresolved uplinks, collection errors
+and what the baseline accepted. The template is templates/report.html.j2.
+"""
+
+from __future__ import annotations
+
+from collections import Counter, defaultdict
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+
+from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescape
+from markupsafe import Markup, escape
+from pydantic import BaseModel
+
+from hostlint import __version__
+from hostlint.join import build_facts
+from hostlint.join.facts import Facts, TeamFact, UplinkFact
+from hostlint.report.human import finding_switches, plural, summary_line, value_text
+from hostlint.results import SEVERITY_RANK, CheckResult, Finding
+from hostlint.rules.model import Rule
+from hostlint.snapshot import Snapshot
+
+POLICY_LABELS = {
+    "loadbalance_srcid": "port ID",
+    "loadbalance_srcmac": "source MAC",
+    "loadbalance_ip": "IP hash",
+    "failover_explicit": "explicit failover",
+    "loadbalance_loadbased": "NIC load",
+}
+FIX_LABELS = {
+    "safe": "safe fix",
+    "unsafe": "unsafe fix: review first",
+    "display-only": "shown, never applied",
+}
+# Diagram geometry (pixels): four columns, one row per host NIC.
+ROW = 64
+BOX = 52
+TOP = 30
+COLUMNS = {"team": (8, 210), "nic": (288, 165), "port": (523, 240), "channel": (818, 170)}
+WIDTH = 996
+CHAR_PX = 6.8
+LINE = 14
+
+
+class ScanHeader(BaseModel):
+    """The stored scan a report belongs to (`hostlint scan --html`)."""
+
+    id: int
+    label: str | None = None
+    started_at: datetime
+    database: str | None = None
+
+
+@dataclass
+class Mark:
+    """The findings that touch one part of the picture."""
+
+    findings: list[Finding] = field(default_factory=list)
+
+    @property
+    def severity(self) -> str | None:
+        if not self.findings:
+            return None
+        return min((f.severity for f in self.findings), key=lambda s: SEVERITY_RANK.get(s, 9))
+
+    @property
+    def tooltip(self) -> str:
+        return "\n".join(f"{f.code} {f.object}: {f.message}" for f in self.findings)
+
+
+@dataclass
+class Box:
+    x: float
+    y: float
+    width: float
+    height: float
+    lines: list[str]
+    mark: Mark = field(default_factory=Mark)
+    style: str = ""
+    show_codes: bool = True
+    # Findings on a part of this box (a vmk, a port group override) name that part after their code.
+    owner: str | None = None
+
+    @property
+    def css(self) -> str:
+        return " ".join(filter(None, ["box", self.style, self.mark.severity]))
+
+    @property
+    def codes(self) -> str:
+        if not self.show_codes:
+            return ""
+        labels = []
+        for finding in self.mark.findings:
+            part = finding.object.split("/")[-1] if self.owner and finding.object != self.owner else ""
+            labels.append(f"{finding.code} {part}".strip())
+        return _fit(" · ".join(sorted(set(labels))), self.width)
+
+    @property
+    def text_lines(self) -> list[str]:
+        """The lines that fit in the height, keeping the last line for the finding codes when there are any."""
+        room = max(1, int((self.height - 8) // LINE) - (1 if self.codes else 0))
+        return [_fit(text, self.width) for text in self.lines[:room]]
+
+    @property
+    def codes_y(self) -> float:
+        return self.y + 17 + len(self.text_lines) * LINE
+
+
+@dataclass
+class Wire:
+    x1: float
+    y1: float
+    x2: float
+    y2: float
+    style: str = ""
+    mark: Mark = field(default_factory=Mark)
+
+    @property
+    def css(self) -> str:
+        return " ".join(filter(None, ["wire", self.style, self.mark.severity]))
+
+
+@dataclass
+class Diagram:
+    height: int
+    boxes: list[Box]
+    wires: list[Wire]
+    headings: list[tuple[float, str]]
+
+
+@dataclass
+class HostSection:
+    name: str
+    kind: str
+    counts: str
+    severity: str | None
+    findings: list[Finding]
+    diagram: Diagram | None
+
+
+def _fit(text: str, width: float) -> str:
+    limit = max(4, int((width - 14) / CHAR_PX))
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def _speed(mbps: int | None, duplex: str | None) -> str:
+    if mbps is None:
+        return "speed unknown"
+    speed = f"{mbps // 1000}G" if mbps >= 1000 and mbps % 1000 == 0 else f"{mbps}M"
+    return f"{speed} {duplex}" if duplex else speed
+
+
+def _team_lines(name: str, team: TeamFact | None, portgroups: list[TeamFact]) -> list[str]:
+    if team is None:
+        # A distributed switch's teaming is per port group; the uplinks belong to the switch.
+        if portgroups:
+            return [name, f"VDS · MTU {portgroups[0].mtu}", f"distributed, {plural(len(portgroups), 'port group')}"]
+        return [name]
+    lines = [name, f"{POLICY_LABELS.get(team.policy, team.policy)} · MTU {team.mtu}"]
+    if team.lag:
+        lines.append(f"LAG {team.lag} ({team.lag_mode})")
+    return lines
+
+
+def _nic_lines(uplink: UplinkFact) -> list[str]:
+    state = _speed(uplink.speed_mbps, uplink.duplex) if uplink.link_up else "link down"
+    return [f"{uplink.nic} · {uplink.role}", state]
+
+
+def _port_lines(uplink: UplinkFact) -> list[str]:
+    if uplink.port is None:
+        reason = uplink.missing.get("switch", "no CDP/LLDP neighbour or cabling entry")
+        return ["switch port unknown", reason.removeprefix(f"{uplink.object}: ")]
+    details = [_speed(uplink.port_speed_mbps, uplink.port_duplex)]
+    if uplink.port_mtu is not None:
+        details.append(f"MTU {uplink.port_mtu}")
+    if uplink.port_status and uplink.port_status != "up":
+        details.append(uplink.port_status)
+    return [f"{uplink.switch} {uplink.port}", " · ".join(details)]
+
+
+def _channel_lines(uplink: UplinkFact) -> list[str]:
+    mode = uplink.channel_mode or "mode unknown"
+    mtu = f" · MTU {uplink.channel_mtu}" if uplink.channel_mtu is not None else ""
+    return [str(uplink.port_channel), f"{mode}{mtu}", f"hash {uplink.switch_hash or 'unknown'}"]
+
+
+def _team_objects(facts: Facts, host: str) -> dict[str, TeamFact]:
+    teams = [*facts.teams, *getattr(facts, "bonds", [])]
+    return {team.object: team for team in teams if team.host == host}
+
+
+def _host_uplinks(facts: Facts, host: str) -> list[tuple[str, list[UplinkFact]]]:
+    """The host's uplinks grouped by the team (vSwitch, distributed switch, bond) they belong to, in join order."""
+    groups: dict[str, list[UplinkFact]] = {}
+    seen: set[str] = set()
+    for uplink in facts.uplinks:
+        if uplink.host != host or uplink.object in seen:
+            continue
+        seen.add(uplink.object)
+        groups.setdefault(uplink.team or f"{host}/(no team)", []).append(uplink)
+    return list(groups.items())
+
+
+def _team_marks(findings: list[Finding], facts: Facts, host: str, team_names: list[str]) -> dict[str, Mark]:
+    """Findings on a team, on its port group overrides, or on a vmk whose virtual switch it is."""
+    vmk_team = {
+        vmk.object: f"{host}/{vmk.vswitch or vmk.dvswitch}" for vmk in facts.vmks if vmk.host == host
+    }
+    marks = {name: Mark() for name in team_names}
+    for finding in findings:
+        target = vmk_team.get(finding.object)
+        if target is None:
+            target = next((n for n in team_names if finding.object == n or finding.object.startswith(n + "/")), None)
+        if target in marks:
+            marks[target].findings.append(finding)
+    return marks
+
+
+def _diagram(facts: Facts, host: str, findings: list[Finding]) -> Diagram | None:
+    groups = _host_uplinks(facts, host)
+    if not groups:
+        return None
+    teams = _team_objects(facts, host)
+    team_marks = _team_marks(findings, facts, host, [name for name, _ in groups])
+    team_level = {name: Mark([f for f in mark.findings if not f.object.startswith(f"{host}/vmk")])
+                  for name, mark in team_marks.items()}
+    by_object: dict[str, list[Finding]] = defaultdict(list)
+    for finding in findings:
+        by_object[finding.object].append(finding)
+    boxes: list[Box] = []
+    wires: list[Wire] = []
+    row = 0
+    channel_rows: list[tuple[str | None, UplinkFact, int, str]] = []
+    for team_name, uplinks in groups:
+        first = row
+        tx, tw = COLUMNS["team"]
+        height = (len(uplinks) - 1) * ROW + BOX
+        short = team_name.removeprefix(f"{host}/")
+        portgroups = [t for t in teams.values() if t.kind == "dvs-portgroup" and t.vswitch == short]
+        lines = _team_lines(short, teams.get(team_name), portgroups)
+        boxes.append(Box(tx, TOP + first * ROW, tw, height, lines, team_marks[team_name], owner=team_name))
+        for uplink in uplinks:
+            y = TOP + row * ROW
+            middle = y + BOX / 2
+            mark = Mark(by_object.get(uplink.object, []))
+            nx, nw = COLUMNS["nic"]
+            px, pw = COLUMNS["port"]
+            role = {"standby": "standby", "unused": "unused"}.get(uplink.role, "")
+            wires.append(Wire(tx + tw, middle, nx, middle, role, team_level[team_name]))
+            nic_style = "" if uplink.link_up else "down"
+            boxes.append(Box(nx, y, nw, BOX, _nic_lines(uplink), mark, nic_style))
+            unknown = uplink.port is None
+            wires.append(Wire(nx + nw, middle, px, middle, "unknown" if unknown else "cable", mark))
+            boxes.append(Box(px, y, pw, BOX, _port_lines(uplink), mark, "unknown" if unknown else ""))
+            key = None if uplink.port_channel is None else uplink.channel_id or f"{uplink.switch}/{uplink.port_channel}"
+            channel_rows.append((key, uplink, row, team_name))
+            row += 1
+    _channels(channel_rows, team_level, boxes, wires)
+    headings = [
+        (COLUMNS["team"][0], "virtual switch / bond"),
+        (COLUMNS["nic"][0], "host NIC"),
+        (COLUMNS["port"][0], "switch port"),
+        (COLUMNS["channel"][0], "port-channel"),
+    ]
+    return Diagram(height=TOP + row * ROW, boxes=boxes, wires=wires, headings=headings)
+
+
+ChannelRow = tuple[str | None, UplinkFact, int, str]
+
+
+def _channels(rows: list[ChannelRow], team_level: dict[str, Mark], boxes: list[Box], wires: list[Wire]) -> None:
+    """One box per run of consecutive rows in the same port-channel (a vPC/MLAG channel spans both switches)."""
+    cx, cw = COLUMNS["channel"]
+    px, pw = COLUMNS["port"]
+    index = 0
+    while index < len(rows):
+        key, uplink, first, _ = rows[index]
+        end = index
+        while end + 1 < len(rows) and key is not None and rows[end + 1][0] == key:
+            end += 1
+        if key is not None:
+            last = rows[end][2]
+            height = (last - first) * ROW + BOX
+            marks = [f for _, _, _, t in rows[index : end + 1] for f in team_level[t].findings]
+            mark = Mark(list({id(f): f for f in marks}.values()))
+            boxes.append(Box(cx, TOP + first * ROW, cw, height, _channel_lines(uplink), mark, "channel", False))
+            for _, _, row, _ in rows[index : end + 1]:
+                middle = TOP + row * ROW + BOX / 2
+                wires.append(Wire(px + pw, middle, cx, middle, "member", mark))
+        index = end + 1
+
+
+def _hosts(result: CheckResult, snapshot: Snapshot, facts: Facts) -> list[HostSection]:
+    findings_by_host: dict[str, list[Finding]] = defaultdict(list)
+    for finding in result.findings:
+        findings_by_host[finding.host].append(finding)
+    kinds = {h.name: "ESXi" for h in snapshot.esxi_hosts} | {h.name: "KVM" for h in snapshot.kvm_hosts}
+    sections = []
+    for host in sorted(set(kinds) | set(findings_by_host)):
+        findings = sorted(findings_by_host[host], key=lambda f: (SEVERITY_RANK.get(f.severity, 9), f.code, f.object))
+        counts = Counter(f.severity for f in findings)
+        text = ", ".join(
+            plural(counts[s], s) if s != "info" else f"{counts[s]} info" for s in SEVERITY_RANK if counts[s]
+        )
+        sections.append(
+            HostSection(
+                name=host,
+                kind=kinds.get(host, "host"),
+                counts=text or "no findings",
+                severity=Mark(findings).severity,
+                findings=findings,
+                diagram=_diagram(facts, host, findings),
+            )
+        )
+    return sections
+
+
+def _skipped_groups(result: CheckResult, names: dict[str, str]) -> list[dict[str, object]]:
+    objects: dict[tuple[str, str], list[str]] = defaultdict(list)
+    for skip in result.skipped:
+        objects[(skip.code, skip.reason)].append(skip.object or "every object")
+    return [
+        {"code": code, "name": names.get(code, ""), "reason": reason, "objects": sorted(objs)}
+        for (code, reason), objs in sorted(objects.items())
+    ]
+
+
+def _environment() -> Environment:
+    env = Environment(
+        loader=PackageLoader("hostlint.report", "templates"),
+        autoescape=select_autoescape(["html", "j2"]),
+        undefined=StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+    )
+    env.filters["value"] = value_text
+    env.filters["breakable"] = _breakable
+    return env
+
+
+def _breakable(name: str) -> Markup:
+    """An object name that may wrap after each `/` (host/vSwitch/port group), not in the middle of a word."""
+    return Markup("/<wbr>").join(escape(part) for part in name.split("/"))
+
+
+def render(
+    result: CheckResult,
+    rules: list[Rule],
+    snapshot: Snapshot,
+    scan: ScanHeader | None = None,
+    generated_at: datetime | None = None,
+) -> str:
+    rules_by_code = {rule.code: rule for rule in rules}
+    facts = build_facts(snapshot)
+    counts = Counter(f.severity for f in result.findings)
+    by_severity = [
+        (severity, [(f, finding_switches(f)) for f in result.findings if f.severity == severity])
+        for severity in SEVERITY_RANK
+    ]
+    fixes = {
+        code: rule.fix.summary for code, rule in rules_by_code.items() if rule.fix is not None
+    }
+    template = _environment().get_template("report.html.j2")
+    return template.render(
+        version=__version__,
+        scan=scan,
+        generated_at=(generated_at or datetime.now(UTC)).strftime("%Y-%m-%d %H:%M UTC"),
+        source=snapshot.source,
+        collected_at=snapshot.collected_at,
+        summary=summary_line(result),
+        counts=counts,
+        result=result,
+        by_severity=[(severity, findings) for severity, findings in by_severity if findings],
+        fixes=fixes,
+        fix_labels=FIX_LABELS,
+        hosts=_hosts(result, snapshot, facts),
+        skipped=_skipped_groups(result, {code: rule.name for code, rule in rules_by_code.items()}),
+        width=WIDTH,
+        line_height=LINE,
+    )

@@ -1,0 +1,246 @@
+"""The HTML report: self-contained, complete, problems marked in the uplink pictures, and it renders in Chromium."""
+
+from __future__ import annotations
+
+import importlib.resources
+import shutil
+import struct
+import subprocess
+import zlib
+from datetime import UTC, datetime
+from html.parser import HTMLParser
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from hostlint.check import check_paths
+from hostlint.cli.exit import Exit
+from hostlint.cli.main import cli
+from hostlint.report import FORMATS, render
+from hostlint.report.html import ScanHeader
+from hostlint.report.html import render as render_html
+from hostlint.rules import load_rules
+from hostlint.snapshot import load_site
+
+LABS = Path(__file__).resolve().parent.parent / "fixtures" / "labs"
+# What a page that loads something from elsewhere would contain.
+EXTERNAL = ("://", "<script", "<link", "<img", "<iframe", "src=", "href=", "url(", "@import")
+
+
+class Page(HTMLParser):
+    """The report's SVG boxes (class and text lines) per host, and the page's text."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.host: str | None = None
+        self.in_h3 = False
+        self.boxes: dict[str, list[tuple[str, list[str]]]] = {}
+        self.box: tuple[str, list[str]] | None = None
+        self.text: list[str] = []
+        self.svgs = 0
+        self.in_title = False
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        classes = dict(attrs).get("class") or ""
+        if tag == "div" and classes.startswith("host "):
+            self.host = None
+        elif tag == "h3" and self.host is None:
+            self.in_h3 = True
+        elif tag == "svg" and dict(attrs).get("role") == "img":
+            self.svgs += 1
+        elif tag == "g" and "box" in classes.split():
+            self.box = (classes, [])
+            self.boxes.setdefault(self.host or "", []).append(self.box)
+        elif tag == "title":
+            self.in_title = True
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag == "g":
+            self.box = None
+        elif tag == "h3":
+            self.in_h3 = False
+        elif tag == "title":
+            self.in_title = False
+
+    def handle_data(self, data: str) -> None:
+        if self.in_h3 and self.host is None and data.strip():
+            self.host = data.strip()
+        if self.box is not None and not self.in_title and data.strip():
+            self.box[1].append(data.strip())
+        self.text.append(data)
+
+    def find(self, host: str, first_line: str) -> tuple[str, list[str]]:
+        [box] = [b for b in self.boxes[host] if b[1] and b[1][0] == first_line]
+        return box
+
+
+def report(lab: str) -> str:
+    snapshot, result = check_paths([LABS / lab], load_rules())
+    return render("html", result, load_rules(), snapshot)
+
+
+def parse(page: str) -> Page:
+    parser = Page()
+    parser.feed(page)
+    return parser
+
+
+def test_html_is_a_check_format_and_self_contained() -> None:
+    assert "html" in FORMATS
+    result = CliRunner().invoke(
+        cli, ["check", str(LABS / "demo"), "--format", "html"], standalone_mode=False, catch_exceptions=False
+    )
+    assert result.return_value == Exit.FINDINGS
+    page = result.stdout
+    assert page.startswith("<!DOCTYPE html>") and page.rstrip().endswith("</html>")
+    assert [marker for marker in EXTERNAL if marker in page] == []
+
+
+def test_every_finding_with_expected_actual_and_fix() -> None:
+    snapshot, result = check_paths([LABS / "demo"], load_rules())
+    page = parse(render("html", result, load_rules(), snapshot))
+    text = " ".join(" ".join(page.text).split())
+    assert "7 findings (5 errors, 2 warnings) on 3 hosts" in text
+    for finding in result.findings:
+        assert finding.object.replace("/", "/ ").split(" ")[-1] in text
+        assert finding.message in text
+    assert "static port-channel (mode on)" in text and "cat-a Port-channel11 mode lacp-active" in text
+    assert text.count("unsafe fix: review first") == 6 and text.count("safe fix · 1 step") == 1
+    assert "Nothing skipped: every selected rule ran on every object." in text
+
+
+def test_uplink_pictures_mark_the_problem_parts() -> None:
+    page = parse(report("demo"))
+    assert page.svgs == 3
+    esx01, esx02, esx03 = "esx01.corp.example", "esx02.corp.example", "esx03.corp.example"
+    # esx02 vmnic0: forced 1000/full against an auto port that fell back to half duplex.
+    nic_class, nic_lines = page.find(esx02, "vmnic0 · active")
+    assert nic_class == "box error" and nic_lines == ["vmnic0 · active", "1G full", "LK001 · LK002"]
+    port_class, port_lines = page.find(esx02, "cat-a GigabitEthernet1/0/11")
+    assert port_class == "box error" and port_lines[1] == "1G half · MTU 9198"
+    assert page.find(esx02, "vmnic1 · standby")[0] == "box"
+    # esx01 vSwitch1 faces an LACP channel: the team and its channel are marked, the clean vSwitch0 is not.
+    assert page.find(esx01, "vSwitch1") == ("box error", ["vSwitch1", "IP hash · MTU 9000", "LG002 · LG003"])
+    assert page.find(esx01, "Port-channel11")[0] == "box channel error"
+    assert page.find(esx01, "vSwitch0")[0] == "box"
+    # esx03: a vmk above its vSwitch's MTU is shown on that vSwitch with the vmk's name; its channel only warns.
+    assert page.find(esx03, "vSwitch0")[1][-1] == "MT001 vmk2"
+    assert page.find(esx03, "Port-channel13")[0] == "box channel warning"
+
+
+def test_distributed_switch_and_vmk_findings_in_the_picture() -> None:
+    page = parse(report("jumbo-mismatch"))
+    host = "esx-lon1-03.dc.example.org"
+    assert page.find(host, "lon1-dvs-vm")[1][:2] == ["lon1-dvs-vm", "VDS · MTU 9000"]
+    assert page.find(host, "vSwitch1") == ("box error", ["vSwitch1", "port ID · MTU 1500", "MT001 vmk1 · MT001 vmk2"])
+
+
+def test_skipped_unresolved_and_link_down() -> None:
+    page = report("mixed-speed-link-down")
+    parsed = parse(page)
+    text = " ".join(" ".join(parsed.text).split())
+    assert "Skipped rule checks (8)" in text and "A skip is not a pass." in text
+    assert "Unresolved uplinks (1)" in text
+    host = "esx-prg-03.corp.example.cz"
+    assert parsed.find(host, "vmnic1 · active")[0] == "box down warning"
+    unknown_class, unknown_lines = parsed.find(host, "switch port unknown")
+    assert unknown_class == "box unknown warning"
+    assert unknown_lines[1].startswith("no CDP/LLDP neighbour")
+
+
+def test_clean_lab_and_scan_header() -> None:
+    snapshot, result = check_paths([LABS / "clean"], load_rules())
+    header = ScanHeader(id=12, label="nightly", started_at=datetime(2026, 11, 22, 2, 0, tzinfo=UTC), database="db")
+    page = parse(render_html(result, load_rules(), snapshot, scan=header))
+    text = " ".join(" ".join(page.text).split())
+    assert "hostlint report: scan 12 (nightly)" in text and "scan started 2026-11-22 02:00 UTC · stored in db" in text
+    assert "Clean: no findings, nothing skipped." in text
+    assert all(cls in ("box", "box channel") for host in page.boxes.values() for cls, _ in host)
+
+
+def test_text_from_the_snapshot_is_escaped() -> None:
+    snapshot = load_site([LABS / "demo"])
+    snapshot.source = '<script>alert("x")</script>'
+    snapshot.esxi_hosts[0].vswitches[0].name = "vSwitch<b>0</b>"
+    _, result = check_paths([LABS / "demo"], load_rules())
+    page = render("html", result, load_rules(), snapshot)
+    assert "<script" not in page and "&lt;script&gt;" in page
+    assert "vSwitch&lt;b&gt;0&lt;/b&gt;" in page
+
+
+def test_template_ships_inside_the_package() -> None:
+    templates = importlib.resources.files("hostlint.report") / "templates"
+    assert (templates / "report.html.j2").is_file()
+
+
+# --- headless Chromium ----------------------------------------------------------------------------------------------
+
+
+def png_pixels(data: bytes) -> tuple[int, int, list[bytes], int]:
+    """Width, height, unfiltered rows and bytes per pixel of an 8-bit, non-interlaced RGB(A) PNG."""
+    assert data[:8] == b"\x89PNG\r\n\x1a\n"
+    pos, idat = 8, b""
+    width = height = channels = 0
+    while pos < len(data):
+        (length,) = struct.unpack(">I", data[pos : pos + 4])
+        kind, body = data[pos + 4 : pos + 8], data[pos + 8 : pos + 8 + length]
+        pos += 12 + length
+        if kind == b"IHDR":
+            width, height, depth, color, _, _, interlace = struct.unpack(">IIBBBBB", body)
+            assert depth == 8 and interlace == 0 and color in (2, 6)
+            channels = 3 if color == 2 else 4
+        elif kind == b"IDAT":
+            idat += body
+    raw = zlib.decompress(idat)
+    stride = width * channels
+    rows, previous = [], bytearray(stride)
+    for y in range(height):
+        kind, line = raw[y * (stride + 1)], bytearray(raw[y * (stride + 1) + 1 : (y + 1) * (stride + 1)])
+        for i in range(stride):
+            left = line[i - channels] if i >= channels else 0
+            up, corner = previous[i], (previous[i - channels] if i >= channels else 0)
+            if kind == 1:
+                line[i] = (line[i] + left) & 255
+            elif kind == 2:
+                line[i] = (line[i] + up) & 255
+            elif kind == 3:
+                line[i] = (line[i] + (left + up) // 2) & 255
+            elif kind == 4:
+                p = left + up - corner
+                pa, pb, pc = abs(p - left), abs(p - up), abs(p - corner)
+                line[i] = (line[i] + (left if pa <= pb and pa <= pc else up if pb <= pc else corner)) & 255
+        rows.append(bytes(line))
+        previous = line
+    return width, height, rows, channels
+
+
+def chromium() -> str:
+    for name in ("chromium", "chromium-browser"):
+        if path := shutil.which(name):
+            return path
+    pytest.skip("no headless Chromium (Debian package chromium)")
+
+
+def test_report_renders_in_headless_chromium(tmp_path: Path) -> None:
+    browser = chromium()
+    page = tmp_path / "demo.html"
+    page.write_text(report("demo"), encoding="utf-8")
+    shot = tmp_path / "demo.png"
+    # Half the device scale keeps the PNG small to decode; the page is still laid out 1280 CSS pixels wide.
+    command = [
+        browser, "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+        "--disable-component-update", "--disable-sync", "--no-first-run", f"--user-data-dir={tmp_path / 'profile'}",
+        "--force-device-scale-factor=0.5", f"--screenshot={shot}", "--window-size=1280,2000", page.as_uri(),
+    ]  # fmt: skip
+    done = subprocess.run(command, capture_output=True, text=True, timeout=120, cwd=tmp_path)
+    assert done.returncode == 0 and shot.is_file(), done.stderr[-2000:]
+    width, height, rows, channels = png_pixels(shot.read_bytes())
+    assert (width, height) == (640, 1000)
+    pixels = [row[i : i + 3] for row in rows[::4] for i in range(0, len(row), channels * 4)]
+    background = sum(1 for p in pixels if min(p) >= 235)
+    assert 0.05 < 1 - background / len(pixels) < 0.9, "page is blank or all ink"
+    # The error red of the summary card and the marked rows (#c62828) is on the page.
+    reds = sum(1 for r, g, b in pixels if r > 150 and g < 90 and b < 90)
+    assert reds > 20
+    assert len(set(pixels)) > 100
