@@ -11,7 +11,10 @@ admin would build it:
     vmnic3 -> leaf b Ethernet1/(2s)     port-channel (100+s on both leaves), MTU 9000
 
 with vmk0 (management) on vSwitch0, vmk1 (vMotion, jumbo) on vSwitch1, a few VM
-port groups (one overriding the vSwitch teaming) and a few VMs.
+port groups (one overriding the vSwitch teaming) and a few VMs. Hosts are grouped
+in clusters (48 hosts, two racks, by default): each cluster has its own management
+and vMotion subnet, so an L2 segment (VLAN + subnet) spans one cluster, not the
+whole site; `--hosts-per-segment` makes segments larger to study their cost.
 
 About 2% of the hosts (seeded, so every run plants the same ones) are given a
 problem a rule should catch:
@@ -31,6 +34,7 @@ generator fails here and not inside the benchmark, and written as one JSON file.
 from __future__ import annotations
 
 import argparse
+import ipaddress
 import random
 import sys
 from dataclasses import dataclass, field
@@ -47,8 +51,8 @@ from hostlint.snapshot.esxi import (
     StandardVSwitch,
     Teaming,
     VirtualMachine,
-    VmNic,
     Vmk,
+    VmNic,
 )
 from hostlint.snapshot.switch import LoadBalance, MultiChassis, PortChannel, Switch, SwitchPort
 
@@ -64,6 +68,23 @@ JUMBO_SWITCH = 9216
 # A fixed timestamp keeps the generated file byte-identical for one seed and size.
 COLLECTED_AT = datetime(2026, 1, 15, 3, 0, tzinfo=UTC)
 VM_PORTGROUPS = (("VM-Prod", 100), ("VM-Dev", 110), ("VM-DMZ", 120))
+# Each service's subnets are carved, one per cluster, out of its own block.
+MANAGEMENT_BLOCK = ipaddress.IPv4Network("10.64.0.0/10")
+VMOTION_BLOCK = ipaddress.IPv4Network("10.128.0.0/10")
+FIRST_HOST_ADDRESS = 11
+
+
+@dataclass(frozen=True)
+class Layout:
+    """How the generated site is shaped beyond its host count."""
+
+    vms_per_host: int = 8
+    hosts_per_segment: int = 48
+
+    @property
+    def segment_prefix(self) -> int:
+        """The smallest subnet that holds a segment's hosts after the reserved low addresses."""
+        return 32 - (self.hosts_per_segment + FIRST_HOST_ADDRESS).bit_length()
 
 
 @dataclass
@@ -86,13 +107,17 @@ def _mac(host_number: int, nic: int) -> str:
     return f"00:50:56:{host_number >> 8 & 0xFF:02x}:{host_number & 0xFF:02x}:{nic:02x}"
 
 
-def _ip(network: int, host_number: int) -> str:
-    # Each service gets a /16 per site, hosts numbered from .0.11 on.
-    offset = host_number + 10
-    return f"10.{network}.{offset >> 8 & 0xFF}.{offset & 0xFF}"
+def _address(block: ipaddress.IPv4Network, host_number: int, layout: Layout) -> tuple[str, int]:
+    """A host's address and prefix length in its cluster's subnet of `block`."""
+    segment, index = divmod(host_number - 1, layout.hosts_per_segment)
+    subnet_size = 2 ** (32 - layout.segment_prefix)
+    address = block.network_address + segment * subnet_size + FIRST_HOST_ADDRESS + index
+    if address not in block:
+        raise ValueError(f"{block} has no room for host {host_number} in segments of {layout.hosts_per_segment}")
+    return str(address), layout.segment_prefix
 
 
-def _esxi_host(number: int, rack: int, slot: int, problem: str | None, vms_per_host: int) -> EsxiHost:
+def _esxi_host(number: int, rack: int, slot: int, problem: str | None, layout: Layout) -> EsxiHost:
     leaf_a, leaf_b = leaf_names(rack)
     name = host_name(number)
     # slot counts from 0: host slot s uses ports Ethernet1/(2s+1) and Ethernet1/(2s+2) on both leaves.
@@ -116,6 +141,8 @@ def _esxi_host(number: int, rack: int, slot: int, problem: str | None, vms_per_h
         for nic, (leaf, port) in enumerate(cabling)
     ]
     storage_mtu = 1500 if problem == "vswitch-mtu" else JUMBO_HOST
+    management_ip, management_prefix = _address(MANAGEMENT_BLOCK, number, layout)
+    vmotion_ip, vmotion_prefix = _address(VMOTION_BLOCK, number, layout)
     vswitches = [
         StandardVSwitch(
             name="vSwitch0",
@@ -150,8 +177,8 @@ def _esxi_host(number: int, rack: int, slot: int, problem: str | None, vms_per_h
             portgroup="Management Network",
             vswitch="vSwitch0",
             mtu=1500,
-            ip=_ip(10, number),
-            prefix=16,
+            ip=management_ip,
+            prefix=management_prefix,
             mac=_mac(number, 0x80),
             services=["management"],
         ),
@@ -160,8 +187,8 @@ def _esxi_host(number: int, rack: int, slot: int, problem: str | None, vms_per_h
             portgroup="vMotion",
             vswitch="vSwitch1",
             mtu=JUMBO_HOST,
-            ip=_ip(20, number),
-            prefix=16,
+            ip=vmotion_ip,
+            prefix=vmotion_prefix,
             mac=_mac(number, 0x81),
             services=["vmotion"],
         ),
@@ -194,7 +221,7 @@ def _esxi_host(number: int, rack: int, slot: int, problem: str | None, vms_per_h
                 )
             ],
         )
-        for index in range(vms_per_host)
+        for index in range(layout.vms_per_host)
     ]
     return EsxiHost(
         name=name,
@@ -258,6 +285,8 @@ def _leaf(rack: int, side: int, slots: list[tuple[int, str | None]]) -> Switch:
         53: Neighbour(protocol="cdp", device_id=f"{peer}.{DOMAIN}", port_id="Ethernet1/53", platform=LEAF_MODEL),
         54: Neighbour(protocol="cdp", device_id=f"{peer}.{DOMAIN}", port_id="Ethernet1/54", platform=LEAF_MODEL),
     }
+    # Spines have 36-port line cards; each rack lands on the same port of both.
+    spine_port = f"Ethernet{1 + rack // 36}/{1 + rack % 36}"
     for port in range(49, 53):
         spine = f"spine{1 + (port - 49) % 2}"
         ports.append(
@@ -268,9 +297,7 @@ def _leaf(rack: int, side: int, slots: list[tuple[int, str | None]]) -> Switch:
                 speed_mbps=100_000,
                 duplex="full",
                 mtu=JUMBO_SWITCH,
-                neighbours=[
-                    Neighbour(protocol="lldp", device_id=f"{spine}.{DOMAIN}", port_id=f"Ethernet{1 + rack // 36}/{1 + rack % 36}")
-                ],
+                neighbours=[Neighbour(protocol="lldp", device_id=f"{spine}.{DOMAIN}", port_id=spine_port)],
             )
         )
     for port, neighbour in peer_neighbours.items():
@@ -305,8 +332,9 @@ def _leaf(rack: int, side: int, slots: list[tuple[int, str | None]]) -> Switch:
     )
 
 
-def make_site(hosts: int, seed: int = 1, vms_per_host: int = 8) -> Site:
+def make_site(hosts: int, seed: int = 1, layout: Layout | None = None) -> Site:
     """A snapshot of `hosts` ESXi hosts in racks of 24 with their leaves, and the problems planted."""
+    layout = layout or Layout()
     rng = random.Random(seed)
     problem_hosts = sorted(rng.sample(range(1, hosts + 1), round(hosts * PROBLEM_SHARE)))
     problems = {number: PROBLEM_KINDS[i % len(PROBLEM_KINDS)] for i, number in enumerate(problem_hosts)}
@@ -316,7 +344,7 @@ def make_site(hosts: int, seed: int = 1, vms_per_host: int = 8) -> Site:
         rack = 1 + (rack_start - 1) // HOSTS_PER_RACK
         slots = [(n, problems.get(n)) for n in range(rack_start, min(rack_start + HOSTS_PER_RACK, hosts + 1))]
         for slot, (number, problem) in enumerate(slots):
-            esxi_hosts.append(_esxi_host(number, rack, slot, problem, vms_per_host))
+            esxi_hosts.append(_esxi_host(number, rack, slot, problem, layout))
         switches.extend(_leaf(rack, side, slots) for side in (0, 1))
     snapshot = Snapshot(
         collected_at=COLLECTED_AT,
@@ -331,16 +359,38 @@ def write_site(site: Site, path: Path) -> None:
     path.write_text(site.snapshot.model_dump_json(), encoding="utf-8")
 
 
+def add_layout_arguments(parser: argparse.ArgumentParser) -> None:
+    defaults = Layout()
+    parser.add_argument(
+        "--vms-per-host",
+        type=int,
+        default=defaults.vms_per_host,
+        help=f"VMs per host (default {defaults.vms_per_host})",
+    )
+    parser.add_argument(
+        "--hosts-per-segment",
+        type=int,
+        default=defaults.hosts_per_segment,
+        help=f"hosts sharing one management and one vMotion subnet (default {defaults.hosts_per_segment})",
+    )
+
+
+def layout_from(args: argparse.Namespace) -> Layout:
+    if args.vms_per_host < 0 or args.hosts_per_segment < 1:
+        sys.exit("bench: --vms-per-host must be 0 or more and --hosts-per-segment 1 or more")
+    return Layout(vms_per_host=args.vms_per_host, hosts_per_segment=args.hosts_per_segment)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n", 1)[0])
     parser.add_argument("--hosts", type=int, default=1000, help="number of ESXi hosts (default 1000)")
     parser.add_argument("--seed", type=int, default=1, help="seed for where problems are planted (default 1)")
-    parser.add_argument("--vms-per-host", type=int, default=8, help="VMs per host (default 8)")
+    add_layout_arguments(parser)
     parser.add_argument("--output", "-o", type=Path, required=True, help="snapshot JSON file to write")
     args = parser.parse_args(argv)
     if args.hosts < 1:
         parser.error("--hosts must be at least 1")
-    site = make_site(args.hosts, args.seed, args.vms_per_host)
+    site = make_site(args.hosts, args.seed, layout_from(args))
     write_site(site, args.output)
     kinds = {kind: sum(1 for k in site.planted.values() if k == kind) for kind in PROBLEM_KINDS}
     print(

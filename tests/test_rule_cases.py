@@ -7,7 +7,18 @@ from pathlib import Path
 import pytest
 import yaml
 
-from hostlint.join.facts import Facts, IscsiFact, PcieFact, TeamFact, UplinkFact, VmFact, VmkFact, VmNicFact
+from hostlint.join.facts import (
+    BondFact,
+    Facts,
+    GuestNicFact,
+    IscsiFact,
+    PcieFact,
+    TeamFact,
+    UplinkFact,
+    VmFact,
+    VmkFact,
+    VmNicFact,
+)
 from hostlint.rules import load_rules, run_rules
 
 CASES = Path(__file__).parent / "rule_cases"
@@ -16,6 +27,14 @@ OTHER_KINDS = {
     "pcie": (PcieFact, {"object": "esx01/pci-0000:3b:00", "address": "0000:3b:00"}),
     "vm_nics": (VmNicFact, {"object": "esx01/vm:app01/Network adapter 1", "vm": "app01", "label": "Network adapter 1"}),
     "vms": (VmFact, {"object": "esx01/vm:app01", "vm": "app01", "vcpus": 2, "cpu_hot_add": False}),
+    "guest_nics": (GuestNicFact, {"object": "kvm01/web01/52:54:00:00:00:01", "domain": "web01", "model": "virtio",
+                                  "source_type": "bridge", "source": "br0"}),
+}
+TEAM_KINDS = {
+    "teams": (TeamFact, {"object": "esx01/vSwitch1", "host": "esx01", "host_kind": "esxi", "kind": "vss",
+                         "vswitch": "vSwitch1", "policy": "loadbalance_srcid"}),
+    "bonds": (BondFact, {"object": "kvm01/bond0", "host": "kvm01", "host_kind": "kvm", "kind": "bond",
+                         "vswitch": "bond0", "policy": "802.3ad"}),
 }
 RULES = {rule.code: rule for rule in load_rules()}
 
@@ -27,11 +46,10 @@ def _uplink(data: dict, n: int) -> UplinkFact:
 
 
 def _fact(kind: str, data: dict):
-    if kind == "teams":
+    if kind in TEAM_KINDS:
         uplinks = [_uplink(u, n) for n, u in enumerate(data.get("uplinks", []))]
-        defaults = {"object": "esx01/vSwitch1", "host": "esx01", "host_kind": "esxi", "kind": "vss",
-                    "vswitch": "vSwitch1", "policy": "loadbalance_srcid"}
-        team = TeamFact.model_validate(defaults | data | {"uplinks": uplinks})
+        model, defaults = TEAM_KINDS[kind]
+        team = model.model_validate(defaults | data | {"uplinks": uplinks})
         for uplink in uplinks:
             for need, reason in uplink.missing.items():
                 team.missing.setdefault(need, reason)
@@ -78,7 +96,8 @@ def test_every_rule_has_docs_and_cases() -> None:
         expects = {case["expect"] for case in yaml.safe_load(path.read_text())["cases"]}
         assert {"pass", "fail"} <= expects, f"{code} needs at least one passing and one failing case"
         if rule.needs or rule.needs_for_pass:
-            assert "skip" in expects, f"{code} needs a case where its {rule.needs + rule.needs_for_pass} facts are missing"
+            needed = rule.needs + rule.needs_for_pass
+            assert "skip" in expects, f"{code} needs a case where its {needed} facts are missing"
 
 
 def test_no_case_file_without_rule() -> None:

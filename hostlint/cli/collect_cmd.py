@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import click
 
+from hostlint.cli.collect_kvm_cmd import kvm
 from hostlint.cli.collect_switches_cmd import switches
 
 
@@ -12,4 +13,5 @@ def collect() -> None:
     """Collect live facts into a snapshot file (vSphere, switches, KVM hosts)."""
 
 
+collect.add_command(kvm)
 collect.add_command(switches)

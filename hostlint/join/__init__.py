@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from hostlint.join.esxi import esxi_facts
 from hostlint.join.facts import Facts, Unresolved
+from hostlint.join.kvm import kvm_facts
 from hostlint.join.switches import SwitchIndex
 from hostlint.join.vmk import link_segments
 from hostlint.site import SiteParams
@@ -16,6 +17,8 @@ def build_facts(snapshot: Snapshot, site: SiteParams | None = None) -> Facts:
     facts = Facts()
     for host in snapshot.esxi_hosts:
         esxi_facts(host, snapshot.distributed_switches, index, facts, site)
+    for kvm_host in snapshot.kvm_hosts:
+        kvm_facts(kvm_host, index, facts)
     link_segments(facts)
     seen = set()
     for uplink in facts.uplinks:

@@ -148,6 +148,41 @@ class VmFact(Fact):
     cpu_hot_add: bool
 
 
+class BondFact(TeamFact):
+    """A KVM host's Linux or Open vSwitch bond (kind `bond` / `ovs-bond`; `policy` is the bond mode)."""
+
+    implementation: str = "linux"
+    xmit_hash_policy: str | None = None
+    host_hash_fields: list[str] = Field(default_factory=list)
+    switch_hash_fields: list[str] = Field(default_factory=list)
+    lacp_rate: str | None = None
+    partner_mac: str | None = None
+    active_aggregator_id: int | None = None
+    aggregator_ids: list[int] = Field(default_factory=list)
+    outside_aggregator: list[str] = Field(default_factory=list)
+    bridge: str | None = None
+    mtus: list[str] = Field(default_factory=list)
+    member_mtus: list[int] = Field(default_factory=list)
+    upper_mtus: list[int] = Field(default_factory=list)
+
+
+class GuestNicFact(Fact):
+    """A libvirt domain's interface with the host path it leaves by: bridge, bond or VLAN, uplinks."""
+
+    domain: str
+    domain_state: str = "running"
+    model: str
+    source_type: str
+    source: str | None = None
+    mtu: int | None = None
+    driver: str | None = None
+    queues: int | None = None
+    bridge: str | None = None
+    path: list[str] = Field(default_factory=list)
+    path_mtu: int | None = None
+    vhost_net: bool | None = None
+
+
 class Unresolved(BaseModel):
     """A host uplink whose switch port is unknown, reported so it is never silently dropped."""
 
@@ -163,6 +198,8 @@ class Facts(BaseModel):
     pcie: list[PcieFact] = Field(default_factory=list)
     vm_nics: list[VmNicFact] = Field(default_factory=list)
     vms: list[VmFact] = Field(default_factory=list)
+    bonds: list[BondFact] = Field(default_factory=list)
+    guest_nics: list[GuestNicFact] = Field(default_factory=list)
     unresolved: list[Unresolved] = Field(default_factory=list)
 
     def of_kind(self, kind: str) -> list[Fact]:

@@ -1,0 +1,84 @@
+"""`hostlint collect kvm --host [user@]kvm01 | --local -o snap.json`: KVM hosts into a snapshot."""
+
+from __future__ import annotations
+
+import socket
+from datetime import UTC, datetime
+from pathlib import Path
+
+import click
+
+from hostlint.cli.exit import Exit
+from hostlint.collect.kvm.host import Gathered, gather_host
+from hostlint.collect.kvm.runner import CollectionFailure, LocalRunner, Runner, SshRunner
+from hostlint.snapshot import Snapshot
+from hostlint.snapshot.common import CollectionError
+from hostlint.snapshot.kvm import KvmHost
+
+
+def _collect_one(runner: Runner, name: str, libvirt_uri: str | None) -> Gathered:
+    try:
+        return gather_host(runner, name, libvirt_uri)
+    except CollectionFailure as exc:
+        gathered = Gathered(host=KvmHost(name=name, connection_state="unreachable"))
+        gathered.errors.append(CollectionError(target=name, kind="kvm", reason=str(exc)))
+        return gathered
+
+
+@click.command("kvm")
+@click.option("--host", "hosts", multiple=True, metavar="[USER@]HOST", help="Collect over SSH (repeatable).")
+@click.option("--local", is_flag=True, help="Collect this machine (or the network namespace it runs in).")
+@click.option("--name", help="The host's name in the snapshot with --local (default: this machine's host name).")
+@click.option(
+    "--libvirt-uri",
+    help="libvirt to read guests from (default qemu:///system with --local, qemu+ssh://[USER@]HOST/system "
+    "with --host; test:///path.xml in tests).",
+)
+@click.option("--no-libvirt", is_flag=True, help="Do not read guests (a host without libvirt).")
+@click.option(
+    "--ssh-option", "ssh_options", multiple=True, metavar="KEY=VALUE", help="Passed to ssh as -o KEY=VALUE."
+)
+@click.option(
+    "--output", "-o", required=True, type=click.Path(dir_okay=False, path_type=Path), help="Snapshot file to write."
+)
+def kvm(
+    hosts: tuple[str, ...],
+    local: bool,
+    name: str | None,
+    libvirt_uri: str | None,
+    no_libvirt: bool,
+    ssh_options: tuple[str, ...],
+    output: Path,
+) -> int:
+    """Collect KVM hosts: interfaces, bonds, bridges, VLANs, OVS bonds, LLDP, PCIe links, libvirt guests.
+
+    Keys or the SSH agent log in; a password only from HOSTLINT_SSH_PASSWORD. Exit 0 when
+    everything was collected, 3 when a host or a part of one failed (the snapshot is still
+    written with what was collected), 2 on a usage error.
+    """
+    if local == bool(hosts):
+        raise click.UsageError("give either --local or one or more --host")
+    if no_libvirt and libvirt_uri:
+        raise click.UsageError("--libvirt-uri and --no-libvirt exclude each other")
+    options = [arg for option in ssh_options for arg in ("-o", option)]
+    targets: list[tuple[Runner, str, str | None]] = []
+    if local:
+        uri = None if no_libvirt else libvirt_uri or "qemu:///system"
+        targets.append((LocalRunner(), name or socket.gethostname(), uri))
+    for destination in hosts:
+        runner = SshRunner(destination, options)
+        uri = None if no_libvirt else libvirt_uri or f"qemu+ssh://{destination}/system"
+        targets.append((runner, runner.target, uri))
+    snapshot = Snapshot(
+        collected_at=datetime.now(UTC).replace(microsecond=0),
+        source="kvm:" + ",".join(target for _, target, _ in targets),
+    )
+    for runner, host_name, uri in targets:
+        gathered = _collect_one(runner, host_name, uri)
+        snapshot.kvm_hosts.append(gathered.host)
+        snapshot.collection_errors.extend(gathered.errors)
+    output.write_text(snapshot.model_dump_json(indent=1) + "\n", encoding="utf-8")
+    for error in snapshot.collection_errors:
+        click.echo(f"hostlint: {error.target}: {error.reason}", err=True)
+    click.echo(f"hostlint: {len(snapshot.kvm_hosts)} KVM hosts -> {output}", err=True)
+    return Exit.PARTIAL if snapshot.collection_errors else Exit.CLEAN

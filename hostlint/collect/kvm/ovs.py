@@ -1,0 +1,107 @@
+"""Open vSwitch bonds: `ovs-appctl bond/show` and `ovs-appctl lacp/show` (all bonds at once).
+
+`bond/show` (OVS 2.17; older releases say `slave` for `member`)::
+
+    ---- bond1 ----
+    bond_mode: balance-tcp
+    lacp_status: negotiated
+    active member mac: 52:54:00:6b:10:01(eno1)
+
+    member eno1: enabled
+      active member
+      may_enable: true
+
+    member eno2: disabled
+      may_enable: false
+
+`lacp/show`, per bond then per member::
+
+    ---- bond1 ----
+      status: active negotiated
+      sys_id: 52:54:00:6b:10:01
+      lacp_time: fast
+
+    member: eno1: current attached
+      port_id: 1
+      partner sys_id: 00:1e:49:a7:3c:00
+"""
+
+from __future__ import annotations
+
+import re
+
+from hostlint.snapshot.kvm import Bond, BondMember, Bridge
+
+OVS_MODES = ("balance-tcp", "balance-slb", "active-backup")
+# Each OVS bridge and its ports (a bond is one port) on one line: `br-host: bond1 vnet0`.
+BRIDGE_PORTS_SCRIPT = 'for b in $(ovs-vsctl list-br); do echo "$b:" $(ovs-vsctl list-ports "$b"); done'
+
+_HEADER = re.compile(r"^---- (\S+) ----$")
+_BOND_MEMBER = re.compile(r"^(?:member|slave) (\S+): (\S+)")
+_LACP_MEMBER = re.compile(r"^(?:member|slave): (\S+):")
+
+
+def _sections(text: str) -> dict[str, list[str]]:
+    sections: dict[str, list[str]] = {}
+    current: list[str] | None = None
+    for line in text.splitlines():
+        header = _HEADER.match(line.strip())
+        if header:
+            current = sections.setdefault(header.group(1), [])
+        elif current is not None and line.strip():
+            current.append(line.strip())
+    return sections
+
+
+def _lacp(lines: list[str]) -> tuple[str | None, dict[str, str | None]]:
+    """(lacp_time, member -> partner sys_id) of one bond's `lacp/show` section."""
+    rate = None
+    partners: dict[str, str | None] = {}
+    member = None
+    for line in lines:
+        found = _LACP_MEMBER.match(line)
+        if found:
+            member = found.group(1)
+            partners[member] = None
+        elif line.startswith("lacp_time:") and member is None:
+            rate = line.partition(":")[2].strip()
+        elif line.startswith("partner sys_id:") and member is not None:
+            partners[member] = line.partition(":")[2].strip().lower()
+    return rate, partners
+
+
+def parse_ovs_bonds(bond_show: str, lacp_show: str | None = None) -> list[Bond]:
+    lacp = {name: _lacp(lines) for name, lines in _sections(lacp_show or "").items()}
+    bonds = []
+    for name, lines in _sections(bond_show).items():
+        fields = dict(line.split(":", 1) for line in lines if ":" in line and not _BOND_MEMBER.match(line))
+        mode = fields.get("bond_mode", "").strip()
+        if mode not in OVS_MODES:
+            continue
+        rate, partners = lacp.get(name, (None, {}))
+        members = [
+            BondMember(name=nic, link_up=state == "enabled", partner_mac=partners.get(nic))
+            for nic, state in (found.groups() for found in map(_BOND_MEMBER.match, lines) if found)
+        ]
+        attached = [m.partner_mac for m in members if m.partner_mac]
+        bonds.append(
+            Bond(
+                name=name,
+                implementation="ovs",
+                mode=mode,
+                lacp_rate=rate if rate in ("slow", "fast") else None,
+                partner_mac=attached[0] if attached else None,
+                members=members,
+            )
+        )
+    return bonds
+
+
+def parse_bridge_ports(text: str) -> list[Bridge]:
+    """The output of BRIDGE_PORTS_SCRIPT: OVS bridges with their ports."""
+    bridges = []
+    for line in text.splitlines():
+        name, colon, ports = line.partition(":")
+        if colon and name.strip():
+            bridges.append(Bridge(name=name.strip(), members=ports.split()))
+    return bridges

@@ -1,0 +1,198 @@
+"""Reading a Linux host's files and running its commands, locally or over SSH, with one interface.
+
+The collector asks for batches (files to read, symlinks to resolve, folders to
+list) so that over SSH each batch is one round trip: a small `sh` script sent
+on standard input prints every answer between marker lines.
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+import shutil
+import subprocess
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Literal, Protocol
+
+Op = Literal["file", "link", "dir"]
+SSH_TIMEOUT_S = 60
+PASSWORD_ENV = "HOSTLINT_SSH_PASSWORD"
+
+
+class CollectionFailure(Exception):
+    """The host cannot be read at all (unreachable, refused, not Linux); the message says why."""
+
+
+@dataclass
+class Reads:
+    """Answers to one batch: `None` where a file, link or folder is absent or unreadable."""
+
+    files: dict[str, str | None] = field(default_factory=dict)
+    links: dict[str, str | None] = field(default_factory=dict)
+    dirs: dict[str, list[str] | None] = field(default_factory=dict)
+
+
+class Runner(Protocol):
+    target: str
+
+    def gather(self, files: Sequence[str] = (), links: Sequence[str] = (), dirs: Sequence[str] = ()) -> Reads: ...
+
+    def run(self, argv: list[str]) -> str | None:
+        """The command's standard output, or None when it is missing or fails."""
+        ...
+
+
+class LocalRunner:
+    """This machine (or the network namespace the collector runs in)."""
+
+    def __init__(self, target: str = "localhost"):
+        self.target = target
+
+    def gather(self, files: Sequence[str] = (), links: Sequence[str] = (), dirs: Sequence[str] = ()) -> Reads:
+        reads = Reads()
+        for path in files:
+            try:
+                reads.files[path] = Path(path).read_text(encoding="utf-8", errors="replace")
+            except OSError:
+                reads.files[path] = None
+        for path in links:
+            reads.links[path] = os.path.realpath(path) if os.path.exists(path) else None
+        for path in dirs:
+            try:
+                reads.dirs[path] = sorted(os.listdir(path))
+            except OSError:
+                reads.dirs[path] = None
+        return reads
+
+    def run(self, argv: list[str]) -> str | None:
+        if shutil.which(argv[0]) is None:
+            return None
+        done = subprocess.run(argv, capture_output=True, text=True, timeout=SSH_TIMEOUT_S, check=False)
+        return done.stdout if done.returncode == 0 else None
+
+
+# Each request prints `<token> B <op>`, the answer, then `<token> E <exit status>` on its own line.
+_SCRIPT_HEAD = """\
+t='{token}'
+a() {{ printf '%s B %s\\n' "$t" "$1"; }}
+z() {{ r=$?; printf '\\n%s E %s\\n' "$t" "$r"; }}
+"""
+_OPS = {
+    "file": "a file; cat -- {path} 2>/dev/null; z",
+    "link": "a link; [ -e {path} ] && readlink -f -- {path}; z",
+    "dir": "a dir; ls -1A -- {path} 2>/dev/null; z",
+}
+
+
+def _quote(text: str) -> str:
+    return "'" + text.replace("'", "'\\''") + "'"
+
+
+def batch_script(token: str, requests: list[tuple[Op, str]]) -> str:
+    lines = [_SCRIPT_HEAD.format(token=token)]
+    lines += [_OPS[op].format(path=_quote(path)) for op, path in requests]
+    return "\n".join(lines) + "\n"
+
+
+def parse_batch(token: str, requests: list[tuple[Op, str]], output: str) -> Reads:
+    """Split a batch script's output back into answers, in request order."""
+    reads = Reads()
+    answers: list[str | None] = []
+    rest = output
+    begin, end = f"{token} B ", f"\n{token} E "
+    while begin in rest:
+        _, _, rest = rest.partition(begin)
+        _, _, rest = rest.partition("\n")
+        body, _, rest = rest.partition(end)
+        status, _, rest = rest.partition("\n")
+        answers.append(body if status.strip() == "0" else None)
+    if len(answers) != len(requests):
+        raise CollectionFailure(f"expected {len(requests)} answers from the host, got {len(answers)}")
+    for (op, path), answer in zip(requests, answers, strict=True):
+        if op == "file":
+            reads.files[path] = answer
+        elif op == "link":
+            reads.links[path] = answer.strip() if answer else None
+        else:
+            reads.dirs[path] = sorted(n for n in answer.splitlines() if n) if answer is not None else None
+    return reads
+
+
+class SshRunner:
+    """A remote host through the system `ssh` client (keys or agent, never a prompt).
+
+    With `HOSTLINT_SSH_PASSWORD` set, paramiko is used instead and logs in with
+    that password (paramiko comes with the `kvm` extra).
+    """
+
+    def __init__(self, destination: str, ssh_options: Sequence[str] = ()):
+        self.destination = destination
+        self.target = destination.rpartition("@")[2]
+        self.ssh_options = list(ssh_options)
+        self._password = os.environ.get(PASSWORD_ENV)
+
+    def _exec(self, command: str, stdin: str = "") -> tuple[int, str, str]:
+        if self._password is not None:
+            return self._exec_paramiko(command, stdin)
+        argv = [
+            "ssh", "-o", "BatchMode=yes", "-o", "ConnectTimeout=10", *self.ssh_options, self.destination, command,
+        ]
+        try:
+            done = subprocess.run(
+                argv, input=stdin, capture_output=True, text=True, timeout=SSH_TIMEOUT_S, check=False
+            )
+        except FileNotFoundError as exc:
+            raise CollectionFailure("no ssh client on this machine") from exc
+        except subprocess.TimeoutExpired as exc:
+            raise CollectionFailure(f"ssh timed out after {SSH_TIMEOUT_S} s") from exc
+        if done.returncode == 255:
+            reason = (done.stderr.strip().splitlines() or ["connection failed"])[-1]
+            raise CollectionFailure(reason if reason.startswith("ssh:") else f"ssh: {reason}")
+        return done.returncode, done.stdout, done.stderr
+
+    def _exec_paramiko(self, command: str, stdin: str) -> tuple[int, str, str]:
+        try:
+            import paramiko
+        except ImportError as exc:
+            raise CollectionFailure(
+                f"{PASSWORD_ENV} is set but paramiko is not installed (pip install 'hostlint[kvm]')"
+            ) from exc
+        user, _, host = self.destination.rpartition("@")
+        # The -o options that mean something here; host keys are checked as ssh does by default.
+        options = dict(o.split("=", 1) for o in self.ssh_options if "=" in o)
+        client = paramiko.SSHClient()
+        client.load_system_host_keys()
+        if "UserKnownHostsFile" in options and Path(options["UserKnownHostsFile"]).is_file():
+            client.load_host_keys(options["UserKnownHostsFile"])
+        if options.get("StrictHostKeyChecking") == "no":
+            client.set_missing_host_key_policy(paramiko.AutoAddPolicy())
+        try:
+            client.connect(
+                host, port=int(options.get("Port", 22)), username=user or None, password=self._password,
+                timeout=10, allow_agent=False, look_for_keys=False,
+            )
+            channel_in, channel_out, channel_err = client.exec_command(command, timeout=SSH_TIMEOUT_S)
+            channel_in.write(stdin)
+            channel_in.channel.shutdown_write()
+            out, err = channel_out.read().decode(), channel_err.read().decode()
+            return channel_out.channel.recv_exit_status(), out, err
+        except (paramiko.SSHException, OSError) as exc:
+            raise CollectionFailure(f"ssh: {exc}") from exc
+        finally:
+            client.close()
+
+    def gather(self, files: Sequence[str] = (), links: Sequence[str] = (), dirs: Sequence[str] = ()) -> Reads:
+        requests: list[tuple[Op, str]] = [("file", p) for p in files]
+        requests += [("link", p) for p in links]
+        requests += [("dir", p) for p in dirs]
+        if not requests:
+            return Reads()
+        token = f"@@hostlint-{secrets.token_hex(8)}"
+        _, out, _ = self._exec("sh -s", batch_script(token, requests))
+        return parse_batch(token, requests, out)
+
+    def run(self, argv: list[str]) -> str | None:
+        status, out, _ = self._exec(" ".join(_quote(a) for a in argv))
+        return out if status == 0 else None

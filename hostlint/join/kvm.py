@@ -1,0 +1,225 @@
+"""KVM hosts to facts: bonds (Linux and OVS) with their members' switch ports, uplinks, guest NICs.
+
+Bonds are their own fact kind (`bonds`) rather than `teams`: ESXi team rules
+read `policy` and `lag` with vSphere meanings that a bond mode does not have.
+"""
+
+from __future__ import annotations
+
+from hostlint.join.facts import BondFact, Facts, GuestNicFact, UplinkFact
+from hostlint.join.pcie import pcie_facts
+from hostlint.join.state import host_missing
+from hostlint.join.switches import SwitchIndex
+from hostlint.snapshot.kvm import Bond, DomainInterface, KvmHost, LibvirtDomain
+
+# What a bond's xmit_hash_policy feeds its hash, in hostlint.vocab's field names.
+XMIT_HASH_FIELDS: dict[str, list[str]] = {
+    "layer2": ["src-mac", "dst-mac"],
+    "layer2+3": ["src-mac", "dst-mac", "src-ip", "dst-ip"],
+    "layer3+4": ["src-ip", "dst-ip", "src-port", "dst-port"],
+    "encap2+3": ["src-mac", "dst-mac", "src-ip", "dst-ip"],
+    "encap3+4": ["src-ip", "dst-ip", "src-port", "dst-port"],
+    "vlan+srcmac": ["vlan", "src-mac"],
+}
+# Modes whose hash decides the member a frame leaves on.
+HASHING_MODES = ("802.3ad", "balance-xor")
+
+
+class _Host:
+    """One host's interfaces by name, with what sits on top of what."""
+
+    def __init__(self, host: KvmHost):
+        self.host = host
+        self.interfaces = {i.name: i for i in host.interfaces}
+        self.bonds = {b.name: b for b in host.bonds}
+        self.bridges = {b.name: b for b in host.bridges}
+        self.vlans_on: dict[str, list[str]] = {}
+        for vlan in host.vlans:
+            self.vlans_on.setdefault(vlan.parent, []).append(vlan.name)
+        self.vlan_parent = {v.name: v.parent for v in host.vlans}
+
+    def mtu(self, name: str) -> int | None:
+        interface = self.interfaces.get(name)
+        return interface.mtu if interface else None
+
+    def master(self, name: str) -> str | None:
+        interface = self.interfaces.get(name)
+        return interface.master if interface else None
+
+    def bridge_members(self, bridge: str) -> list[str]:
+        found = self.bridges.get(bridge)
+        members = list(found.members) if found else []
+        members += [i.name for i in self.host.interfaces if i.master == bridge and i.name not in members]
+        return members
+
+    def below(self, name: str) -> list[str]:
+        """Interfaces a frame sent on `name` goes through on its way out, in order."""
+        if name in self.vlan_parent:
+            return [name, *self.below(self.vlan_parent[name])]
+        if name in self.bonds:
+            return [name, *(m.name for m in self.bonds[name].members)]
+        interface = self.interfaces.get(name)
+        # Other guests' taps are ports of the bridge, not ways out of the host.
+        if interface is not None and interface.kind != "tap":
+            return [name]
+        return []
+
+
+def _uplink(
+    view: _Host, nic: str, team: str | None, link_up: bool, speed: int | None, duplex: str | None,
+    index: SwitchIndex,
+) -> UplinkFact:
+    host = view.host
+    uplink = UplinkFact(
+        object=f"{host.name}/{nic}",
+        host=host.name,
+        host_kind="kvm",
+        nic=nic,
+        team=team,
+        link_up=link_up,
+        speed_mbps=speed,
+        duplex=duplex,
+        missing=host_missing(host),
+    )
+    interface = view.interfaces.get(nic)
+    index.resolve(uplink, interface.neighbour if interface else None)
+    return uplink
+
+
+def _bond_fact(view: _Host, bond: Bond, index: SwitchIndex) -> BondFact:
+    host = view.host
+    team_name = f"{host.name}/{bond.name}"
+    uplinks = []
+    for member in bond.members:
+        nic = view.interfaces.get(member.name)
+        uplinks.append(
+            _uplink(
+                view, member.name, team_name, member.link_up,
+                member.speed_mbps or (nic.speed_mbps if nic else None),
+                member.duplex or (nic.duplex if nic else None),
+                index,
+            )
+        )
+    member_names = [m.name for m in bond.members]
+    bond_mtu = view.mtu(bond.name) or next((view.mtu(m) for m in member_names if view.mtu(m)), 1500)
+    if bond.implementation == "linux":
+        bridge = view.master(bond.name)
+    else:
+        bridge = next((b.name for b in host.bridges if bond.name in b.members), None)
+    member_mtus = [(m, view.mtu(m)) for m in member_names if view.mtu(m)]
+    uppers = [bridge] if bridge else []
+    uppers += view.vlans_on.get(bond.name, [])
+    upper_mtus = [(u, view.mtu(u)) for u in uppers if view.mtu(u)]
+    mtus = [f"{name} {mtu}" for name, mtu in [(bond.name, bond_mtu), *member_mtus, *upper_mtus]]
+    up = [m for m in bond.members if m.link_up]
+    fact = BondFact(
+        object=team_name,
+        host=host.name,
+        host_kind="kvm",
+        kind="bond" if bond.implementation == "linux" else "ovs-bond",
+        vswitch=bond.name,
+        policy=bond.mode,
+        active=member_names,
+        mtu=bond_mtu,
+        uplinks=uplinks,
+        switches=sorted({u.switch for u in uplinks if u.switch}),
+        logical_switches=sorted({u.logical_switch for u in uplinks if u.logical_switch}),
+        channel_ids=sorted({u.channel_id for u in uplinks if u.channel_id}),
+        missing=host_missing(host),
+        implementation=bond.implementation,
+        xmit_hash_policy=bond.xmit_hash_policy,
+        host_hash_fields=XMIT_HASH_FIELDS.get(bond.xmit_hash_policy or "", []) if bond.mode in HASHING_MODES else [],
+        switch_hash_fields=next((u.switch_hash_fields for u in uplinks if u.switch_hash_fields), []),
+        lacp_rate=bond.lacp_rate,
+        partner_mac=bond.partner_mac,
+        active_aggregator_id=bond.active_aggregator_id,
+        aggregator_ids=sorted({m.aggregator_id for m in up if m.aggregator_id is not None}),
+        outside_aggregator=[
+            f"{m.name} in aggregator {m.aggregator_id}" for m in up
+            if bond.active_aggregator_id is not None and m.aggregator_id not in (None, bond.active_aggregator_id)
+        ],
+        bridge=bridge,
+        mtus=mtus,
+        member_mtus=[mtu for _, mtu in member_mtus],
+        upper_mtus=[mtu for _, mtu in upper_mtus],
+    )
+    for uplink in uplinks:
+        for kind, reason in uplink.missing.items():
+            fact.missing.setdefault(kind, reason)
+    return fact
+
+
+def _standalone_uplinks(view: _Host, bonded: set[str], index: SwitchIndex) -> list[UplinkFact]:
+    """Physical NICs outside bonds that carry traffic: up, or enslaved to a bridge."""
+    uplinks = []
+    for nic in view.host.interfaces:
+        if nic.kind != "physical" or nic.name in bonded:
+            continue
+        if nic.operstate != "up" and nic.master is None:
+            continue
+        team = f"{view.host.name}/{nic.master}" if nic.master else None
+        uplinks.append(_uplink(view, nic.name, team, nic.operstate == "up", nic.speed_mbps, nic.duplex, index))
+    return uplinks
+
+
+def _guest_path(view: _Host, interface: DomainInterface) -> tuple[str | None, list[str], int | None]:
+    """(bridge, `name mtu` of each hop below the guest, the smallest MTU on the way)."""
+    bridge = interface.source if interface.source_type == "bridge" else None
+    network_mtu = None
+    if interface.source_type == "network":
+        network = next((n for n in view.host.networks if n.name == interface.source), None)
+        if network is not None:
+            bridge, network_mtu = network.bridge, network.mtu
+    hops: list[tuple[str, int]] = []
+    if interface.source_type == "direct" and interface.source:
+        hops = [(name, view.mtu(name)) for name in view.below(interface.source) if view.mtu(name)]
+    elif bridge:
+        if view.mtu(bridge):
+            hops.append((bridge, view.mtu(bridge)))
+        elif network_mtu:
+            hops.append((bridge, network_mtu))
+        for member in view.bridge_members(bridge):
+            hops += [(name, view.mtu(name)) for name in view.below(member) if view.mtu(name)]
+    seen: dict[str, int] = dict(hops)
+    path = [f"{name} {mtu}" for name, mtu in seen.items()]
+    return bridge, path, min(seen.values()) if seen else None
+
+
+def _guest_nics(view: _Host, domain: LibvirtDomain) -> list[GuestNicFact]:
+    host = view.host
+    facts = []
+    for number, interface in enumerate(domain.interfaces):
+        bridge, path, path_mtu = _guest_path(view, interface)
+        facts.append(
+            GuestNicFact(
+                object=f"{host.name}/{domain.name}/{interface.mac or f'net{number}'}",
+                host=host.name,
+                domain=domain.name,
+                domain_state=domain.state,
+                model=interface.model,
+                source_type=interface.source_type,
+                source=interface.source,
+                mtu=interface.mtu,
+                driver=interface.driver,
+                queues=interface.queues,
+                bridge=bridge,
+                path=path,
+                path_mtu=path_mtu,
+                vhost_net=host.vhost_net,
+                missing=host_missing(host),
+            )
+        )
+    return facts
+
+
+def kvm_facts(host: KvmHost, index: SwitchIndex, facts: Facts) -> None:
+    view = _Host(host)
+    bonds = [_bond_fact(view, bond, index) for bond in host.bonds]
+    facts.bonds.extend(bonds)
+    for bond in bonds:
+        facts.uplinks.extend(bond.uplinks)
+    bonded = {u.nic for bond in bonds for u in bond.uplinks}
+    facts.uplinks.extend(_standalone_uplinks(view, bonded, index))
+    for domain in host.domains:
+        facts.guest_nics.extend(_guest_nics(view, domain))
+    pcie_facts(host, facts)
