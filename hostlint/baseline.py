@@ -12,10 +12,11 @@ from datetime import date
 from pathlib import Path
 
 import yaml
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from hostlint.results import CheckResult, Ignored
 from hostlint.snapshot import SnapshotError
+from hostlint.yamlfile import load_model
 
 
 class BaselineEntry(BaseModel):
@@ -44,15 +45,7 @@ class Baseline(BaseModel):
 
 
 def load_baseline(path: Path) -> Baseline:
-    try:
-        raw = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
-        return Baseline.model_validate(raw)
-    except (OSError, yaml.YAMLError) as exc:
-        raise SnapshotError(f"{path}: cannot read baseline: {exc}") from exc
-    except ValidationError as exc:
-        first = exc.errors()[0]
-        where = ".".join(str(p) for p in first["loc"]) or "(top level)"
-        raise SnapshotError(f"{path}: field {where}: {first['msg']}") from exc
+    return load_model(path, Baseline, "baseline", SnapshotError)
 
 
 def apply_baseline(result: CheckResult, baseline: Baseline, today: date) -> None:

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import yaml
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field
 
 from hostlint.snapshot import SnapshotError
+from hostlint.yamlfile import load_model
 
 STORAGE_SERVICES = ("iscsi", "nfs", "vsan", "nvme-tcp", "nvme-rdma")
 
@@ -42,12 +42,4 @@ class SiteParams(BaseModel):
 
 
 def load_site_params(path: Path) -> SiteParams:
-    try:
-        raw = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
-        return SiteParams.model_validate(raw)
-    except (OSError, yaml.YAMLError) as exc:
-        raise SnapshotError(f"{path}: cannot read site parameters: {exc}") from exc
-    except ValidationError as exc:
-        first = exc.errors()[0]
-        where = ".".join(str(p) for p in first["loc"]) or "(top level)"
-        raise SnapshotError(f"{path}: field {where}: {first['msg']}") from exc
+    return load_model(path, SiteParams, "site parameters", SnapshotError)

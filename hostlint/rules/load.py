@@ -4,11 +4,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import yaml
-from pydantic import ValidationError
-
 from hostlint.data import data_dir
 from hostlint.rules.model import PROFILES, Rule
+from hostlint.yamlfile import load_model
 
 
 class RuleError(Exception):
@@ -16,16 +14,7 @@ class RuleError(Exception):
 
 
 def load_rule(path: Path) -> Rule:
-    try:
-        raw = yaml.safe_load(path.read_text(encoding="utf-8"))
-    except (OSError, yaml.YAMLError) as exc:
-        raise RuleError(f"{path}: cannot read rule: {exc}") from exc
-    try:
-        rule = Rule.model_validate(raw)
-    except ValidationError as exc:
-        first = exc.errors()[0]
-        where = ".".join(str(p) for p in first["loc"]) or "(top level)"
-        raise RuleError(f"{path}: field {where}: {first['msg']}") from exc
+    rule = load_model(path, Rule, "rule", RuleError)
     if path.stem != rule.code:
         raise RuleError(f"{path}: file name must be the rule code ({rule.code}.yaml)")
     return rule

@@ -5,23 +5,14 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-import yaml
-from pydantic import TypeAdapter, ValidationError
-
 from hostlint.snapshot.model import CablingEntry, Snapshot
+from hostlint.yamlfile import read_yaml, validate
 
 CABLING_NAMES = ("cabling.yaml", "cabling.yml")
 
 
 class SnapshotError(Exception):
     """A snapshot, lab or cabling file that cannot be used; the message names file and field."""
-
-
-def _first_error(path: Path, error: ValidationError) -> SnapshotError:
-    first = error.errors()[0]
-    where = ".".join(str(part) for part in first["loc"]) or "(top level)"
-    more = f" (and {error.error_count() - 1} more)" if error.error_count() > 1 else ""
-    return SnapshotError(f"{path}: field {where}: {first['msg']}{more}")
 
 
 def load_snapshot(path: Path) -> Snapshot:
@@ -37,22 +28,13 @@ def load_snapshot(path: Path) -> Snapshot:
         raise SnapshotError(f"{path}: a snapshot is a JSON object, found {type(raw).__name__}")
     if "schema_version" not in raw:
         raise SnapshotError(f"{path}: field schema_version: missing; is this a hostlint snapshot?")
-    try:
-        return Snapshot.model_validate(raw)
-    except ValidationError as exc:
-        raise _first_error(path, exc) from exc
+    return validate(path, raw, Snapshot, SnapshotError)
 
 
 def load_cabling(path: Path) -> list[CablingEntry]:
-    try:
-        raw = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
-    except (OSError, yaml.YAMLError) as exc:
-        raise SnapshotError(f"{path}: cannot read cabling file: {exc}") from exc
+    raw = read_yaml(path, "cabling file", SnapshotError) or {}
     entries = raw.get("cabling", raw) if isinstance(raw, dict) else raw
-    try:
-        return TypeAdapter(list[CablingEntry]).validate_python(entries)
-    except ValidationError as exc:
-        raise _first_error(path, exc) from exc
+    return validate(path, entries, list[CablingEntry], SnapshotError)
 
 
 def _files_in(path: Path) -> list[Path]:

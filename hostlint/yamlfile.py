@@ -1,0 +1,43 @@
+"""Reading a YAML or JSON file into a pydantic model, with one-line errors naming file and field."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, TypeVar
+
+import yaml
+from pydantic import BaseModel, TypeAdapter, ValidationError
+
+ModelT = TypeVar("ModelT", bound=BaseModel)
+
+
+def validation_message(path: Path, error: ValidationError) -> str:
+    """`FILE: field a.b.0.c: what is wrong (and N more)` for the first error pydantic found."""
+    first = error.errors()[0]
+    where = ".".join(str(part) for part in first["loc"]) or "(top level)"
+    more = f" (and {error.error_count() - 1} more)" if error.error_count() > 1 else ""
+    return f"{path}: field {where}: {first['msg']}{more}"
+
+
+def read_yaml(path: Path, what: str, error: type[Exception]) -> Any:
+    try:
+        return yaml.safe_load(path.read_text(encoding="utf-8"))
+    except (OSError, yaml.YAMLError) as exc:
+        raise error(f"{path}: cannot read {what}: {exc}") from exc
+
+
+def load_model(path: Path, model: type[ModelT], what: str, error: type[Exception]) -> ModelT:
+    """`path` (YAML) validated as `model`; any problem is `error` with a one-line message."""
+    raw = read_yaml(path, what, error)
+    try:
+        return model.model_validate(raw if raw is not None else {})
+    except ValidationError as exc:
+        raise error(validation_message(path, exc)) from exc
+
+
+def validate(path: Path, raw: Any, model: Any, error: type[Exception]) -> Any:
+    """`raw` (already read from `path`) validated as `model`, a model class or a type such as list[X]."""
+    try:
+        return TypeAdapter(model).validate_python(raw)
+    except ValidationError as exc:
+        raise error(validation_message(path, exc)) from exc
