@@ -104,15 +104,19 @@ def test_cabling_file_joins_kvm_uplinks_and_unreachable_host_is_skipped() -> Non
     assert not [f for f in facts.bonds + facts.guest_nics if f.host == "kvm10"]
 
 
-def test_lab_fix_script_converts_the_lacp_channel_to_static(tmp_path: Path) -> None:
+def test_lab_fix_script_fixes_each_bond_on_one_side(tmp_path: Path) -> None:
+    """kvm01's balance-xor bond goes 802.3ad (leaf1 was set up for LACP); kvm02's static channel goes LACP."""
     outcome = CliRunner().invoke(
         cli, ["check", str(LAB), "--unsafe-fixes", "--fix-script", str(tmp_path)], standalone_mode=False
     )
     assert outcome.exception is None, outcome.output
     script = (tmp_path / "leaf1.arista_eos.txt").read_text()
-    assert "LG102 kvm01.lab.example/bond0" in script
-    assert "interface Ethernet1\n   channel-group 10 mode on" in script
+    assert "LG102" not in script and "channel-group 10" not in script
+    assert "LG101 kvm02.lab.example/bond0" in script
+    assert "interface Ethernet3\n   channel-group 20 mode active" in script
     rollback = (tmp_path / "leaf1.rollback.arista_eos.txt").read_text()
-    assert "channel-group 10 mode active" in rollback
+    assert "channel-group 20 mode on" in rollback
+    host = (tmp_path / "kvm01.lab.example.nmcli.sh").read_text()
+    assert "LG102 kvm01.lab.example/bond0" in host and "mode=802.3ad" in host
     plan = (tmp_path / "PLAN.md").read_text()
     assert "MT101 `kvm01.lab.example/db01/52:54:00:1a:00:01`" in plan

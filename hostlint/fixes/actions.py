@@ -10,8 +10,25 @@ from pydantic import BaseModel, ConfigDict, ValidationError, field_validator
 
 from hostlint.data import data_dir
 
-Platform = Literal["esxcli", "powercli", "vsphere-api", "cisco_ios", "cisco_nxos", "arista_eos", "juniper_junos"]
+Platform = Literal[
+    "esxcli",
+    "powercli",
+    "vsphere-api",
+    "nmcli",
+    "iproute2",
+    "virsh",
+    "cisco_ios",
+    "cisco_nxos",
+    "arista_eos",
+    "juniper_junos",
+]
 HOST_PLATFORMS: tuple[Platform, ...] = ("esxcli", "powercli", "vsphere-api")
+# A KVM host: NetworkManager persists the change; iproute2 is the runtime variant (lost at reboot).
+KVM_HOST_PLATFORMS: tuple[Platform, ...] = ("nmcli", "iproute2")
+# A libvirt domain's definition, changed on its KVM host.
+GUEST_PLATFORMS: tuple[Platform, ...] = ("virsh",)
+# Platforms whose steps are written as a shell script run one step at a time on the host.
+SHELL_PLATFORMS: tuple[Platform, ...] = ("esxcli", "nmcli", "iproute2", "virsh")
 
 
 class ActionError(Exception):

@@ -12,8 +12,11 @@ from typing import Any
 from hostlint import names
 from hostlint.fixes.spelling import jumbo_ip_mtu
 from hostlint.fixes.steps import Change
+from hostlint.join import build_facts
+from hostlint.join.facts import BondFact
 from hostlint.snapshot import Snapshot
 from hostlint.snapshot.esxi import EsxiHost, StandardVSwitch
+from hostlint.snapshot.kvm import Bond, DomainInterface, KvmHost
 from hostlint.snapshot.switch import LoadBalance, PortChannel, Switch, SwitchPort
 
 
@@ -35,6 +38,30 @@ def _switch(snapshot: Snapshot, name: str) -> Switch:
         if key in {names.device_key(a) for a in [switch.name, *switch.aliases]}:
             return switch
     raise ApplyError(f"no switch {name} in the snapshot")
+
+
+def _kvm_host(snapshot: Snapshot, name: str) -> KvmHost:
+    key = names.device_key(name)
+    for host in snapshot.kvm_hosts:
+        if names.device_key(host.name) == key:
+            return host
+    raise ApplyError(f"no KVM host {name} in the snapshot")
+
+
+def _bond(host: KvmHost, name: str) -> Bond:
+    for bond in host.bonds:
+        if bond.name == name:
+            return bond
+    raise ApplyError(f"no bond {name} on {host.name}")
+
+
+def _domain_interface(host: KvmHost, domain: str, mac: str) -> DomainInterface:
+    for found in host.domains:
+        if found.name == domain:
+            for interface in found.interfaces:
+                if interface.mac and interface.mac.lower() == mac.lower():
+                    return interface
+    raise ApplyError(f"no interface {mac} on domain {domain} of {host.name}")
 
 
 def _vswitch(host: EsxiHost, name: str) -> StandardVSwitch:
@@ -181,6 +208,7 @@ def _switch_static_port_channel(snapshot: Snapshot, change: Change) -> None:
 def _switch_channel_mode_static(snapshot: Snapshot, change: Change) -> None:
     values = change.values
     _join_channel(_switch(snapshot, change.device), values["interface"], values["members"], "static", None)
+    _renegotiate(snapshot, _on_switch(change.device))
 
 
 def _switch_hash(snapshot: Snapshot, change: Change) -> None:
@@ -197,6 +225,7 @@ def _switch_remove_port_channel(snapshot: Snapshot, change: Change) -> None:
         channel.members = [m for m in channel.members if names.interface_key(m) not in leaving]
         if not channel.members and change.values.get("remove_interface"):
             switch.port_channels.remove(channel)
+    _renegotiate(snapshot, _on_switch(change.device))
 
 
 def _switch_port_mtu(snapshot: Snapshot, change: Change) -> None:
@@ -213,6 +242,69 @@ def _switch_port_mtu(snapshot: Snapshot, change: Change) -> None:
             _port(switch, interface["name"]).mtu = mtu
 
 
+def _switch_channel_mode_lacp(snapshot: Snapshot, change: Change) -> None:
+    values = change.values
+    _join_channel(_switch(snapshot, change.device), values["interface"], values["members"], "lacp-active", None)
+    _renegotiate(snapshot, _on_switch(change.device))
+
+
+def _on_switch(switch: str) -> Callable[[BondFact], bool]:
+    key = names.device_key(switch)
+    return lambda bond: any(names.device_key(u.switch or "") == key for u in bond.uplinks)
+
+
+def _renegotiate(snapshot: Snapshot, touched: Callable[[BondFact], bool]) -> None:
+    """What /proc/net/bonding shows once LACP has (not) converged on the 802.3ad bonds `touched` picks.
+
+    Every member whose switch port is in one LACP channel gets the switch as partner, all in one
+    aggregator; otherwise no partner answers and each member sits in an aggregator of its own.
+    """
+    for fact in build_facts(snapshot).bonds:
+        if fact.implementation != "linux" or not touched(fact):
+            continue
+        bond = _bond(_kvm_host(snapshot, fact.host), fact.vswitch)
+        if bond.mode != "802.3ad":
+            bond.partner_mac = bond.active_aggregator_id = None
+            for member in bond.members:
+                member.partner_mac = member.aggregator_id = None
+            continue
+        up = [u for u in fact.uplinks if u.link_up]
+        negotiated = (
+            bool(up)
+            and len({u.channel_id for u in up}) == 1
+            and all(u.channel_mode in ("lacp-active", "lacp-passive") for u in up)
+        )
+        host = _kvm_host(snapshot, fact.host)
+        neighbour = next((i.neighbour for i in host.interfaces if i.name == up[0].nic), None) if up else None
+        partner = (neighbour.device_id if neighbour else up[0].switch) if negotiated else "00:00:00:00:00:00"
+        bond.partner_mac = partner
+        bond.active_aggregator_id = 1
+        for number, member in enumerate(bond.members, 1):
+            member.partner_mac = partner
+            member.aggregator_id = 1 if negotiated else number
+
+
+def _bond_mode(snapshot: Snapshot, change: Change) -> None:
+    host = _kvm_host(snapshot, change.device)
+    bond = _bond(host, change.values["bond"])
+    options = change.values["options"]
+    bond.mode = change.after
+    bond.xmit_hash_policy = options.get("xmit_hash_policy", bond.xmit_hash_policy)
+    bond.lacp_rate = options.get("lacp_rate")
+    bond.miimon = options["miimon"]
+    _renegotiate(snapshot, lambda fact: fact.host == host.name and fact.vswitch == bond.name)
+
+
+def _guest_nic_mtu(snapshot: Snapshot, change: Change) -> None:
+    host = _kvm_host(snapshot, change.device)
+    _domain_interface(host, change.values["domain"], change.values["mac"]).mtu = int(change.after)
+
+
+def _guest_nic_model(snapshot: Snapshot, change: Change) -> None:
+    host = _kvm_host(snapshot, change.device)
+    _domain_interface(host, change.values["domain"], change.values["mac"]).model = change.after
+
+
 APPLIERS: dict[str, Callable[[Snapshot, Change], None]] = {
     "host-teaming": _host_teaming,
     "host-active-uplinks": _host_active_uplinks,
@@ -225,6 +317,10 @@ APPLIERS: dict[str, Callable[[Snapshot, Change], None]] = {
     "switch-hash": _switch_hash,
     "switch-remove-port-channel": _switch_remove_port_channel,
     "switch-port-mtu": _switch_port_mtu,
+    "switch-channel-mode-lacp": _switch_channel_mode_lacp,
+    "bond-mode": _bond_mode,
+    "guest-nic-mtu": _guest_nic_mtu,
+    "guest-nic-model": _guest_nic_model,
 }
 
 

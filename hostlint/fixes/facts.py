@@ -6,13 +6,18 @@ from typing import Any
 
 from hostlint.fixes.site import Site
 from hostlint.fixes.steps import CannotFix
-from hostlint.join.facts import Fact, TeamFact, UplinkFact, VmkFact
+from hostlint.join.facts import BondFact, Fact, GuestNicFact, TeamFact, UplinkFact, VmkFact
 
 
 def parse_fact(data: dict[str, Any]) -> Fact:
-    """A finding's fact dump as a TeamFact, UplinkFact or VmkFact (told apart by their own fields);
-    any other kind of fact as a plain Fact, which no fix action accepts.
+    """A finding's fact dump as a BondFact, TeamFact, UplinkFact, VmkFact or GuestNicFact (told
+    apart by their own fields); any other kind of fact as a plain Fact, which no fix action accepts.
     """
+    # A bond is a team with bond-only fields: test it first, or it would come back a plain TeamFact.
+    if "uplinks" in data and "implementation" in data:
+        return BondFact.model_validate(data)
+    if "domain" in data and "model" in data and "source_type" in data:
+        return GuestNicFact.model_validate(data)
     if "uplinks" in data and "kind" in data:
         return TeamFact.model_validate(data)
     if "nic" in data and "host_kind" in data:

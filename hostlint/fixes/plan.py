@@ -12,7 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from hostlint.fixes import host_steps, switch_steps
+from hostlint.fixes import host_steps, kvm_steps, switch_steps
 from hostlint.fixes.actions import Action, load_actions
 from hostlint.fixes.facts import parse_fact
 from hostlint.fixes.site import Site
@@ -34,10 +34,14 @@ EXPANDERS: dict[str, Expander] = {
     "vmk-mtu": host_steps.vmk_mtu,
     "switch-static-port-channel": switch_steps.static_port_channel,
     "switch-channel-mode-static": switch_steps.channel_mode_static,
+    "switch-channel-mode-lacp": switch_steps.channel_mode_lacp,
     "switch-hash": switch_steps.switch_hash,
     "switch-remove-port-channel": switch_steps.remove_port_channel,
     "switch-port-mtu": switch_steps.port_mtu,
     "switch-port-autoneg": switch_steps.port_autoneg,
+    "bond-mode": kvm_steps.bond_mode,
+    "guest-nic-mtu": kvm_steps.guest_nic_mtu,
+    "guest-nic-model": kvm_steps.guest_nic_model,
 }
 
 
@@ -67,6 +71,8 @@ class Plan:
     conflicts: list[Conflict] = field(default_factory=list)
     manual: list[Manual] = field(default_factory=list)
     advice: list[Finding] = field(default_factory=list)
+    # A display-only finding's steps, rendered as advice and never written to a script (by advice index).
+    advice_steps: dict[int, list[Step]] = field(default_factory=dict)
     unchanged: list[Manual] = field(default_factory=list)
     held_back: list[Finding] = field(default_factory=list)
 
@@ -87,6 +93,8 @@ class _Builder:
     def add_finding(self, finding: Finding, order: int) -> None:
         if finding.applicability == "display-only" or not finding.fix:
             self.plan.advice.append(finding)
+            if finding.fix:
+                self._advise(finding, order)
             return
         if finding.applicability == "unsafe" and not self.unsafe:
             # ruff's contract: a fix that may drop traffic is written only when asked for.
@@ -110,6 +118,24 @@ class _Builder:
                 self.plan.unchanged.append(Manual(source, request.action, "already as wanted on every device"))
             for change in changes:
                 self._add(change, request.stage, source)
+
+    def _advise(self, finding: Finding, order: int) -> None:
+        """The commands a display-only fix would run, for a person to adapt; nothing joins the plan."""
+        source = _source(finding, order)
+        fact = parse_fact(finding.fact)
+        steps = []
+        for request in finding.fix:
+            expander = EXPANDERS.get(request.action)
+            try:
+                changes = expander(request.params, fact, self.site) if expander else []
+            except CannotFix:
+                changes = []
+            for change in changes:
+                action = self.actions.get(change.action)
+                if action is not None and all(p in action.platforms for p in change.platforms):
+                    steps.append(Step(action=action, stage=request.stage, change=change, sources=[source], seq=-1))
+        if steps:
+            self.plan.advice_steps[len(self.plan.advice) - 1] = steps
 
     def _expand(self, request: FixRequest, fact: Fact, source: Source) -> list[Change] | None:
         """The request's changes, or None (and a manual item saying why) when it cannot be scripted."""

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from hostlint.fixes.actions import SHELL_PLATFORMS
 from hostlint.fixes.plan import Plan
 from hostlint.fixes.render import describe, render
 from hostlint.fixes.scripts import script_name
@@ -25,7 +26,9 @@ def _run(step: Step, rollback: bool = False) -> str:
     commands = []
     for platform in step.change.platforms:
         name = script_name(step.device, platform, rollback)
-        if platform == "esxcli":
+        if platform == "iproute2":
+            commands.append(f"`sh {name} {step.number}` (runtime only, lost at reboot)")
+        elif platform in SHELL_PLATFORMS:
             commands.append(f"`sh {name} {step.number}`")
         elif platform == "powercli":
             commands.append(f"`./{name} -Step {step.number}`")
@@ -104,17 +107,28 @@ def _manual(plan: Plan) -> list[str]:
     return [*lines, ""]
 
 
+def _advice_commands(step: Step) -> list[str]:
+    """A display-only step's commands, as text to adapt: in no script, so no step number."""
+    platform = step.change.platforms[0]
+    lines = [f"  - On {step.device} ({platform}, {step.action.label}), when ready: {describe(step)}"]
+    lines += [f"    - REVIEW: {note}" for note in step.change.notes]
+    lines += ["", "    ```", *(f"    {line}" for line in render(step, platform, "change").splitlines()), "    ```", ""]
+    return lines
+
+
 def _advice(plan: Plan) -> list[str]:
     if not plan.advice and not plan.unchanged:
         return []
     lines = ["## Advice (not scripted)", ""]
-    for finding in plan.advice:
+    for index, finding in enumerate(plan.advice):
         lines.append(f"- {finding.code} `{finding.object}` ({finding.severity}): {finding.message}")
         if finding.fix:
             suggested = ", ".join(
                 request.action + (f" {request.params}" if request.params else "") for request in finding.fix
             )
             lines.append(f"  - Suggested, display-only: {suggested}")
+        for step in plan.advice_steps.get(index, []):
+            lines += _advice_commands(step)
     for item in plan.unchanged:
         lines.append(f"- {item.source.code} `{item.source.object}` ({item.action}): {item.reason}")
     return [*lines, ""]

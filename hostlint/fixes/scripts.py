@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from hostlint.fixes.actions import SHELL_PLATFORMS
 from hostlint.fixes.render import describe, render
 from hostlint.fixes.steps import Step
 
@@ -37,8 +38,8 @@ def safe_name(device: str) -> str:
 def script_name(device: str, platform: str, rollback: bool = False) -> str:
     device = safe_name(device)
     kind = ".rollback" if rollback else ""
-    if platform == "esxcli":
-        return f"{device}{kind}.esxcli.sh"
+    if platform in SHELL_PLATFORMS:
+        return f"{device}{kind}.{platform}.sh"
     if platform == "powercli":
         return f"{device}{kind}.ps1"
     if platform == "vsphere-api":
@@ -87,14 +88,33 @@ def _intro(device: str, platform: str, numbers: str, rollback: bool) -> list[str
     ]
 
 
-def shell_script(device: str, steps: list[Step], total: int, rollback: bool) -> str:
+# Where each shell script runs, and what the engineer must know before picking it.
+_SHELL_USAGE = {
+    "esxcli": ["Usage, in the ESXi shell: sh {name} STEP"],
+    "nmcli": [
+        "Usage, as root on the KVM host: sh {name} STEP",
+        "NetworkManager keeps the change (it is in the connection profile).",
+    ],
+    "iproute2": [
+        "Usage, as root on the KVM host: sh {name} STEP",
+        "RUNTIME ONLY: a reboot or a NetworkManager/ifupdown reload undoes these changes. Use this",
+        "script where NetworkManager does not manage the interfaces, or the nmcli script; not both.",
+    ],
+    "virsh": [
+        "Usage, as root on the KVM host: sh {name} STEP",
+        "virsh and virt-xml connect to LIBVIRT_DEFAULT_URI (qemu:///system for root by default).",
+    ],
+}
+
+
+def shell_script(device: str, platform: str, steps: list[Step], total: int, rollback: bool) -> str:
     numbers = " ".join(str(s.number) for s in steps)
-    name = script_name(device, "esxcli", rollback)
-    lines = ["#!/bin/sh", *_comment(SHELL, _intro(device, "esxcli", numbers, rollback))]
-    lines += _comment(SHELL, [f"Usage, in the ESXi shell: sh {name} STEP", ""])
+    name = script_name(device, platform, rollback)
+    lines = ["#!/bin/sh", *_comment(SHELL, _intro(device, platform, numbers, rollback))]
+    lines += _comment(SHELL, [line.format(name=name) for line in _SHELL_USAGE[platform]] + [""])
     lines += ["set -eu", ""]
     for step in steps:
-        body = _block(step, "esxcli", SHELL, total, rollback)
+        body = _block(step, platform, SHELL, total, rollback)
         lines += [f"step_{step.number}() {{", *(f"    {line}" for line in body), "}", ""]
     lines.append('case "${1:-}" in')
     lines += [f"    {s.number}) step_{s.number} ;;" for s in steps]
@@ -242,9 +262,9 @@ def device_scripts(steps: list[Step], total: int) -> dict[str, str]:
     files = {}
     for (device, platform), device_steps in sorted(by_device.items()):
         undo = list(reversed(device_steps))
-        if platform == "esxcli":
-            files[script_name(device, platform)] = shell_script(device, device_steps, total, False)
-            files[script_name(device, platform, True)] = shell_script(device, undo, total, True)
+        if platform in SHELL_PLATFORMS:
+            files[script_name(device, platform)] = shell_script(device, platform, device_steps, total, False)
+            files[script_name(device, platform, True)] = shell_script(device, platform, undo, total, True)
         elif platform == "vsphere-api":
             files[script_name(device, platform)] = python_script(device, device_steps, total, False)
             files[script_name(device, platform, True)] = python_script(device, undo, total, True)

@@ -1,7 +1,8 @@
 """What the fix writer needs to know about the site beyond one finding's fact.
 
 Switch details (platform, existing port-channels, vPC/MLAG peer), a host's other
-teams, vmkping peers, and port-channel numbers handed out while planning.
+teams, vmkping peers, ESXi and KVM hosts (bonds, libvirt domains), and port-channel
+numbers handed out while planning.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from hostlint.join.facts import TeamFact, VmkFact
 from hostlint.join.switches import SwitchIndex
 from hostlint.snapshot import Snapshot
 from hostlint.snapshot.esxi import EsxiHost
+from hostlint.snapshot.kvm import Bond, DomainInterface, KvmHost
 from hostlint.snapshot.switch import PortChannel, Switch, SwitchPort
 
 MULTICHASSIS_CONFIG = ("vpc", "mlag")
@@ -27,6 +29,7 @@ class Site:
         self._teams = {(t.host, t.vswitch): t for t in facts.teams if t.kind == "vss"}
         self._vmks = facts.vmks
         self._hosts = {names.device_key(h.name): h for h in snapshot.esxi_hosts}
+        self._kvm_hosts = {names.device_key(h.name): h for h in snapshot.kvm_hosts}
         self.channels = ChannelNumbers()
 
     def switch(self, name: str) -> Switch | None:
@@ -48,6 +51,23 @@ class Site:
 
     def host(self, name: str) -> EsxiHost | None:
         return self._hosts.get(names.device_key(name))
+
+    def kvm_host(self, name: str) -> KvmHost | None:
+        return self._kvm_hosts.get(names.device_key(name))
+
+    def is_kvm(self, name: str) -> bool:
+        return names.device_key(name) in self._kvm_hosts
+
+    def bond(self, host: str, name: str) -> Bond | None:
+        kvm = self.kvm_host(host)
+        return next((b for b in kvm.bonds if b.name == name), None) if kvm else None
+
+    def domain_interface(self, host: str, domain: str, mac: str) -> DomainInterface | None:
+        kvm = self.kvm_host(host)
+        found = next((d for d in kvm.domains if d.name == domain), None) if kvm else None
+        if found is None:
+            return None
+        return next((i for i in found.interfaces if i.mac and i.mac.lower() == mac.lower()), None)
 
     def team(self, host: str, vswitch: str | None) -> TeamFact | None:
         return self._teams.get((host, vswitch or ""))

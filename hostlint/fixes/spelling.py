@@ -132,6 +132,32 @@ def short_interface(name: str, platform: str) -> str:
     return name
 
 
+# Linux bond mode -> the `Bonding Mode:` line of /proc/net/bonding/<bond> (drivers/net/bonding/bond_procfs.c).
+_BONDING_MODE_SHOWN = {
+    "balance-rr": "load balancing (round-robin)",
+    "active-backup": "fault-tolerance (active-backup)",
+    "balance-xor": "load balancing (xor)",
+    "broadcast": "fault-tolerance (broadcast)",
+    "802.3ad": "IEEE 802.3ad Dynamic link aggregation",
+    "balance-tlb": "transmit load balancing",
+    "balance-alb": "adaptive load balancing",
+}
+
+
+def bonding_mode_shown(mode: str) -> str:
+    return _BONDING_MODE_SHOWN[mode]
+
+
+def bond_options(options: dict[str, object]) -> str:
+    """NetworkManager's `bond.options` value: `mode=802.3ad,miimon=100,...`."""
+    return ",".join(f"{key}={value}" for key, value in options.items())
+
+
+def bond_args(options: dict[str, object]) -> str:
+    """The same options as `ip link set DEV type bond` arguments: `mode 802.3ad miimon 100 ...`."""
+    return " ".join(f"{key} {shell_quote(str(value))}" for key, value in options.items())
+
+
 def powershell_quote(text: str) -> str:
     return "'" + str(text).replace("'", "''") + "'"
 
@@ -146,6 +172,9 @@ FILTERS = {
     "powercli_policy": powercli_policy,
     "channel_interface": channel_interface,
     "channel_mode": channel_mode,
+    "bonding_mode_shown": bonding_mode_shown,
+    "bond_options": bond_options,
+    "bond_args": bond_args,
     "config_mtu": config_mtu,
     "jumbo": jumbo,
     "short": short_interface,

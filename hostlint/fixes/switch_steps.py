@@ -278,3 +278,36 @@ def port_autoneg(params: dict[str, Any], fact: Fact, site: Site) -> list[Change]
             )
         )
     return changes
+
+
+def channel_mode_lacp(params: dict[str, Any], fact: Fact, site: Site) -> list[Change]:
+    """A static or PAgP channel facing an LACP bond (802.3ad, OVS balance-tcp) turned into `mode active`."""
+    uplinks = uplinks_of(fact, site, roles=("active",))
+    loose = [f"{u.nic} -> {u.switch} {u.port}" for u in uplinks if u.link_up and not u.port_channel]
+    if loose:
+        raise CannotFix(f"not in any port-channel: {', '.join(loose)}; build the LACP channel by hand")
+    changes = []
+    for switch, existing, ports in _channels_of(uplinks, site):
+        if existing.mode in ("lacp-active", "lacp-passive"):
+            continue
+        number = channel_number(existing.name)
+        members = sorted(existing.members)
+        notes = []
+        others = sorted(set(members) - set(ports))
+        if others:
+            notes.append(f"{', '.join(others)} in the same channel are converted too")
+        if existing.mode == "pagp":
+            notes.append("PAgP desirable or auto was not collected: the rollback assumes desirable")
+        changes.append(
+            Change(
+                action="switch-channel-mode-lacp",
+                device=switch.name,
+                platforms=(switch.platform,),
+                target=",".join(members),
+                values={"number": number, "interface": channel_interface(number, switch.platform), "members": members},
+                after=f"channel {number} mode active",
+                before=existing.mode,
+                notes=notes,
+            )
+        )
+    return changes
