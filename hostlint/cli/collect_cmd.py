@@ -6,6 +6,7 @@ import click
 
 from hostlint.cli.collect_kvm_cmd import kvm
 from hostlint.cli.collect_switches_cmd import switches
+from hostlint.cli.collect_vsphere_cmd import vsphere
 
 
 @click.group()
@@ -13,5 +14,6 @@ def collect() -> None:
     """Collect live facts into a snapshot file (vSphere, switches, KVM hosts)."""
 
 
+collect.add_command(vsphere)
 collect.add_command(kvm)
 collect.add_command(switches)

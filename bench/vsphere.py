@@ -1,0 +1,349 @@
+"""vSphere collection benchmark: hostlint vs naive pyvmomi attribute walking vs a compiled Go client.
+
+All three collect the same facts from the same simulated vCenter (sim/vcsim, govmomi's simulator
+over real SOAP and TLS on 127.0.0.1) in the same run: every host's network configuration, VMkernel
+services, iSCSI adapters and PCI devices, the distributed switches and their port groups, then the
+per-host CDP/LLDP hints and iSCSI bindings. Round trips are counted by the simulator itself.
+
+    python bench/vsphere.py                   # 1,000 hosts
+    python bench/vsphere.py --hosts 50 --delay-ms 2 --json
+
+`--delay-ms` adds that much latency to every SOAP call, as a vCenter across a WAN would.
+"""
+
+from __future__ import annotations
+
+import argparse
+import cProfile
+import importlib.util
+import json
+import os
+import pstats
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from pyVmomi import vim
+
+from hostlint.collect.vsphere import collect, connect, convert, disconnect, parse_server, tls_context
+from hostlint.collect.vsphere.collector import dvs_members
+from hostlint.collect.vsphere.hints import HostHints, iscsi_hba_names
+from hostlint.collect.vsphere.retrieve import Retrieved
+from hostlint.snapshot import Snapshot
+
+ROOT = Path(__file__).resolve().parents[1]
+_spec = importlib.util.spec_from_file_location("vcsim_launcher", ROOT / "sim" / "vcsim" / "launcher.py")
+launcher = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(launcher)
+
+USER = "administrator@vsphere.local"
+PASSWORD = "bench-password"
+
+
+# --- the inventory -----------------------------------------------------------------------------
+
+
+def _host(index: int) -> dict:
+    name = f"esx{index:04d}.bench.example.net"
+    rack = index // 20
+    mac = f"00:50:56:{index // 256:02x}:{index % 256:02x}"
+
+    def pnic(n: int, pci: str, speed: int = 10000) -> dict:
+        return {
+            "name": f"vmnic{n}",
+            "driver": "i40en",
+            "mac": f"{mac}:{n:02x}",
+            "pci": pci,
+            "speed_mbps": speed,
+            "duplex": "full",
+            "neighbour": {
+                "protocol": "cdp",
+                "device_id": f"tor{rack}-{'a' if n % 2 == 0 else 'b'}.bench.example.net",
+                "port_id": f"Ethernet1/{index % 20 * 4 + n + 1}",
+                "platform": "N9K-C93180YC-FX",
+            },
+        }
+
+    def vmk(n: int, portgroup: str, vswitch: str, mtu: int, net: int, services: list[str]) -> dict:
+        ip = f"10.{net}.{rack}.{index % 250 + 1}"
+        return {"name": f"vmk{n}", "portgroup": portgroup, "vswitch": vswitch, "mtu": mtu, "ip": ip, "prefix": 24,
+                "services": services}  # fmt: skip
+
+    return {
+        "name": name,
+        "version": "8.0.3",
+        "vswitches": [
+            {
+                "name": "vSwitch0",
+                "uplinks": ["vmnic0", "vmnic1"],
+                "teaming": {"active": ["vmnic0"], "standby": ["vmnic1"]},
+            },
+            {
+                "name": "vSwitch1",
+                "mtu": 9000,
+                "uplinks": ["vmnic2", "vmnic3"],
+                "teaming": {"policy": "loadbalance_ip", "active": ["vmnic2", "vmnic3"]},
+            },
+        ],
+        "portgroups": [
+            {"name": "Management Network", "vswitch": "vSwitch0", "vlan": 10, "members": ["vmk0"]},
+            {"name": "vMotion", "vswitch": "vSwitch1", "vlan": 20, "members": ["vmk1"]},
+            {
+                "name": "iSCSI-A",
+                "vswitch": "vSwitch1",
+                "vlan": 30,
+                "members": ["vmk2"],
+                "teaming": {"policy": "failover_explicit", "active": ["vmnic2"], "unused": ["vmnic3"]},
+            },
+            {
+                "name": "iSCSI-B",
+                "vswitch": "vSwitch1",
+                "vlan": 30,
+                "members": ["vmk3"],
+                "teaming": {"policy": "failover_explicit", "active": ["vmnic3"], "unused": ["vmnic2"]},
+            },
+            {"name": "VM-Prod", "vswitch": "vSwitch1", "vlan": 100},
+        ],
+        "vmks": [
+            vmk(0, "Management Network", "vSwitch0", 1500, 10, ["management"]),
+            vmk(1, "vMotion", "vSwitch1", 9000, 20, ["vmotion"]),
+            vmk(2, "iSCSI-A", "vSwitch1", 9000, 30, []),
+            vmk(3, "iSCSI-B", "vSwitch1", 9000, 31, []),
+        ],
+        "pnics": [
+            pnic(0, "0000:3b:00.0"),
+            pnic(1, "0000:3b:00.1"),
+            pnic(2, "0000:5e:00.0", 25000),
+            pnic(3, "0000:5e:00.1", 25000),
+            pnic(4, "0000:d8:00.0", 25000),
+            pnic(5, "0000:d8:00.1", 25000),
+        ],
+        "iscsi_adapters": [
+            {"name": "vmhba64", "kind": "software", "bound_vmks": ["vmk2", "vmk3"], "targets": ["10.30.0.100:3260"]}
+        ],
+        "pci_devices": [
+            {"address": pci, "vendor": "Intel Corporation", "device": "Ethernet Controller", "device_class": "Ethernet"}
+            for pci in ("0000:3b:00.0", "0000:3b:00.1", "0000:5e:00.0", "0000:5e:00.1", "0000:d8:00.0", "0000:d8:00.1")
+        ],
+    }
+
+
+def scenario(hosts: int) -> dict:
+    host_list = [_host(i) for i in range(hosts)]
+    return {
+        "schema_version": 1,
+        "esxi_hosts": host_list,
+        "distributed_switches": [
+            {
+                "name": "dvs-bench",
+                "max_mtu": 9000,
+                "lacp_api_version": "multipleLag",
+                "lags": [{"name": "lag1", "mode": "active", "load_balance": "srcDestIp", "uplink_count": 2}],
+                "portgroups": [
+                    {"name": "dvpg-vm", "vlan": 200, "teaming": {"policy": "loadbalance_ip", "active": ["lag1"]}},
+                    {"name": "dvpg-web", "vlan": 201, "teaming": {"policy": "loadbalance_ip", "active": ["lag1"]}},
+                ],
+                "hosts": [{"host": h["name"], "uplinks": {"lag1-0": "vmnic4", "lag1-1": "vmnic5"}} for h in host_list],
+            }
+        ],
+    }
+
+
+# --- the three clients -------------------------------------------------------------------------
+
+
+def _login(sim):
+    endpoint = parse_server(sim.url)
+    return endpoint, connect(endpoint, USER, PASSWORD, tls_context(ca_bundle=Path(sim.cert)))
+
+
+def run_hostlint(sim, page_size: int, concurrency: int, profile: bool, parallel: int = 2) -> tuple[dict, Snapshot]:
+    endpoint, si = _login(sim)
+    sim.stats(reset=True)
+    profiler = cProfile.Profile() if profile else None
+    started = time.perf_counter()
+    if profiler:
+        profiler.enable()
+    collection = collect(si, str(endpoint), page_size=page_size, concurrency=concurrency, parallel=parallel)
+    if profiler:
+        profiler.disable()
+    seconds = time.perf_counter() - started
+    stats = sim.stats()
+    disconnect(si)
+    result = {
+        "seconds": seconds,
+        "calls": stats["calls"],
+        "methods": stats["methods"],
+        "response_mb": stats["response_bytes"] / 1e6,
+    }
+    if profiler:
+        result["profile"] = _parse_share(profiler, seconds)
+    return result, collection.snapshot
+
+
+def _parse_share(profiler: cProfile.Profile, seconds: float) -> dict:
+    """How much of the main thread's time pyvmomi spent turning SOAP XML into objects."""
+    stats = pstats.Stats(profiler)
+    parse = 0.0
+    for (filename, _line, function), (_cc, _nc, _tt, cumulative, _callers) in stats.stats.items():
+        if filename.endswith("SoapAdapter.py") and function in ("Deserialize", "DeserializeResponse"):
+            parse = max(parse, cumulative)
+    return {"pyvmomi_deserialize_seconds": parse, "share_of_total": parse / seconds if seconds else 0.0}
+
+
+def run_naive(sim) -> tuple[dict, Snapshot]:
+    """What a straightforward pyvmomi script does: walk the objects, one property access at a time."""
+    endpoint, si = _login(sim)
+    sim.stats(reset=True)
+    started = time.perf_counter()
+    content = si.RetrieveContent()
+    vcenter = str(endpoint) if content.about.apiType == "VirtualCenter" else None
+    host_view = content.viewManager.CreateContainerView(content.rootFolder, [vim.HostSystem], True)
+    hosts, hints = [], {}
+    for host in host_view.view:
+        config, manager = host.config, host.configManager
+        props = {
+            "name": host.name,
+            "runtime.connectionState": host.runtime.connectionState,
+            "config.product.version": config.product.version,
+            "config.network": config.network,
+            "config.virtualNicManagerInfo": config.virtualNicManagerInfo,
+            "config.storageDevice.hostBusAdapter": config.storageDevice.hostBusAdapter,
+            "configManager.networkSystem": manager.networkSystem,
+            "configManager.iscsiManager": manager.iscsiManager,
+            "hardware.pciDevice": host.hardware.pciDevice,
+        }
+        record = Retrieved(ref=host, props=props)
+        hosts.append(record)
+        if props["runtime.connectionState"] == "connected":
+            found = HostHints(network=list(manager.networkSystem.QueryNetworkHint()))
+            for hba in iscsi_hba_names(record):
+                found.bound_vnics[hba] = list(manager.iscsiManager.QueryBoundVnics(iScsiHbaName=hba))
+            hints[host._moId] = found
+    host_view.DestroyView()
+    vm_view = content.viewManager.CreateContainerView(content.rootFolder, [vim.VirtualMachine], True)
+    vms = []
+    for vm in vm_view.view:
+        config = vm.config
+        props = {"name": vm.name, "runtime.host": vm.runtime.host, "config.template": config.template}
+        props |= {"config.hardware.numCPU": config.hardware.numCPU, "config.cpuHotAddEnabled": config.cpuHotAddEnabled}
+        vms.append(Retrieved(ref=vm, props={**props, "config.hardware.device": config.hardware.device}))
+    vm_view.DestroyView()
+    dvs_view = content.viewManager.CreateContainerView(content.rootFolder, [vim.DistributedVirtualSwitch], True)
+    snapshot = Snapshot(source=f"vsphere:{endpoint}")
+    dvs_names, pg_names, switches = {}, {}, []
+    for dvs in dvs_view.view:
+        record = Retrieved(ref=dvs, props={"name": dvs.name, "uuid": dvs.uuid, "config": dvs.config})
+        portgroups = []
+        for pg in dvs.portgroup:
+            config = pg.config
+            props = {"name": pg.name, "key": pg.key, "config.defaultPortConfig": config.defaultPortConfig}
+            portgroups.append(Retrieved(ref=pg, props={**props, "config.uplink": config.uplink}))
+        dvs_names[record.get("uuid")] = record.get("name")
+        pg_names.update({pg.get("key"): pg.get("name") for pg in portgroups})
+        switches.append((record, portgroups))
+    dvs_view.DestroyView()
+    vms_on = convert.vms_by_host(vms, pg_names)
+    for host in sorted(hosts, key=lambda h: h.get("name")):
+        esxi = convert.esxi_host(host, hints.get(host.ref._moId), vcenter, dvs_names, pg_names)
+        esxi.vms = vms_on.get(host.ref._moId, [])
+        snapshot.esxi_hosts.append(esxi)
+    members = dvs_members(hosts)
+    for record, portgroups in sorted(switches, key=lambda s: s[0].get("name")):
+        own = sorted(members.get(record.get("uuid"), []), key=lambda m: m.host)
+        snapshot.distributed_switches.append(convert.distributed_switch(record, portgroups, own))
+    seconds = time.perf_counter() - started
+    stats = sim.stats()
+    disconnect(si)
+    result = {"seconds": seconds, "calls": stats["calls"], "methods": stats["methods"]}
+    return {**result, "response_mb": stats["response_bytes"] / 1e6}, snapshot
+
+
+def run_go(sim, binary: Path, page_size: int, concurrency: int) -> dict:
+    sim.stats(reset=True)
+    env = {**os.environ, "VCSIM_PASSWORD": PASSWORD}
+    args = [str(binary), "-url", sim.url, "-ca", sim.cert, "-user", USER]
+    args += ["-page-size", str(page_size), "-concurrency", str(concurrency)]
+    done = subprocess.run(args, capture_output=True, text=True, env=env, timeout=1800, check=True)
+    result = json.loads(done.stdout)
+    stats = sim.stats()
+    # the Go client logs in inside its own timing window; count only its collection calls
+    return {
+        "seconds": result["seconds"],
+        "calls": result["calls"],
+        "server_calls": stats["calls"],
+        "methods": stats["methods"],
+        "response_mb": stats["response_bytes"] / 1e6,
+    }
+
+
+def _same_facts(a: Snapshot, b: Snapshot) -> bool:
+    keep = {"esxi_hosts", "distributed_switches"}
+    return a.model_dump(include=keep) == b.model_dump(include=keep)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--hosts", type=int, default=1000)
+    parser.add_argument("--page-size", type=int, default=500)
+    parser.add_argument("--concurrency", type=int, default=8)
+    parser.add_argument("--parallel", type=int, default=2, help="concurrent host retrievals (slices)")
+    parser.add_argument("--delay-ms", type=int, default=0, help="latency added to every SOAP call")
+    parser.add_argument("--no-naive", action="store_true", help="skip the (slow) attribute-walking client")
+    parser.add_argument(
+        "--profile", action="store_true", help="measure pyvmomi's XML parsing share (retrieves in one thread)"
+    )
+    parser.add_argument("--json", action="store_true", help="print the results as JSON")
+    args = parser.parse_args(argv)
+
+    with tempfile.TemporaryDirectory(prefix="hostlint-bench-") as work:
+        work_dir = Path(work)
+        binaries = work_dir / "bin"
+        sim_binary = launcher.build(binaries)
+        go_client = launcher.build(binaries, "./pcclient", "pcclient")
+        scenario_path = work_dir / "scenario.json"
+        scenario_path.write_text(json.dumps(scenario(args.hosts)))
+        extra = ("-delay-ms", str(args.delay_ms)) if args.delay_ms else ()
+        with launcher.Simulator(sim_binary, scenario_path, password=PASSWORD, extra_args=extra) as sim:
+            results: dict = {"hosts": args.hosts, "delay_ms": args.delay_ms, "sim_build_ms": sim.build_ms}
+            results["hostlint"], snapshot = run_hostlint(
+                sim, args.page_size, args.concurrency, args.profile, 1 if args.profile else args.parallel
+            )
+            results["go"] = run_go(sim, go_client, args.page_size, args.concurrency)
+            if not args.no_naive:
+                results["naive"], naive_snapshot = run_naive(sim)
+                results["naive_same_facts"] = _same_facts(snapshot, naive_snapshot)
+    hostlint_s = results["hostlint"]["seconds"]
+    results["hostlint_vs_go"] = hostlint_s / results["go"]["seconds"]
+    if "naive" in results:
+        results["naive_vs_hostlint"] = results["naive"]["seconds"] / hostlint_s
+    if args.json:
+        print(json.dumps(results, indent=2))
+    else:
+        _print_table(results)
+    return 0
+
+
+def _print_table(results: dict) -> None:
+    built = f"simulator built in {results['sim_build_ms']} ms"
+    print(f"{results['hosts']} hosts, {results['delay_ms']} ms per call ({built})")
+    print(f"{'client':<10} {'seconds':>9} {'calls':>7} {'MB':>8}")
+    for name in ("hostlint", "go", "naive"):
+        if name in results:
+            row = results[name]
+            print(f"{name:<10} {row['seconds']:>9.2f} {row['calls']:>7} {row['response_mb']:>8.1f}")
+    print(f"hostlint / go:    {results['hostlint_vs_go']:.2f}x")
+    if "naive_vs_hostlint" in results:
+        print(f"naive / hostlint: {results['naive_vs_hostlint']:.2f}x (same facts: {results['naive_same_facts']})")
+    if "profile" in results["hostlint"]:
+        profile = results["hostlint"]["profile"]
+        print(
+            f"pyvmomi XML parsing: {profile['pyvmomi_deserialize_seconds']:.2f} s "
+            f"({profile['share_of_total']:.0%} of hostlint's time, main thread)"
+        )
+
+
+if __name__ == "__main__":
+    sys.exit(main())

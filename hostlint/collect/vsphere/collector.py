@@ -1,0 +1,120 @@
+"""One collection: bulk retrievals, then per-host hints, then conversion into a snapshot."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+
+from pyVmomi import vim
+
+from hostlint.collect.vsphere import convert
+from hostlint.collect.vsphere.hints import DEFAULT_CONCURRENCY, query_hints
+from hostlint.collect.vsphere.retrieve import (
+    DEFAULT_PAGE_SIZE,
+    Retrieved,
+    RoundTrips,
+    retrieve_hosts,
+    retrieve_switches,
+    retrieve_vms,
+)
+from hostlint.snapshot import Snapshot
+from hostlint.snapshot.common import CollectionError
+from hostlint.snapshot.esxi import DvsHostMember
+
+
+@dataclass
+class Progress:
+    """Callbacks for a progress display: the host count once known, then one call per host done."""
+
+    on_total: Callable[[int], None] = lambda total: None
+    on_host: Callable[[str], None] = lambda name: None
+
+
+@dataclass
+class Collection:
+    snapshot: Snapshot
+    trips: RoundTrips = field(default_factory=RoundTrips)
+
+
+def dvs_members(hosts: list[Retrieved]) -> dict[str, list[DvsHostMember]]:
+    """Distributed switch uuid -> which pNIC backs which uplink on each member host."""
+    members: dict[str, list[DvsHostMember]] = {}
+    for host in hosts:
+        network = host.get("config.network")
+        for proxy in (network.proxySwitch if network else None) or []:
+            members.setdefault(proxy.dvsUuid, []).append(
+                DvsHostMember(host=host.get("name"), uplinks=convert.host_uplinks(proxy))
+            )
+    return members
+
+
+def _switch_id(portgroup: Retrieved) -> str | None:
+    return getattr(portgroup.get("config.distributedVirtualSwitch"), "_moId", None)
+
+
+def _host_errors(host: Retrieved, hint_errors: list[str]) -> list[CollectionError]:
+    name = host.get("name") or host.ref._moId
+    state = convert.connection_state(host)
+    if state != "connected":
+        return [CollectionError(target=name, kind="esxi", reason=f"host is {state}; its facts may be stale or missing")]
+    errors = [
+        CollectionError(target=name, kind="esxi", reason=f"property {path} not returned: {reason}")
+        for path, reason in sorted(host.missing.items())
+    ]
+    errors += [CollectionError(target=name, kind="esxi", reason=reason) for reason in hint_errors]
+    return errors
+
+
+def collect(
+    service_instance: vim.ServiceInstance,
+    source: str,
+    page_size: int = DEFAULT_PAGE_SIZE,
+    concurrency: int = DEFAULT_CONCURRENCY,
+    progress: Progress | None = None,
+    parallel: int = 2,
+) -> Collection:
+    """Everything hostlint reads from one vCenter or ESXi host, as a snapshot (never raises for one bad host)."""
+    progress = progress or Progress()
+    trips = RoundTrips()
+    # Keep a connection for every concurrent call: pyvmomi closes what does not fit in its pool,
+    # and each reopening costs a TLS handshake.
+    stub = service_instance._stub
+    stub.poolSize = max(stub.poolSize, concurrency, parallel + 2)
+    content = service_instance.content
+    vcenter = source if content.about.apiType == "VirtualCenter" else None
+
+    # The distributed switches and the VMs come in on other connections while the hosts are retrieved, in
+    # `parallel` slices: the server prepares one slice while pyvmomi parses another (bench/vsphere.py).
+    with ThreadPoolExecutor(max_workers=2, thread_name_prefix="hostlint-retrieve") as pool:
+        switches_future = pool.submit(retrieve_switches, content, page_size, trips)
+        vms_future = pool.submit(retrieve_vms, content, page_size, trips)
+        hosts = retrieve_hosts(content, page_size, trips, parallel=parallel)
+        switches, dv_portgroups = switches_future.result()
+        vms = vms_future.result()
+    progress.on_total(len(hosts))
+
+    hints = query_hints(hosts, concurrency, trips, on_host=lambda host: progress.on_host(host.get("name")))
+    for host in hosts:
+        if convert.connection_state(host) != "connected":
+            progress.on_host(host.get("name"))
+
+    dvs_names = {dvs.get("uuid"): dvs.get("name") for dvs in switches}
+    dv_portgroup_names = {pg.get("key"): pg.get("name") for pg in dv_portgroups}
+    vms_on = convert.vms_by_host(vms, dv_portgroup_names)
+    snapshot = Snapshot(collected_at=datetime.now(UTC), source=f"vsphere:{source}")
+    for host in sorted(hosts, key=lambda h: h.get("name") or ""):
+        host_hints = hints.get(host.ref._moId)
+        esxi = convert.esxi_host(host, host_hints, vcenter, dvs_names, dv_portgroup_names)
+        esxi.vms = vms_on.get(host.ref._moId, [])
+        snapshot.esxi_hosts.append(esxi)
+        snapshot.collection_errors += _host_errors(host, host_hints.errors if host_hints else [])
+
+    members = dvs_members(hosts)
+    for dvs in sorted(switches, key=lambda d: d.get("name") or ""):
+        own = [pg for pg in dv_portgroups if _switch_id(pg) == dvs.ref._moId]
+        snapshot.distributed_switches.append(
+            convert.distributed_switch(dvs, own, sorted(members.get(dvs.get("uuid"), []), key=lambda m: m.host))
+        )
+    return Collection(snapshot=snapshot, trips=trips)

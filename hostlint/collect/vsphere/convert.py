@@ -1,0 +1,473 @@
+"""vSphere API objects (as retrieved) to snapshot models. Pure functions: no calls to the server."""
+
+from __future__ import annotations
+
+import ipaddress
+from typing import Any
+
+from pyVmomi import vim
+
+from hostlint.collect.vsphere.hints import HostHints
+from hostlint.collect.vsphere.retrieve import Retrieved
+from hostlint.snapshot.common import Neighbour, PciLink
+from hostlint.snapshot.esxi import (
+    Discovery,
+    DistributedSwitch,
+    DvPortgroup,
+    DvsHostMember,
+    EsxiHost,
+    IscsiAdapter,
+    Lag,
+    PhysicalNic,
+    PortGroup,
+    StandardVSwitch,
+    Teaming,
+    VirtualMachine,
+    Vmk,
+    VmNic,
+)
+
+CONNECTION_STATES = {"connected", "disconnected", "notResponding"}
+NETWORK_CLASS = 0x02  # PCI base class "network controller"
+TRUNK_VLAN = 4095  # what ESXi calls "all VLANs" on a standard port group
+
+
+# --- teaming -----------------------------------------------------------------------------------
+
+
+def _unset_true(value: bool | None) -> bool:
+    return True if value is None else bool(value)
+
+
+def host_teaming(policy: vim.host.NetworkPolicy.NicTeamingPolicy | None, uplinks: list[str]) -> Teaming:
+    """A standard vSwitch or port group policy; `unused` is every uplink neither active nor standby."""
+    if policy is None:
+        return Teaming(unused=list(uplinks))
+    order = policy.nicOrder
+    active = list(order.activeNic or []) if order else []
+    standby = list(order.standbyNic or []) if order else []
+    criteria = policy.failureCriteria
+    return Teaming(
+        policy=policy.policy or "loadbalance_srcid",
+        active=active,
+        standby=standby,
+        unused=[nic for nic in uplinks if nic not in active and nic not in standby],
+        failure_detection="beacon" if criteria is not None and criteria.checkBeacon else "link",
+        notify_switches=_unset_true(policy.notifySwitches),
+        # rollingOrder true means "do not fail back" in the API
+        failback=not policy.rollingOrder if policy.rollingOrder is not None else True,
+    )
+
+
+def _value(inheritable: Any, default: Any = None) -> Any:
+    return inheritable.value if inheritable is not None and inheritable.value is not None else default
+
+
+def dvs_teaming(policy: Any, uplink_names: list[str]) -> Teaming:
+    """A distributed port group's VmwareUplinkPortTeamingPolicy; `uplink_names` include the LAGs."""
+    if policy is None:
+        return Teaming(unused=list(uplink_names))
+    order = policy.uplinkPortOrder
+    active = list(order.activeUplinkPort or []) if order else []
+    standby = list(order.standbyUplinkPort or []) if order else []
+    beacon = _value(policy.failureCriteria.checkBeacon, False) if policy.failureCriteria else False
+    return Teaming(
+        policy=_value(policy.policy, "loadbalance_srcid"),
+        active=active,
+        standby=standby,
+        unused=[name for name in uplink_names if name not in active and name not in standby],
+        failure_detection="beacon" if beacon else "link",
+        notify_switches=_value(policy.notifySwitches, True),
+        failback=not _value(policy.rollingOrder, False),
+    )
+
+
+def discovery(config: vim.host.LinkDiscoveryProtocolConfig | None) -> Discovery:
+    if config is None:
+        return Discovery(protocol="none", operation="none")
+    return Discovery(protocol=config.protocol or "none", operation=config.operation or "none")
+
+
+# --- standard networking -----------------------------------------------------------------------
+
+
+def _vswitch_uplinks(vswitch: vim.host.VirtualSwitch, pnic_names: dict[str, str]) -> list[str]:
+    bridge = vswitch.spec.bridge if vswitch.spec else None
+    if isinstance(bridge, vim.host.VirtualSwitch.BondBridge) and bridge.nicDevice:
+        return list(bridge.nicDevice)
+    return [pnic_names.get(key, key) for key in vswitch.pnic or []]
+
+
+def vswitches(network: vim.host.NetworkInfo) -> list[StandardVSwitch]:
+    pnic_names = {p.key: p.device for p in network.pnic or []}
+    found = []
+    for vswitch in network.vswitch or []:
+        uplinks = _vswitch_uplinks(vswitch, pnic_names)
+        policy = vswitch.spec.policy if vswitch.spec else None
+        bridge = vswitch.spec.bridge if vswitch.spec else None
+        found.append(
+            StandardVSwitch(
+                name=vswitch.name,
+                mtu=vswitch.mtu or (vswitch.spec.mtu if vswitch.spec else None) or 1500,
+                uplinks=uplinks,
+                teaming=host_teaming(policy.nicTeaming if policy else None, uplinks),
+                discovery=discovery(getattr(bridge, "linkDiscoveryProtocolConfig", None)),
+            )
+        )
+    return found
+
+
+def portgroups(network: vim.host.NetworkInfo, switches: list[StandardVSwitch]) -> list[PortGroup]:
+    """Port groups with the computed (effective) teaming, kept only where it differs from the vSwitch's."""
+    by_name = {vs.name: vs for vs in switches}
+    found = []
+    for pg in network.portgroup or []:
+        vswitch = by_name.get(pg.spec.vswitchName)
+        uplinks = vswitch.uplinks if vswitch else []
+        computed = pg.computedPolicy.nicTeaming if pg.computedPolicy else None
+        teaming = host_teaming(computed, uplinks) if computed is not None else None
+        if vswitch is not None and teaming == vswitch.teaming:
+            teaming = None
+        found.append(
+            PortGroup(
+                name=pg.spec.name,
+                vswitch=pg.spec.vswitchName,
+                vlan=pg.spec.vlanId or 0,
+                teaming=teaming,
+                members=[vnic.device for vnic in network.vnic or [] if vnic.portgroup == pg.spec.name],
+            )
+        )
+    return found
+
+
+def services_by_vmk(nic_manager: vim.host.VirtualNicManagerInfo | None) -> dict[str, list[str]]:
+    """VMkernel services (nicType) selected on each vmk, e.g. vmk0 -> [management]."""
+    services: dict[str, list[str]] = {}
+    for config in (nic_manager.netConfig if nic_manager else None) or []:
+        device_by_key = {candidate.key: candidate.device for candidate in config.candidateVnic or []}
+        for key in config.selectedVnic or []:
+            device = device_by_key.get(key) or key.rsplit("-", 1)[-1]
+            services.setdefault(device, []).append(config.nicType)
+    return services
+
+
+def _prefix(mask: str | None) -> int | None:
+    if not mask:
+        return None
+    try:
+        return ipaddress.ip_network(f"0.0.0.0/{mask}").prefixlen
+    except ValueError:
+        return None
+
+
+def vmks(
+    network: vim.host.NetworkInfo,
+    services: dict[str, list[str]],
+    dvs_names: dict[str, str],
+    dv_portgroup_names: dict[str, str],
+) -> list[Vmk]:
+    vswitch_of = {pg.spec.name: pg.spec.vswitchName for pg in network.portgroup or []}
+    found = []
+    for vnic in network.vnic or []:
+        spec = vnic.spec
+        ip = spec.ip if spec else None
+        dv_port = spec.distributedVirtualPort if spec else None
+        if dv_port is not None:
+            portgroup = dv_portgroup_names.get(dv_port.portgroupKey or "", dv_port.portgroupKey or "")
+            vswitch, dvswitch = None, dvs_names.get(dv_port.switchUuid, dv_port.switchUuid)
+        else:
+            portgroup = vnic.portgroup or (spec.portgroup if spec else "") or ""
+            vswitch, dvswitch = vswitch_of.get(portgroup), None
+        found.append(
+            Vmk(
+                name=vnic.device,
+                portgroup=portgroup,
+                vswitch=vswitch,
+                dvswitch=dvswitch,
+                mtu=(spec.mtu if spec else None) or 1500,
+                ip=(ip.ipAddress or None) if ip else None,
+                prefix=_prefix(ip.subnetMask) if ip else None,
+                mac=(spec.mac or None) if spec else None,
+                services=services.get(vnic.device, []),
+                netstack=(spec.netStackInstanceKey if spec else None) or "defaultTcpipStack",
+            )
+        )
+    return found
+
+
+# --- physical NICs, neighbours, PCI ------------------------------------------------------------
+
+
+def _lldp_parameter(lldp: Any, *keys: str) -> str | None:
+    for parameter in lldp.parameter or []:
+        if parameter.key in keys and parameter.value not in (None, ""):
+            return str(parameter.value)
+    return None
+
+
+def neighbour(hint: Any) -> Neighbour | None:
+    """CDP first (it names the platform), then LLDP."""
+    cdp = hint.connectedSwitchPort
+    if cdp is not None and cdp.devId:
+        return Neighbour(
+            protocol="cdp",
+            device_id=cdp.devId,
+            port_id=cdp.portId or "",
+            system_name=cdp.systemName or None,
+            mgmt_address=cdp.mgmtAddr or cdp.address or None,
+            platform=cdp.hardwarePlatform or None,
+        )
+    lldp = hint.lldpInfo
+    if lldp is not None and (lldp.chassisId or lldp.portId):
+        return Neighbour(
+            protocol="lldp",
+            device_id=lldp.chassisId or "",
+            port_id=lldp.portId or "",
+            system_name=_lldp_parameter(lldp, "System Name"),
+            mgmt_address=_lldp_parameter(lldp, "Management Address"),
+            platform=_lldp_parameter(lldp, "System Description"),
+        )
+    return None
+
+
+def pnics(network: vim.host.NetworkInfo, hints: HostHints | None) -> list[PhysicalNic]:
+    by_device = {hint.device: hint for hint in (hints.network if hints else [])}
+    found = []
+    for pnic in network.pnic or []:
+        actual, configured = pnic.linkSpeed, pnic.spec.linkSpeed if pnic.spec else None
+        hint = by_device.get(pnic.device)
+        found.append(
+            PhysicalNic(
+                name=pnic.device,
+                driver=pnic.driver or None,
+                mac=pnic.mac or None,
+                pci=pnic.pci or None,
+                link_up=actual is not None,
+                speed_mbps=actual.speedMb if actual else None,
+                duplex=("full" if actual.duplex else "half") if actual else None,
+                configured_speed_mbps=configured.speedMb if configured else None,
+                configured_duplex=("full" if configured.duplex else "half") if configured else None,
+                neighbour=neighbour(hint) if hint is not None else None,
+            )
+        )
+    return found
+
+
+def pci_devices(devices: list[Any] | None, nics: list[PhysicalNic], hba_pci: set[str]) -> list[PciLink] | None:
+    """Network controllers and the devices behind a NIC or HBA; the API has no PCIe link width."""
+    if devices is None:
+        return None
+    nic_by_pci = {nic.pci: nic.name for nic in nics if nic.pci}
+    found = []
+    for device in devices:
+        device_class = (device.classId or 0) & 0xFFFF
+        if device_class >> 8 != NETWORK_CLASS and device.id not in nic_by_pci and device.id not in hba_pci:
+            continue
+        found.append(
+            PciLink(
+                address=device.id,
+                vendor=device.vendorName or None,
+                device=device.deviceName or None,
+                device_class=getattr(device, "deviceClassName", None) or f"{device_class:04x}",
+                nic=nic_by_pci.get(device.id),
+            )
+        )
+    return found
+
+
+# --- iSCSI -------------------------------------------------------------------------------------
+
+
+def _targets(hba: vim.host.InternetScsiHba) -> list[str]:
+    targets = []
+    for target in [*(hba.configuredSendTarget or []), *(hba.configuredStaticTarget or [])]:
+        address = f"[{target.address}]" if ":" in target.address else target.address
+        target_text = f"{address}:{target.port or 3260}"
+        if target_text not in targets:
+            targets.append(target_text)
+    return targets
+
+
+def iscsi_adapters(adapters: list[Any] | None, nics: list[PhysicalNic], hints: HostHints | None) -> list[IscsiAdapter]:
+    nic_by_pci = {nic.pci: nic.name for nic in nics if nic.pci}
+    found = []
+    for hba in adapters or []:
+        if not isinstance(hba, vim.host.InternetScsiHba):
+            continue
+        if hba.isSoftwareBased:
+            kind = "software"
+        elif hba.networkBindingSupport == "required":
+            kind = "dependent"
+        else:
+            kind = "independent"
+        bound = (hints.bound_vnics.get(hba.device, []) if hints else []) or []
+        found.append(
+            IscsiAdapter(
+                name=hba.device,
+                kind=kind,
+                bound_vmks=[port.vnicDevice for port in bound if port.vnicDevice],
+                pnic=nic_by_pci.get(hba.pci) if kind == "dependent" and hba.pci else None,
+                targets=_targets(hba),
+            )
+        )
+    return found
+
+
+# --- hosts and distributed switches ------------------------------------------------------------
+
+
+def connection_state(host: Retrieved) -> str:
+    state = str(host.get("runtime.connectionState") or "notResponding")
+    return state if state in CONNECTION_STATES else "notResponding"
+
+
+def esxi_host(
+    host: Retrieved,
+    hints: HostHints | None,
+    vcenter: str | None,
+    dvs_names: dict[str, str],
+    dv_portgroup_names: dict[str, str],
+) -> EsxiHost:
+    """One host; a disconnected host keeps whatever the server still had cached."""
+    network = host.get("config.network")
+    result = EsxiHost(
+        name=host.get("name"),
+        version=host.get("config.product.version"),
+        vcenter=vcenter,
+        connection_state=connection_state(host),
+    )
+    if network is None:
+        return result
+    result.vswitches = vswitches(network)
+    result.portgroups = portgroups(network, result.vswitches)
+    services = services_by_vmk(host.get("config.virtualNicManagerInfo"))
+    result.vmks = vmks(network, services, dvs_names, dv_portgroup_names)
+    result.pnics = pnics(network, hints)
+    adapters = host.get("config.storageDevice.hostBusAdapter")
+    result.iscsi_adapters = iscsi_adapters(adapters, result.pnics, hints)
+    hba_pci = {hba.pci for hba in adapters or [] if getattr(hba, "pci", None)}
+    result.pci_devices = pci_devices(host.get("hardware.pciDevice"), result.pnics, hba_pci)
+    return result
+
+
+def _vlan(spec: Any) -> int:
+    if isinstance(spec, vim.dvs.VmwareDistributedVirtualSwitch.VlanIdSpec):
+        return spec.vlanId or 0
+    if isinstance(spec, vim.dvs.VmwareDistributedVirtualSwitch.PvlanSpec):
+        return spec.pvlanId or 0
+    if isinstance(spec, vim.dvs.VmwareDistributedVirtualSwitch.TrunkVlanSpec):
+        return TRUNK_VLAN
+    return 0
+
+
+def host_uplinks(proxy_switch: vim.host.HostProxySwitch) -> dict[str, str]:
+    """DVS uplink name (`uplink1`, `lag1-0`) -> host pNIC, from the host's proxy switch."""
+    names = {kv.key: kv.value for kv in proxy_switch.uplinkPort or []}
+    backing = proxy_switch.spec.backing if proxy_switch.spec else None
+    uplinks = {}
+    for pnic_spec in getattr(backing, "pnicSpec", None) or []:
+        name = names.get(pnic_spec.uplinkPortKey)
+        if name:
+            uplinks[name] = pnic_spec.pnicDevice
+    return dict(sorted(uplinks.items()))
+
+
+def distributed_switch(
+    dvs: Retrieved, portgroups_of_dvs: list[Retrieved], members: list[DvsHostMember]
+) -> DistributedSwitch:
+    config = dvs.get("config")
+    lag_configs = getattr(config, "lacpGroupConfig", None) or []
+    lags = [
+        Lag(
+            name=lag.name,
+            mode=lag.mode or "active",
+            load_balance=lag.loadbalanceAlgorithm or "srcDestIpTcpUdpPortVlan",
+            uplink_count=lag.uplinkNum or 0,
+        )
+        for lag in lag_configs
+    ]
+    uplink_policy = getattr(config, "uplinkPortPolicy", None)
+    uplink_names = [*(getattr(uplink_policy, "uplinkPortName", None) or []), *(lag.name for lag in lags)]
+    lag_names = {lag.name for lag in lags}
+    uplink_pgs = {ref._moId for ref in getattr(config, "uplinkPortgroup", None) or []}
+    dv_portgroups = []
+    for pg in portgroups_of_dvs:
+        if pg.get("config.uplink") or pg.ref._moId in uplink_pgs:
+            continue
+        port_config = pg.get("config.defaultPortConfig")
+        teaming = dvs_teaming(getattr(port_config, "uplinkTeamingPolicy", None), uplink_names)
+        dv_portgroups.append(
+            DvPortgroup(
+                name=pg.get("name"),
+                vlan=_vlan(getattr(port_config, "vlan", None)),
+                teaming=teaming,
+                uplink_lag=next((name for name in teaming.active if name in lag_names), None),
+            )
+        )
+    return DistributedSwitch(
+        name=dvs.get("name"),
+        max_mtu=getattr(config, "maxMtu", None) or 1500,
+        lacp_api_version=getattr(config, "lacpApiVersion", None) or None,
+        lags=lags,
+        portgroups=dv_portgroups,
+        hosts=members,
+        discovery=discovery(getattr(config, "linkDiscoveryProtocolConfig", None)),
+    )
+
+
+# --- virtual machines --------------------------------------------------------------------------
+
+VNIC_MODELS = {
+    "VirtualE1000": "e1000",
+    "VirtualE1000e": "e1000e",
+    "VirtualVmxnet": "vmxnet",
+    "VirtualVmxnet2": "vmxnet2",
+    "VirtualVmxnet3": "vmxnet3",
+    "VirtualVmxnet3Vrdma": "vmxnet3vrdma",
+    "VirtualPCNet32": "pcnet32",
+    "VirtualSriovEthernetCard": "sriov",
+}
+
+
+def _vnic_portgroup(backing: Any, dv_portgroup_names: dict[str, str]) -> str | None:
+    if isinstance(backing, vim.vm.device.VirtualEthernetCard.NetworkBackingInfo):
+        return backing.deviceName or None
+    if isinstance(backing, vim.vm.device.VirtualEthernetCard.DistributedVirtualPortBackingInfo):
+        key = backing.port.portgroupKey if backing.port else None
+        return dv_portgroup_names.get(key or "", key)
+    if isinstance(backing, vim.vm.device.VirtualEthernetCard.OpaqueNetworkBackingInfo):
+        return backing.opaqueNetworkId or None
+    return None
+
+
+def virtual_machine(vm: Retrieved, dv_portgroup_names: dict[str, str]) -> VirtualMachine:
+    nics = []
+    for device in vm.get("config.hardware.device") or []:
+        if not isinstance(device, vim.vm.device.VirtualEthernetCard):
+            continue
+        kind = type(device).__name__.rsplit(".", 1)[-1]
+        nics.append(
+            VmNic(
+                label=device.deviceInfo.label if device.deviceInfo else f"ethernet-{device.key}",
+                model=VNIC_MODELS.get(kind, kind),
+                portgroup=_vnic_portgroup(device.backing, dv_portgroup_names),
+                mac=device.macAddress or None,
+            )
+        )
+    return VirtualMachine(
+        name=vm.get("name"),
+        vcpus=vm.get("config.hardware.numCPU") or 1,
+        cpu_hot_add=bool(vm.get("config.cpuHotAddEnabled")),
+        nics=nics,
+    )
+
+
+def vms_by_host(vms: list[Retrieved], dv_portgroup_names: dict[str, str]) -> dict[str, list[VirtualMachine]]:
+    """Virtual machines (not templates) by the managed object id of the host they run on."""
+    found: dict[str, list[VirtualMachine]] = {}
+    for vm in sorted(vms, key=lambda v: v.get("name") or ""):
+        host = vm.get("runtime.host")
+        if host is None or vm.get("config.template"):
+            continue
+        found.setdefault(host._moId, []).append(virtual_machine(vm, dv_portgroup_names))
+    return found

@@ -1,0 +1,80 @@
+"""Per-host calls the API offers only per host: CDP/LLDP hints and iSCSI port bindings.
+
+`HostNetworkSystem.QueryNetworkHint` and `IscsiManager.QueryBoundVnics` take one host (one
+HBA) at a time, so they run in a bounded thread pool: enough to hide the latency of a
+vCenter that is far away, few enough not to load it.
+"""
+
+from __future__ import annotations
+
+import http.client
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from typing import Any
+
+from pyVmomi import vim, vmodl
+
+from hostlint.collect.vsphere.retrieve import Retrieved, RoundTrips
+
+DEFAULT_CONCURRENCY = 8
+
+
+@dataclass
+class HostHints:
+    network: list[Any] = field(default_factory=list)
+    bound_vnics: dict[str, list[Any]] = field(default_factory=dict)
+    errors: list[str] = field(default_factory=list)
+
+
+def iscsi_hba_names(host: Retrieved) -> list[str]:
+    adapters = host.get("config.storageDevice.hostBusAdapter") or []
+    return [hba.device for hba in adapters if isinstance(hba, vim.host.InternetScsiHba)]
+
+
+def _fault_text(exc: Exception) -> str:
+    message = getattr(exc, "msg", None) or str(exc) or type(exc).__name__
+    return f"{type(exc).__name__}: {message}" if message != type(exc).__name__ else message
+
+
+def _host_hints(host: Retrieved, trips: RoundTrips) -> HostHints:
+    hints = HostHints()
+    network_system = host.get("configManager.networkSystem")
+    if network_system is not None:
+        try:
+            hints.network = list(network_system.QueryNetworkHint() or [])
+        except (vmodl.MethodFault, OSError, http.client.HTTPException) as exc:
+            hints.errors.append(f"CDP/LLDP hints: {_fault_text(exc)}")
+        trips.add("QueryNetworkHint")
+    iscsi_manager = host.get("configManager.iscsiManager")
+    for hba in iscsi_hba_names(host):
+        if iscsi_manager is None:
+            hints.errors.append(f"iSCSI bindings of {hba}: the host has no iSCSI manager")
+            break
+        try:
+            hints.bound_vnics[hba] = list(iscsi_manager.QueryBoundVnics(iScsiHbaName=hba) or [])
+        except (vmodl.MethodFault, OSError, http.client.HTTPException) as exc:
+            hints.errors.append(f"iSCSI bindings of {hba}: {_fault_text(exc)}")
+        trips.add("QueryBoundVnics")
+    return hints
+
+
+def query_hints(
+    hosts: list[Retrieved],
+    concurrency: int = DEFAULT_CONCURRENCY,
+    trips: RoundTrips | None = None,
+    on_host: Callable[[Retrieved], None] | None = None,
+) -> dict[str, HostHints]:
+    """Hints for each host (by managed object id); hosts that are not connected are not asked."""
+    trips = trips if trips is not None else RoundTrips()
+    connected = [h for h in hosts if h.get("runtime.connectionState") == "connected"]
+
+    def one(host: Retrieved) -> tuple[str, HostHints]:
+        try:
+            return host.ref._moId, _host_hints(host, trips)
+        finally:
+            if on_host is not None:
+                on_host(host)
+
+    with ThreadPoolExecutor(max_workers=max(1, concurrency), thread_name_prefix="hostlint-hints") as pool:
+        return dict(pool.map(one, connected))

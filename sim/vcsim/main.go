@@ -1,0 +1,92 @@
+// Command vcsim serves a hostlint scenario (the ESXi part of a snapshot, YAML or
+// JSON) as a simulated vCenter or ESXi host over real SOAP and TLS on 127.0.0.1,
+// built on govmomi's simulator. It prints one JSON line on stdout, {"url": ...,
+// "cert": ...}, once it accepts connections, and exits cleanly on SIGTERM or SIGINT.
+//
+// The password comes from the environment (VCSIM_PASSWORD), not the command line.
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"log"
+	"net/url"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+)
+
+func main() {
+	scenario := flag.String("scenario", "", "scenario file (YAML or JSON): esxi_hosts and distributed_switches")
+	listen := flag.String("listen", "127.0.0.1:0", "address to listen on")
+	user := flag.String("user", "", "the only user name accepted (default administrator@vsphere.local, root with -esx)")
+	certDir := flag.String("cert-dir", "", "folder for the self-signed certificate and key (default: a temporary folder)")
+	esx := flag.Bool("esx", false, "serve a standalone ESXi host instead of a vCenter")
+	delay := flag.Int("delay-ms", 0, "delay every SOAP call by this many milliseconds (network latency)")
+	flag.Parse()
+	if *scenario == "" {
+		log.Fatal("vcsim: -scenario is required")
+	}
+	if *user == "" {
+		*user = "administrator@vsphere.local"
+		if *esx {
+			*user = "root"
+		}
+	}
+	password := os.Getenv("VCSIM_PASSWORD")
+	if password == "" {
+		password = "vcsim-password"
+	}
+
+	sc, err := LoadScenario(*scenario)
+	if err != nil {
+		log.Fatalf("vcsim: %v", err)
+	}
+	started := time.Now()
+	model, cleanup, err := Build(context.Background(), sc, *esx)
+	if err != nil {
+		log.Fatalf("vcsim: building the inventory: %v", err)
+	}
+	defer cleanup()
+
+	dir := *certDir
+	if dir == "" {
+		if dir, err = os.MkdirTemp("", "vcsim-cert-"); err != nil {
+			log.Fatalf("vcsim: %v", err)
+		}
+		defer os.RemoveAll(dir)
+	}
+	tlsConfig, certPath, err := selfSignedTLS(dir)
+	if err != nil {
+		log.Fatalf("vcsim: certificate: %v", err)
+	}
+
+	model.Service.Listen = &url.URL{Host: *listen, User: url.UserPassword(*user, password)}
+	model.Service.TLS = tlsConfig
+	if *delay > 0 {
+		model.DelayConfig.Delay = *delay
+	}
+	server := model.Service.NewServer()
+	defer server.Close()
+	// No request can arrive before the URL is printed below.
+	stats := &callStats{methods: map[string]int{}}
+	server.Config.Handler = stats.wrap(server.Config.Handler)
+
+	// Catch the signals before telling anyone where we are, so a quick stop is still clean.
+	signals := make(chan os.Signal, 1)
+	signal.Notify(signals, syscall.SIGTERM, syscall.SIGINT)
+	endpoint := *server.URL
+	endpoint.User = nil
+	ready, _ := json.Marshal(map[string]any{
+		"url":      endpoint.String(),
+		"cert":     certPath,
+		"hosts":    len(sc.Hosts),
+		"build_ms": time.Since(started).Milliseconds(),
+	})
+	fmt.Println(string(ready))
+
+	<-signals
+}

@@ -1,0 +1,167 @@
+package main
+
+// A scenario is the ESXi part of a hostlint snapshot (the same field names), so a
+// lab's hosts.json can be served as a simulated vCenter as it is, and a collection
+// from that vCenter can be compared with the file it was built from.
+
+import (
+	"fmt"
+	"os"
+
+	"gopkg.in/yaml.v3"
+)
+
+type Scenario struct {
+	Hosts               []Host `yaml:"esxi_hosts"`
+	DistributedSwitches []Dvs  `yaml:"distributed_switches"`
+}
+
+type Teaming struct {
+	Policy           string   `yaml:"policy"`
+	Active           []string `yaml:"active"`
+	Standby          []string `yaml:"standby"`
+	Unused           []string `yaml:"unused"`
+	FailureDetection string   `yaml:"failure_detection"`
+	NotifySwitches   *bool    `yaml:"notify_switches"`
+	Failback         *bool    `yaml:"failback"`
+}
+
+type Discovery struct {
+	Protocol  string `yaml:"protocol"`
+	Operation string `yaml:"operation"`
+}
+
+type VSwitch struct {
+	Name      string     `yaml:"name"`
+	Mtu       int32      `yaml:"mtu"`
+	Uplinks   []string   `yaml:"uplinks"`
+	Teaming   *Teaming   `yaml:"teaming"`
+	Discovery *Discovery `yaml:"discovery"`
+}
+
+type PortGroup struct {
+	Name    string   `yaml:"name"`
+	VSwitch string   `yaml:"vswitch"`
+	Vlan    int32    `yaml:"vlan"`
+	Teaming *Teaming `yaml:"teaming"`
+}
+
+type Vmk struct {
+	Name      string   `yaml:"name"`
+	Portgroup string   `yaml:"portgroup"`
+	DvSwitch  string   `yaml:"dvswitch"`
+	Mtu       int32    `yaml:"mtu"`
+	IP        string   `yaml:"ip"`
+	Prefix    int      `yaml:"prefix"`
+	Mac       string   `yaml:"mac"`
+	Services  []string `yaml:"services"`
+	Netstack  string   `yaml:"netstack"`
+}
+
+type Neighbour struct {
+	Protocol    string `yaml:"protocol"`
+	DeviceID    string `yaml:"device_id"`
+	PortID      string `yaml:"port_id"`
+	SystemName  string `yaml:"system_name"`
+	MgmtAddress string `yaml:"mgmt_address"`
+	Platform    string `yaml:"platform"`
+}
+
+type Pnic struct {
+	Name                string     `yaml:"name"`
+	Driver              string     `yaml:"driver"`
+	Mac                 string     `yaml:"mac"`
+	Pci                 string     `yaml:"pci"`
+	LinkUp              *bool      `yaml:"link_up"`
+	SpeedMbps           int32      `yaml:"speed_mbps"`
+	Duplex              string     `yaml:"duplex"`
+	ConfiguredSpeedMbps int32      `yaml:"configured_speed_mbps"`
+	ConfiguredDuplex    string     `yaml:"configured_duplex"`
+	Neighbour           *Neighbour `yaml:"neighbour"`
+}
+
+type IscsiAdapter struct {
+	Name      string   `yaml:"name"`
+	Kind      string   `yaml:"kind"`
+	BoundVmks []string `yaml:"bound_vmks"`
+	Pnic      string   `yaml:"pnic"`
+	Targets   []string `yaml:"targets"`
+}
+
+type PciDevice struct {
+	Address     string `yaml:"address"`
+	Vendor      string `yaml:"vendor"`
+	Device      string `yaml:"device"`
+	DeviceClass string `yaml:"device_class"`
+}
+
+type VmNic struct {
+	Label     string `yaml:"label"`
+	Model     string `yaml:"model"`
+	Portgroup string `yaml:"portgroup"`
+	Mac       string `yaml:"mac"`
+}
+
+type Vm struct {
+	Name      string  `yaml:"name"`
+	Vcpus     int32   `yaml:"vcpus"`
+	CpuHotAdd bool    `yaml:"cpu_hot_add"`
+	Nics      []VmNic `yaml:"nics"`
+}
+
+type Host struct {
+	Name            string         `yaml:"name"`
+	Version         string         `yaml:"version"`
+	ConnectionState string         `yaml:"connection_state"`
+	VSwitches       []VSwitch      `yaml:"vswitches"`
+	Portgroups      []PortGroup    `yaml:"portgroups"`
+	Vmks            []Vmk          `yaml:"vmks"`
+	Pnics           []Pnic         `yaml:"pnics"`
+	IscsiAdapters   []IscsiAdapter `yaml:"iscsi_adapters"`
+	PciDevices      []PciDevice    `yaml:"pci_devices"`
+	Vms             []Vm           `yaml:"vms"`
+}
+
+type Lag struct {
+	Name        string `yaml:"name"`
+	Mode        string `yaml:"mode"`
+	LoadBalance string `yaml:"load_balance"`
+	UplinkCount int32  `yaml:"uplink_count"`
+}
+
+type DvPortgroup struct {
+	Name    string   `yaml:"name"`
+	Vlan    int32    `yaml:"vlan"`
+	Teaming *Teaming `yaml:"teaming"`
+}
+
+type DvsHostMember struct {
+	Host    string            `yaml:"host"`
+	Uplinks map[string]string `yaml:"uplinks"`
+}
+
+type Dvs struct {
+	Name           string          `yaml:"name"`
+	MaxMtu         int32           `yaml:"max_mtu"`
+	LacpApiVersion string          `yaml:"lacp_api_version"`
+	Lags           []Lag           `yaml:"lags"`
+	Portgroups     []DvPortgroup   `yaml:"portgroups"`
+	Hosts          []DvsHostMember `yaml:"hosts"`
+	Discovery      *Discovery      `yaml:"discovery"`
+}
+
+// LoadScenario reads YAML or JSON (JSON is YAML too).
+func LoadScenario(path string) (*Scenario, error) {
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	var sc Scenario
+	if err := yaml.Unmarshal(raw, &sc); err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	if len(sc.Hosts) == 0 {
+		return nil, fmt.Errorf("%s: no esxi_hosts", path)
+	}
+	return &sc, nil
+}

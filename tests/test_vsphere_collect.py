@@ -1,0 +1,275 @@
+"""The vSphere collector against govmomi's vCenter simulator (sim/vcsim), over real SOAP and TLS.
+
+Each scenario is a snapshot's ESXi part; collecting it back from the simulator must give the
+same facts (the PCIe link width excepted: the vSphere API has none).
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import yaml
+from click.testing import CliRunner
+
+from hostlint.cli.exit import Exit
+from hostlint.cli.main import cli
+from hostlint.snapshot import Snapshot, load_snapshot
+
+ROOT = Path(__file__).resolve().parents[1]
+SITE = ROOT / "fixtures" / "vsphere" / "site.yaml"
+CLEAN_LAB = ROOT / "fixtures" / "labs" / "clean"
+PASSWORD = "s3cret-for-tests"
+
+_spec = importlib.util.spec_from_file_location("vcsim_launcher", ROOT / "sim" / "vcsim" / "launcher.py")
+launcher = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(launcher)
+
+pytestmark = [
+    pytest.mark.slow,
+    # CI must run these: there a missing Go toolchain fails the build instead of skipping it
+    pytest.mark.skipif(not launcher.go_available() and not os.environ.get("CI"), reason="Go builds the simulator"),
+]
+
+
+@pytest.fixture(scope="session")
+def vcsim_binary(tmp_path_factory) -> Path:
+    return launcher.build(tmp_path_factory.mktemp("vcsim"))
+
+
+@pytest.fixture(scope="module")
+def site_sim(vcsim_binary):
+    with launcher.Simulator(vcsim_binary, SITE, password=PASSWORD) as sim:
+        yield sim
+
+
+def run_collect(sim, out: Path, *extra: str, password: str = PASSWORD, server: str | None = None):
+    env = {"HOSTLINT_VSPHERE_PASSWORD": password}
+    args = ["collect", "vsphere", "--server", server or sim.url, "--user", sim.user, "-o", str(out), *extra]
+    return CliRunner().invoke(cli, args, env=env, standalone_mode=False)
+
+
+@pytest.fixture(scope="module")
+def site_snapshot(site_sim, tmp_path_factory) -> tuple[Snapshot, object]:
+    out = tmp_path_factory.mktemp("site") / "snap.json"
+    outcome = run_collect(site_sim, out, "--ca-bundle", site_sim.cert)
+    return load_snapshot(out), outcome
+
+
+def expected_site() -> Snapshot:
+    return Snapshot.model_validate(yaml.safe_load(SITE.read_text()))
+
+
+def comparable(host) -> dict:
+    """A host as collected facts can be compared: no vCenter name, no PCIe widths (not in the API)."""
+    data = host.model_dump(exclude={"vcenter"})
+    for device in data["pci_devices"] or []:
+        for key in ("width_capable", "width_negotiated", "speed_capable_gts", "speed_negotiated_gts"):
+            device[key] = None
+    return data
+
+
+def host_named(snapshot: Snapshot, name: str):
+    return next(h for h in snapshot.esxi_hosts if h.name == name)
+
+
+# --- the scenario comes back as it went in ------------------------------------------------------
+
+
+def test_connected_hosts_match_the_scenario(site_snapshot):
+    snapshot, _ = site_snapshot
+    for want in expected_site().esxi_hosts:
+        if want.connection_state != "connected":
+            continue
+        got = host_named(snapshot, want.name)
+        assert comparable(got) == comparable(want), want.name
+
+
+def test_teaming_mtu_and_effective_port_group_policy(site_snapshot):
+    host = host_named(site_snapshot[0], "esx11.vsphere.example.net")
+    vswitches = {vs.name: vs for vs in host.vswitches}
+    assert vswitches["vSwitch1"].teaming.policy == "loadbalance_ip"
+    assert vswitches["vSwitch1"].mtu == 9000
+    assert vswitches["vSwitch0"].teaming.failure_detection == "beacon"
+    assert vswitches["vSwitch0"].teaming.standby == ["vmnic1"]
+    portgroups = {pg.name: pg for pg in host.portgroups}
+    assert portgroups["vMotion"].teaming is None  # inherits the vSwitch's
+    assert portgroups["iSCSI-A"].teaming.active == ["vmnic8"]
+    assert portgroups["iSCSI-A"].teaming.unused == ["vmnic9"]
+
+
+def test_speeds_neighbours_services_and_iscsi(site_snapshot):
+    host = host_named(site_snapshot[0], "esx11.vsphere.example.net")
+    pnics = {p.name: p for p in host.pnics}
+    assert (pnics["vmnic1"].speed_mbps, pnics["vmnic1"].configured_speed_mbps) == (1000, 1000)
+    assert pnics["vmnic0"].configured_speed_mbps is None  # auto-negotiate
+    assert pnics["vmnic9"].link_up is False and pnics["vmnic9"].speed_mbps is None
+    assert pnics["vmnic2"].neighbour.protocol == "cdp"
+    assert pnics["vmnic2"].neighbour.port_id == "TenGigabitEthernet1/1/1"
+    assert pnics["vmnic4"].neighbour.protocol == "lldp"
+    assert pnics["vmnic4"].neighbour.system_name == "leaf1.example.net"
+    vmks = {v.name: v for v in host.vmks}
+    assert vmks["vmk1"].services == ["vmotion", "vSphereProvisioning"]
+    assert (vmks["vmk4"].dvswitch, vmks["vmk4"].portgroup) == ("dvs-prod", "dvpg-nfs")
+    assert host.iscsi_adapters[0].bound_vmks == ["vmk2", "vmk3"]
+    dependent = host_named(site_snapshot[0], "esx12.vsphere.example.net").iscsi_adapters[0]
+    assert (dependent.kind, dependent.pnic) == ("dependent", "vmnic6")
+
+
+def test_distributed_switch_lags_and_uplinks(site_snapshot):
+    snapshot, _ = site_snapshot
+    assert [d.model_dump() for d in snapshot.distributed_switches] == [
+        d.model_dump() for d in expected_site().distributed_switches
+    ]
+    dvs = snapshot.distributed_switches[0]
+    assert (dvs.max_mtu, dvs.lacp_api_version) == (9000, "multipleLag")
+    assert dvs.lags[0].load_balance == "srcDestIp"
+    assert next(pg for pg in dvs.portgroups if pg.name == "dvpg-lag").uplink_lag == "lag1"
+
+
+def test_vms_and_their_vnics_give_the_vnic_and_vm_advisories(site_snapshot, tmp_path):
+    host = host_named(site_snapshot[0], "esx11.vsphere.example.net")
+    app01 = next(vm for vm in host.vms if vm.name == "app01")
+    assert (app01.vcpus, app01.cpu_hot_add) == (12, True)
+    assert [(n.model, n.portgroup) for n in app01.nics] == [("e1000e", "VM-Prod"), ("vmxnet3", "dvpg-vm")]
+    path = tmp_path / "snap.json"
+    path.write_text(site_snapshot[0].model_dump_json())
+    args = ["check", str(path), "--select", "VN001,VM001", "--profile", "strict", "--format", "json"]
+    report = json.loads(CliRunner().invoke(cli, args, standalone_mode=False).stdout)
+    assert sorted((f["code"], f["object"]) for f in report["findings"]) == [
+        ("VM001", "esx11.vsphere.example.net/vm:app01"),
+        ("VN001", "esx11.vsphere.example.net/vm:app01/Network adapter 1"),
+    ]
+
+
+# --- a disconnected host ------------------------------------------------------------------------
+
+
+def test_disconnected_host_is_marked_and_the_rest_collected(site_snapshot):
+    snapshot, outcome = site_snapshot
+    assert outcome.return_value == Exit.PARTIAL
+    assert len(snapshot.esxi_hosts) == 3
+    assert host_named(snapshot, "esx13.vsphere.example.net").connection_state == "disconnected"
+    assert [e.target for e in snapshot.collection_errors] == ["esx13.vsphere.example.net"]
+    assert "hostlint: esx13.vsphere.example.net: host is disconnected" in outcome.stderr
+
+
+def test_disconnected_host_rules_are_skipped(site_snapshot, tmp_path):
+    snapshot, _ = site_snapshot
+    path = tmp_path / "snap.json"
+    path.write_text(snapshot.model_dump_json())
+    outcome = CliRunner().invoke(cli, ["check", str(path), "--format", "json"], standalone_mode=False)
+    report = json.loads(outcome.stdout)
+    skipped = [s for s in report["skipped"] if s["object"].startswith("esx13.vsphere.example.net")]
+    assert skipped, "rules on the disconnected host must be reported skipped"
+    assert all("disconnected" in s["reason"] for s in skipped)
+    assert not [f for f in report["findings"] if f["object"].startswith("esx13")]
+    assert outcome.return_value == Exit.PARTIAL
+
+
+# --- credentials and TLS ------------------------------------------------------------------------
+
+
+def test_wrong_password_is_one_clear_error_exit_2(site_sim, tmp_path):
+    out = tmp_path / "snap.json"
+    env = {**os.environ, "HOSTLINT_VSPHERE_PASSWORD": "not-the-password"}
+    done = subprocess.run(
+        [sys.executable, "-c", "from hostlint.cli.main import main; main()", "collect", "vsphere",
+         "--server", site_sim.url, "--ca-bundle", site_sim.cert, "-o", str(out)],
+        capture_output=True, text=True, env=env, timeout=60, check=False,
+    )  # fmt: skip
+    assert done.returncode == Exit.USAGE
+    assert done.stderr.strip().splitlines() == [
+        f"hostlint: 127.0.0.1:{site_sim.port}: login failed for user 'administrator@vsphere.local': "
+        "wrong user name or password"
+    ]
+    assert "not-the-password" not in done.stderr + done.stdout
+    assert not out.exists()
+
+
+def test_self_signed_certificate_refused_without_insecure(site_sim, tmp_path):
+    outcome = run_collect(site_sim, tmp_path / "snap.json")
+    assert outcome.return_value == Exit.USAGE
+    assert "certificate not trusted" in outcome.output
+    assert "--insecure" in outcome.output
+
+
+def test_insecure_accepts_the_self_signed_certificate(site_sim, tmp_path):
+    out = tmp_path / "snap.json"
+    outcome = run_collect(site_sim, out, "--insecure", server=f"127.0.0.1:{site_sim.port}")
+    assert outcome.return_value == Exit.PARTIAL  # esx13 is disconnected
+    assert PASSWORD not in out.read_text()
+
+
+def test_no_password_without_a_terminal_is_a_usage_error(site_sim, tmp_path):
+    args = ["collect", "vsphere", "--server", site_sim.url, "--insecure", "-o", str(tmp_path / "s.json")]
+    outcome = CliRunner().invoke(cli, args, env={"HOSTLINT_VSPHERE_PASSWORD": ""}, standalone_mode=False)
+    assert "HOSTLINT_VSPHERE_PASSWORD" in str(outcome.exception)
+
+
+# --- end to end: vCenter + switches -> the IP-hash finding ---------------------------------------
+
+
+@pytest.fixture(scope="module")
+def clean_lab_snapshot(vcsim_binary, tmp_path_factory) -> Path:
+    out = tmp_path_factory.mktemp("clean") / "vsphere.json"
+    with launcher.Simulator(vcsim_binary, CLEAN_LAB / "hosts.json", password=PASSWORD) as sim:
+        outcome = run_collect(sim, out, "--ca-bundle", sim.cert)
+    assert outcome.return_value == Exit.CLEAN, outcome.output
+    return out
+
+
+def _check(*paths: Path) -> tuple[int, dict]:
+    outcome = CliRunner().invoke(cli, ["check", *map(str, paths), "--format", "json"], standalone_mode=False)
+    return outcome.return_value, json.loads(outcome.stdout)
+
+
+def test_collected_clean_lab_with_its_switches_is_clean(clean_lab_snapshot):
+    code, report = _check(clean_lab_snapshot, CLEAN_LAB / "switches.json")
+    assert code == Exit.CLEAN, report
+
+
+def test_port_removed_from_its_port_channel_gives_lg001(clean_lab_snapshot, tmp_path):
+    switches = json.loads((CLEAN_LAB / "switches.json").read_text())
+    nx1 = next(s for s in switches["switches"] if s["name"] == "nx1")
+    port = next(p for p in nx1["ports"] if p["name"] == "Ethernet1/11")
+    channel = next(c for c in nx1["port_channels"] if c["name"] == port["port_channel"])
+    channel["members"].remove("Ethernet1/11")
+    port["port_channel"] = None
+    broken = tmp_path / "switches.json"
+    broken.write_text(json.dumps(switches))
+
+    code, report = _check(clean_lab_snapshot, broken)
+    assert code == Exit.FINDINGS
+    lg001 = [f for f in report["findings"] if f["code"] == "LG001"]
+    assert [f["object"] for f in lg001] == ["esx01.lab.example.net/vSwitch1"]
+
+
+# --- a standalone ESXi host (no vCenter) ---------------------------------------------------------
+
+
+def test_standalone_esxi_host(vcsim_binary, tmp_path):
+    lab = load_snapshot(CLEAN_LAB / "hosts.json")
+    scenario = tmp_path / "one-host.json"
+    scenario.write_text(Snapshot(esxi_hosts=lab.esxi_hosts[:1]).model_dump_json())
+    out = tmp_path / "esx.json"
+    with launcher.Simulator(vcsim_binary, scenario, password=PASSWORD, user="root", extra_args=("-esx",)) as sim:
+        outcome = run_collect(sim, out, "--ca-bundle", sim.cert)
+    assert outcome.return_value == Exit.CLEAN, outcome.output
+    host = load_snapshot(out).esxi_hosts[0]
+    assert host.vcenter is None
+    assert comparable(host) == comparable(lab.esxi_hosts[0])
+
+
+def test_simulator_stops_cleanly_on_sigterm(vcsim_binary):
+    sim = launcher.Simulator(vcsim_binary, SITE, password=PASSWORD)
+    with sim:
+        assert sim.url.startswith("https://127.0.0.1:")
+        assert Path(sim.cert).read_text().startswith("-----BEGIN CERTIFICATE-----")
+    assert sim.stop() == 0
+    assert not Path(sim.cert).exists()  # its temporary folder is gone
