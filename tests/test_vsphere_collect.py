@@ -250,6 +250,39 @@ def test_port_removed_from_its_port_channel_gives_lg001(clean_lab_snapshot, tmp_
     assert [f["object"] for f in lg001] == ["esx01.lab.example.net/vSwitch1"]
 
 
+def test_check_vsphere_collects_live_and_checks_with_switch_data(vcsim_binary, tmp_path):
+    """`hostlint check --vsphere`: collect and check in one go, merged with a switch snapshot."""
+    switches = json.loads((CLEAN_LAB / "switches.json").read_text())
+    nx2 = next(s for s in switches["switches"] if s["name"] == "nx2")
+    for item in [*nx2["ports"], *nx2["port_channels"]]:
+        item["mtu"] = 1500
+    jumbo_broken = tmp_path / "switches.json"
+    jumbo_broken.write_text(json.dumps(switches))
+    with launcher.Simulator(vcsim_binary, CLEAN_LAB / "hosts.json", password=PASSWORD) as sim:
+        args = [
+            "check",
+            str(jumbo_broken),
+            "--vsphere",
+            sim.url,
+            "--vsphere-user",
+            sim.user,
+            "--ca-bundle",
+            str(sim.cert),
+        ]
+        outcome = CliRunner().invoke(
+            cli, [*args, "--format", "json"], env={"HOSTLINT_VSPHERE_PASSWORD": PASSWORD}, standalone_mode=False
+        )
+        refused = CliRunner().invoke(cli, args[:6], env={"HOSTLINT_VSPHERE_PASSWORD": PASSWORD}, standalone_mode=False)
+    assert outcome.return_value == Exit.FINDINGS, outcome.output
+    findings = json.loads(outcome.stdout)["findings"]
+    assert sorted({(f["code"], f["object"].split(".")[0]) for f in findings}) == [
+        ("MT002", "esx01"),
+        ("MT002", "esx02"),
+        ("MT002", "esx03"),
+    ]
+    assert refused.return_value == Exit.USAGE  # the simulator's self-signed certificate, not trusted by default
+
+
 # --- a standalone ESXi host (no vCenter) ---------------------------------------------------------
 
 

@@ -9,13 +9,14 @@ import click
 
 from hostlint.baseline import load_baseline
 from hostlint.baseline import write_baseline as write_baseline_file
-from hostlint.check import check_paths
+from hostlint.check import check_snapshot
 from hostlint.cli.exit import Exit
 from hostlint.report import FORMATS, render
 from hostlint.rules import RuleError, load_rules, select
 from hostlint.rules.model import PROFILES
 from hostlint.site import load_site_params
-from hostlint.snapshot import SnapshotError
+from hostlint.snapshot import SnapshotError, load_site
+from hostlint.snapshot.load import merge
 
 
 def _prefixes(values: tuple[str, ...]) -> list[str]:
@@ -23,7 +24,15 @@ def _prefixes(values: tuple[str, ...]) -> list[str]:
 
 
 @click.command()
-@click.argument("paths", nargs=-1, required=True, type=click.Path(path_type=Path))
+@click.argument("paths", nargs=-1, type=click.Path(path_type=Path))
+@click.option(
+    "--vsphere", "vsphere_server", metavar="SERVER", help="Collect live from this vCenter or ESXi host first."
+)
+@click.option("--vsphere-user", default="administrator@vsphere.local", show_default=True)
+@click.option("--insecure", is_flag=True, help="With --vsphere: do not verify the server's TLS certificate.")
+@click.option(
+    "--ca-bundle", type=click.Path(dir_okay=False, path_type=Path), help="With --vsphere: trust these CA certificates."
+)
 @click.option(
     "--select", "selected", multiple=True, help="Only rules whose code starts with these prefixes (e.g. LG,MT001)."
 )
@@ -66,6 +75,10 @@ def _prefixes(values: tuple[str, ...]) -> list[str]:
 )
 def check(
     paths: tuple[Path, ...],
+    vsphere_server: str | None,
+    vsphere_user: str,
+    insecure: bool,
+    ca_bundle: Path | None,
     selected: tuple[str, ...],
     ignored: tuple[str, ...],
     profile: str,
@@ -77,15 +90,31 @@ def check(
     baseline_file: Path | None,
     write_baseline: Path | None,
 ) -> int:
-    """Check snapshot files, lab folders and cabling files (merged into one site)."""
+    """Check snapshot files, lab folders and cabling files (merged into one site), or a live vSphere."""
+    if not paths and not vsphere_server:
+        raise click.UsageError("give snapshot files or lab folders, or --vsphere SERVER")
     try:
         rules = select(load_rules(), _prefixes(selected), _prefixes(ignored), profile)
         site = load_site_params(site_file) if site_file else None
         baseline = load_baseline(baseline_file) if baseline_file else None
-        snapshot, result = check_paths(list(paths), rules, site, baseline)
+        snapshots = [(path, load_site([path])) for path in paths]
     except (SnapshotError, RuleError) as exc:
         click.echo(f"hostlint: {exc}", err=True)
         return Exit.USAGE
+    if vsphere_server:
+        from hostlint.cli.collect_vsphere_cmd import CollectFailed, live_snapshot
+
+        try:
+            live = live_snapshot(vsphere_server, vsphere_user, insecure, ca_bundle)
+        except CollectFailed as exc:
+            return exc.code
+        snapshots.insert(0, (Path(f"vsphere:{vsphere_server}"), live))
+    try:
+        snapshot = snapshots[0][1] if len(snapshots) == 1 else merge(snapshots)
+    except SnapshotError as exc:
+        click.echo(f"hostlint: {exc}", err=True)
+        return Exit.USAGE
+    result = check_snapshot(snapshot, rules, site, baseline)
     report = render(fmt, result, rules, snapshot, color=output is None)
     if output:
         output.write_text(report, encoding="utf-8")
