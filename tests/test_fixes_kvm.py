@@ -216,7 +216,7 @@ def test_lab_plan_steps_platforms_and_order() -> None:
     assert plan.steps[0].change.values == {"domain": "db01", "mac": "52:54:00:1a:00:01"}
     assert (plan.steps[0].change.before, plan.steps[0].change.after) == (9000, 1500)
     assert plan.manual == [] and plan.conflicts == []
-    assert sorted(f.code for f in plan.advice) == ["LG104", "VN101"]
+    assert sorted(f.code for f in plan.advice) == ["VN101"]
 
 
 def test_unsafe_kvm_fixes_are_held_back_without_the_flag(tmp_path: Path) -> None:
