@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import gc
+from collections.abc import Iterator
+from contextlib import contextmanager
 from datetime import date
 from pathlib import Path
 
@@ -13,6 +16,23 @@ from hostlint.site import SiteParams
 from hostlint.snapshot import Snapshot, load_site
 
 
+@contextmanager
+def gc_paused() -> Iterator[None]:
+    """No cyclic garbage collection while a site is loaded, joined and checked.
+
+    Those phases allocate millions of objects that live until the report is written; the
+    collector's full passes rescan all of them ever more often as the heap grows, which made a
+    10,000-host check spend a sixth of its time collecting nothing. Nothing here needs cycles freed.
+    """
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
+
+
 def check_snapshot(
     snapshot: Snapshot,
     rules: list[Rule],
@@ -20,7 +40,8 @@ def check_snapshot(
     baseline: Baseline | None = None,
     today: date | None = None,
 ) -> CheckResult:
-    result = run_rules(rules, build_facts(snapshot, site))
+    with gc_paused():
+        result = run_rules(rules, build_facts(snapshot, site))
     result.collection_errors.extend(snapshot.collection_errors)
     if baseline is not None:
         apply_baseline(result, baseline, today or date.today())
@@ -31,5 +52,6 @@ def check_snapshot(
 def check_paths(
     paths: list[Path], rules: list[Rule], site: SiteParams | None = None, baseline: Baseline | None = None
 ) -> tuple[Snapshot, CheckResult]:
-    snapshot = load_site(paths)
+    with gc_paused():
+        snapshot = load_site(paths)
     return snapshot, check_snapshot(snapshot, rules, site, baseline)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NamedTuple
 
 from pydantic import BaseModel, Field
 
@@ -49,7 +49,9 @@ class Ignored(BaseModel):
     reason: str
 
 
-class Passed(BaseModel):
+class Passed(NamedTuple):
+    """A rule x object that was checked and found right; a tuple, since a large site has hundreds of thousands."""
+
     code: str
     object: str
 

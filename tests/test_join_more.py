@@ -63,7 +63,6 @@ def test_vmk_path_segment_and_team() -> None:
     vmks = {v.object: v for v in build_facts(snap).vmks}
     odd = vmks["esx03/vmk1"]
     assert (odd.vlan, odd.network, odd.segment_mtus, odd.segment_mtu) == (20, "10.0.20.0/24", [1500, 9000], 9000)
-    assert odd.segment_peers == ["esx01/vmk1", "esx02/vmk1"]
     assert odd.path_mtu == 9216 and odd.path == ["vmnic2 -> nx1 Ethernet1/11", "vmnic3 -> nx1 Ethernet1/12"]
     iscsi_b = vmks["esx01/vmk3"]
     assert (iscsi_b.active, iscsi_b.standby) == (["vmnic2"], ["vmnic3"])

@@ -9,7 +9,8 @@ import click
 
 from hostlint.baseline import load_baseline
 from hostlint.baseline import write_baseline as write_baseline_file
-from hostlint.check import check_snapshot
+from hostlint.check import check_snapshot, gc_paused
+from hostlint.cli.collect_vsphere_cmd import esxi_ssh_options, esxi_ssh_settings
 from hostlint.cli.exit import Exit
 from hostlint.report import FORMATS, render
 from hostlint.rules import RuleError, load_rules, select
@@ -33,6 +34,7 @@ def _prefixes(values: tuple[str, ...]) -> list[str]:
 @click.option(
     "--ca-bundle", type=click.Path(dir_okay=False, path_type=Path), help="With --vsphere: trust these CA certificates."
 )
+@esxi_ssh_options
 @click.option(
     "--select", "selected", multiple=True, help="Only rules whose code starts with these prefixes (e.g. LG,MT001)."
 )
@@ -79,6 +81,8 @@ def check(
     vsphere_user: str,
     insecure: bool,
     ca_bundle: Path | None,
+    esxi_ssh_user: str | None,
+    esxi_ssh_config: Path | None,
     selected: tuple[str, ...],
     ignored: tuple[str, ...],
     profile: str,
@@ -93,11 +97,15 @@ def check(
     """Check snapshot files, lab folders and cabling files (merged into one site), or a live vSphere."""
     if not paths and not vsphere_server:
         raise click.UsageError("give snapshot files or lab folders, or --vsphere SERVER")
+    esxi_ssh = esxi_ssh_settings(esxi_ssh_user, esxi_ssh_config)
+    if esxi_ssh is not None and not vsphere_server:
+        raise click.UsageError("--esxi-ssh-user needs --vsphere")
     try:
         rules = select(load_rules(), _prefixes(selected), _prefixes(ignored), profile)
         site = load_site_params(site_file) if site_file else None
         baseline = load_baseline(baseline_file) if baseline_file else None
-        snapshots = [(path, load_site([path])) for path in paths]
+        with gc_paused():
+            snapshots = [(path, load_site([path])) for path in paths]
     except (SnapshotError, RuleError) as exc:
         click.echo(f"hostlint: {exc}", err=True)
         return Exit.USAGE
@@ -105,7 +113,7 @@ def check(
         from hostlint.cli.collect_vsphere_cmd import CollectFailed, live_snapshot
 
         try:
-            live = live_snapshot(vsphere_server, vsphere_user, insecure, ca_bundle)
+            live = live_snapshot(vsphere_server, vsphere_user, insecure, ca_bundle, esxi_ssh=esxi_ssh)
         except CollectFailed as exc:
             return exc.code
         snapshots.insert(0, (Path(f"vsphere:{vsphere_server}"), live))

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from hostlint.join.esxi import esxi_facts
+from hostlint.join.esxi import dvs_members, esxi_facts
 from hostlint.join.facts import Facts, Unresolved
 from hostlint.join.kvm import kvm_facts
 from hostlint.join.switches import SwitchIndex
@@ -15,8 +15,9 @@ def build_facts(snapshot: Snapshot, site: SiteParams | None = None) -> Facts:
     site = site or SiteParams()
     index = SwitchIndex(snapshot)
     facts = Facts()
+    members = dvs_members(snapshot.distributed_switches)
     for host in snapshot.esxi_hosts:
-        esxi_facts(host, snapshot.distributed_switches, index, facts, site)
+        esxi_facts(host, snapshot.distributed_switches, members, index, facts, site)
     for kvm_host in snapshot.kvm_hosts:
         kvm_facts(kvm_host, index, facts)
     link_segments(facts)

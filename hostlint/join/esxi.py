@@ -11,7 +11,7 @@ from hostlint.join.switches import SwitchIndex
 from hostlint.join.vmk import vmk_facts
 from hostlint.join.vms import vm_facts
 from hostlint.site import SiteParams
-from hostlint.snapshot.esxi import DistributedSwitch, EsxiHost, PhysicalNic, Teaming
+from hostlint.snapshot.esxi import DistributedSwitch, DvsHostMember, EsxiHost, PhysicalNic, Teaming
 
 
 def _uplink(
@@ -97,11 +97,15 @@ def _standard_teams(host: EsxiHost, index: SwitchIndex, facts: Facts) -> None:
 
 
 def _distributed_teams(
-    host: EsxiHost, dvswitches: list[DistributedSwitch], index: SwitchIndex, facts: Facts
+    host: EsxiHost,
+    dvswitches: list[DistributedSwitch],
+    dvs_members: dict[str, dict[str, DvsHostMember]],
+    index: SwitchIndex,
+    facts: Facts,
 ) -> None:
     pnics = {p.name: p for p in host.pnics}
     for dvs in dvswitches:
-        member = next((m for m in dvs.hosts if m.host == host.name), None)
+        member = dvs_members[dvs.name].get(host.name)
         if member is None:
             continue
         uplinks = {
@@ -137,13 +141,24 @@ def _distributed_teams(
             facts.teams.append(_team(base, teaming, uplinks))
 
 
+def dvs_members(dvswitches: list[DistributedSwitch]) -> dict[str, dict[str, DvsHostMember]]:
+    """Each distributed switch's host members by host name, built once per site rather than per host."""
+    return {dvs.name: {m.host: m for m in dvs.hosts} for dvs in dvswitches}
+
+
 def esxi_facts(
-    host: EsxiHost, dvswitches: list[DistributedSwitch], index: SwitchIndex, facts: Facts, site: SiteParams
+    host: EsxiHost,
+    dvswitches: list[DistributedSwitch],
+    members: dict[str, dict[str, DvsHostMember]],
+    index: SwitchIndex,
+    facts: Facts,
+    site: SiteParams,
 ) -> None:
-    teams_before = len(facts.teams)
+    teams_before, vmks_before = len(facts.teams), len(facts.vmks)
     _standard_teams(host, index, facts)
-    _distributed_teams(host, dvswitches, index, facts)
+    _distributed_teams(host, dvswitches, members, index, facts)
     vmk_facts(host, facts.teams[teams_before:], facts, site)
-    iscsi_facts(host, facts)
+    # Only this host's vmk facts: scanning the whole site's for every host made the join quadratic.
+    iscsi_facts(host, facts.vmks[vmks_before:], facts)
     pcie_facts(host, facts)
     vm_facts(host, facts)

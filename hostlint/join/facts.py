@@ -91,7 +91,6 @@ class VmkFact(Fact):
     path_mtu: int | None = None
     path: list[str] = Field(default_factory=list)
     segment_mtus: list[int] = Field(default_factory=list)
-    segment_peers: list[str] = Field(default_factory=list)
     segment_mtu: int | None = None
     storage: bool = False
     expected_mtu: int | None = None

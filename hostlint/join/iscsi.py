@@ -5,7 +5,7 @@ from __future__ import annotations
 import ipaddress
 from collections import Counter
 
-from hostlint.join.facts import BoundVmk, Facts, IscsiFact
+from hostlint.join.facts import BoundVmk, Facts, IscsiFact, VmkFact
 from hostlint.join.state import host_missing
 from hostlint.snapshot.esxi import EsxiHost
 
@@ -29,8 +29,8 @@ def _outside(network: str | None, targets: list[str]) -> list[str]:
     return [t for t in targets if (ip := _target_ip(t)) is not None and ip not in net]
 
 
-def iscsi_facts(host: EsxiHost, facts: Facts) -> None:
-    vmks = {v.name: v for v in facts.vmks if v.host == host.name}
+def iscsi_facts(host: EsxiHost, host_vmks: list[VmkFact], facts: Facts) -> None:
+    vmks = {v.name: v for v in host_vmks}
     for adapter in host.iscsi_adapters:
         fact = IscsiFact(
             object=f"{host.name}/{adapter.name}",

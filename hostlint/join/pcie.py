@@ -58,6 +58,8 @@ def pcie_facts(host: EsxiHost | KvmHost, facts: Facts) -> None:
             )
         elif device is None or device.width_negotiated is None or device.speed_negotiated_gts is None:
             fact.missing["pcie"] = f"no PCIe link status for {slot} ({', '.join(fact.nics)}) on {host.name}"
+            if isinstance(host, EsxiHost):
+                fact.missing["pcie"] += " (the vSphere API has none: it is read with lspci over SSH, --esxi-ssh-user)"
         else:
             fact.device = device.device
             fact.width_capable, fact.width_negotiated = device.width_capable, device.width_negotiated

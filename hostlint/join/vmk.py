@@ -81,4 +81,3 @@ def link_segments(facts: Facts) -> None:
         for vmk in members:
             vmk.segment_mtus = mtus
             vmk.segment_mtu = segment_mtu
-            vmk.segment_peers = [v.object for v in members if v is not vmk]
