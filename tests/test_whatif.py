@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -10,6 +11,7 @@ from click.testing import CliRunner
 
 from hostlint.change.setexpr import ChangeError
 from hostlint.change.whatif import what_if
+from hostlint.check import check_snapshot
 from hostlint.cli.exit import Exit
 from hostlint.cli.main import cli
 from hostlint.fixes.simulate import simulate
@@ -153,3 +155,68 @@ def test_cli_static_channel_with_ip_hash_is_safe() -> None:
 def test_cli_bad_set_is_usage_error() -> None:
     run = _cli("plan", str(LABS / "clean"), "--set", "vSwitch1.teaming")
     assert run.return_value == Exit.USAGE and "expected HOST/OBJECT.FIELD=VALUE" in run.stderr
+
+
+def _iscsi_site() -> Snapshot:
+    """esx01 with software iSCSI bound to vmk2/vmk3 on vSwitch0, and a storage distributed switch to move to."""
+    from hostlint.snapshot.esxi import (
+        DistributedSwitch,
+        DvPortgroup,
+        DvsHostMember,
+        IscsiAdapter,
+        PhysicalNic,
+        PortGroup,
+        Teaming,
+        Vmk,
+    )
+
+    site = load_site([LABS / "clean"])
+    host = site.esxi_hosts[0]
+    host.portgroups += [
+        PortGroup(name="iSCSI-A", vswitch="vSwitch0", vlan=50, teaming=Teaming(active=["vmnic0"], unused=["vmnic1"])),
+        PortGroup(name="iSCSI-B", vswitch="vSwitch0", vlan=50, teaming=Teaming(active=["vmnic1"], unused=["vmnic0"])),
+    ]
+    host.vmks += [
+        Vmk(name="vmk2", portgroup="iSCSI-A", vswitch="vSwitch0", ip="10.0.50.11", prefix=24, services=["iscsi"]),
+        Vmk(name="vmk3", portgroup="iSCSI-B", vswitch="vSwitch0", ip="10.0.50.12", prefix=24, services=["iscsi"]),
+    ]
+    host.pnics += [PhysicalNic(name="vmnic4", speed_mbps=25000), PhysicalNic(name="vmnic5", speed_mbps=25000)]
+    host.iscsi_adapters = [IscsiAdapter(name="vmhba64", bound_vmks=["vmk2", "vmk3"], targets=["10.0.50.10:3260"])]
+    site.distributed_switches = [
+        DistributedSwitch(
+            name="DSwitch-Storage",
+            portgroups=[
+                DvPortgroup(name="dv-iSCSI-A", teaming=Teaming(active=["uplink1"], unused=["uplink2"])),
+                DvPortgroup(name="dv-iSCSI-B", teaming=Teaming(active=["uplink2"], unused=["uplink1"])),
+            ],
+            hosts=[DvsHostMember(host=host.name, uplinks={"uplink1": "vmnic4", "uplink2": "vmnic5"})],
+        )
+    ]
+    return site
+
+
+MOVES = ["esx01*/vmk2.portgroup=DSwitch-Storage/dv-iSCSI-A", "esx01*/vmk3.portgroup=DSwitch-Storage/dv-iSCSI-B"]
+
+
+def test_moving_iscsi_paths_one_at_a_time_is_accepted() -> None:
+    result = what_if(_iscsi_site(), RULES, MOVES)
+    assert [s.change.target for s in result.plan.steps] == ["vmk2", "vmk3"]
+    assert result.simulation.accepted
+    # Each move was also checked while under way: the other path carried the I/O.
+    assert [s.during for s in result.simulation.states] == [True, False, True, False]
+    final = check_snapshot(result.simulation.final, RULES)
+    assert not [f for f in final.findings if f.code.startswith("IS")]
+
+
+def test_moving_both_iscsi_paths_at_once_is_rejected_while_under_way() -> None:
+    result = what_if(_iscsi_site(), RULES, MOVES)
+    first, second = (s.change for s in result.plan.steps)
+    both = replace(first, target="vmk2,vmk3", values={"moves": first.values["moves"] + second.values["moves"]})
+    simulation = simulate(_iscsi_site(), [both], RULES)
+    assert not simulation.accepted
+    failure = simulation.first_failure
+    assert failure.during and [(f.code, f.object) for f in failure.new_outages] == [
+        ("IS005", "esx01.lab.example.net/vmhba64")
+    ]
+    # Once both have arrived all is well again: only the in-between state shows the outage.
+    assert not simulation.states[-1].new_outages

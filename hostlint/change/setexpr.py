@@ -3,6 +3,7 @@
     esx01/vSwitch1.teaming=loadbalance_ip     a vSwitch's (or `.../PortGroup`'s) teaming
     'esx*/vSwitch1.mtu=9000'                   a vSwitch's MTU, on every matching host
     esx01/vmk1.mtu=9000                        a vmk's MTU
+    esx01/vmk2.portgroup=DSwitch1/iSCSI-A      move a vmk to a distributed port group
 
 HOST is a shell pattern matched against host names (FQDN or short name).
 """
@@ -28,6 +29,7 @@ FIELDS = {
     ("team", "policy"): ("host-teaming", "policy"),
     ("team", "mtu"): ("host-vswitch-mtu", "mtu"),
     ("vmk", "mtu"): ("vmk-mtu", "mtu"),
+    ("vmk", "portgroup"): ("vmk-migrate", "to"),
 }
 
 
@@ -56,6 +58,10 @@ def parse_set(text: str) -> SetRequest:
 
 
 def _value(request: SetRequest, param: str) -> Any:
+    if param == "to":
+        if "/" not in request.value:
+            raise ChangeError(f"--set {request.text!r}: a vmk moves to DSWITCH/PORTGROUP")
+        return request.value
     if param == "mtu":
         try:
             mtu = int(request.value)

@@ -305,6 +305,24 @@ def _guest_nic_model(snapshot: Snapshot, change: Change) -> None:
     _domain_interface(host, change.values["domain"], change.values["mac"]).model = change.after
 
 
+def _vmk_migrate(snapshot: Snapshot, change: Change) -> None:
+    host = _host(snapshot, change.device)
+    for move in change.values["moves"]:
+        vmk = next((v for v in host.vmks if v.name == move["vmk"]), None)
+        if vmk is None:
+            raise ApplyError(f"no {move['vmk']} on {host.name}")
+        vmk.portgroup, vmk.dvswitch, vmk.vswitch = move["portgroup"], move["dvswitch"], None
+
+
+def _vmk_migrate_under_way(snapshot: Snapshot, change: Change) -> None:
+    """While vmks move, they are on no port group: their traffic has no path."""
+    host = _host(snapshot, change.device)
+    moving = {move["vmk"] for move in change.values["moves"]}
+    for vmk in host.vmks:
+        if vmk.name in moving:
+            vmk.portgroup, vmk.dvswitch, vmk.vswitch = "(moving)", None, None
+
+
 APPLIERS: dict[str, Callable[[Snapshot, Change], None]] = {
     "host-teaming": _host_teaming,
     "host-active-uplinks": _host_active_uplinks,
@@ -321,7 +339,23 @@ APPLIERS: dict[str, Callable[[Snapshot, Change], None]] = {
     "bond-mode": _bond_mode,
     "guest-nic-mtu": _guest_nic_mtu,
     "guest-nic-model": _guest_nic_model,
+    "vmk-migrate": _vmk_migrate,
 }
+
+# Actions whose targets are out of service while the step runs: simulated apply also checks
+# that in-between state (moving every iSCSI path at once leaves the host with none).
+UNDER_WAY: dict[str, Callable[[Snapshot, Change], None]] = {
+    "vmk-migrate": _vmk_migrate_under_way,
+}
+
+
+def apply_under_way(snapshot: Snapshot, change: Change) -> bool:
+    """Put `snapshot` in the state it is in while `change` runs; False when that is just the before."""
+    under_way = UNDER_WAY.get(change.action)
+    if under_way is None:
+        return False
+    under_way(snapshot, change)
+    return True
 
 
 def apply_change(snapshot: Snapshot, change: Change) -> None:

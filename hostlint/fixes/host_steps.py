@@ -163,3 +163,30 @@ def host_nic_autoneg(params: dict[str, Any], fact: Fact, site: Site) -> list[Cha
             )
         )
     return changes
+
+
+def vmk_migrate(params: dict[str, Any], fact: Fact, site: Site) -> list[Change]:
+    """Move a vmk to a distributed port group (`DSwitch/PortGroup`), one change per vmk."""
+    vmk: VmkFact = require(fact, VmkFact)
+    dvswitch, _, portgroup = str(params["to"]).partition("/")
+    if not portgroup:
+        raise CannotFix(f"move {vmk.name} to DSWITCH/PORTGROUP, not {params['to']!r}")
+    move = {
+        "vmk": vmk.name,
+        "dvswitch": dvswitch,
+        "portgroup": portgroup,
+        "from_portgroup": vmk.portgroup,
+        "from_switch": vmk.dvswitch or vmk.vswitch,
+    }
+    return [
+        Change(
+            action="vmk-migrate",
+            device=vmk.host,
+            platforms=("powercli",),
+            target=vmk.name,
+            values={"moves": [move]},
+            after=f"{dvswitch}/{portgroup}",
+            before=f"{move['from_switch']}/{vmk.portgroup}",
+            notes=[f"{vmk.name}'s traffic stops while it moves: the other paths must carry the I/O meanwhile"],
+        )
+    ]

@@ -32,6 +32,7 @@ EXPANDERS: dict[str, Expander] = {
     "host-vswitch-mtu": host_steps.host_vswitch_mtu,
     "host-nic-autoneg": host_steps.host_nic_autoneg,
     "vmk-mtu": host_steps.vmk_mtu,
+    "vmk-migrate": host_steps.vmk_migrate,
     "switch-static-port-channel": switch_steps.static_port_channel,
     "switch-channel-mode-static": switch_steps.channel_mode_static,
     "switch-channel-mode-lacp": switch_steps.channel_mode_lacp,

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from hostlint.check import check_snapshot
-from hostlint.fixes.apply import apply_change
+from hostlint.fixes.apply import apply_change, apply_under_way
 from hostlint.fixes.steps import Change
 from hostlint.results import Finding
 from hostlint.rules.model import Rule
@@ -25,6 +25,7 @@ class StateCheck:
     step: int
     change: Change
     new_outages: list[Finding]
+    during: bool = False
 
 
 @dataclass
@@ -57,6 +58,11 @@ def simulate(snapshot: Snapshot, changes: list[Change], rules: list[Rule]) -> Si
     start = _outages(state, watched)
     simulation = Simulation()
     for number, change in enumerate(changes, 1):
+        running = state.model_copy(deep=True)
+        if apply_under_way(running, change):
+            now = _outages(running, watched)
+            new = [finding for key, finding in now.items() if key not in start]
+            simulation.states.append(StateCheck(step=number, change=change, new_outages=new, during=True))
         apply_change(state, change)
         now = _outages(state, watched)
         new = [finding for key, finding in now.items() if key not in start]

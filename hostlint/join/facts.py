@@ -88,6 +88,7 @@ class VmkFact(Fact):
     vlan: int | None = None
     active: list[str] = Field(default_factory=list)
     standby: list[str] = Field(default_factory=list)
+    live: bool = False
     path_mtu: int | None = None
     path: list[str] = Field(default_factory=list)
     segment_mtus: list[int] = Field(default_factory=list)
@@ -103,6 +104,7 @@ class BoundVmk(BaseModel):
     active: list[str] = Field(default_factory=list)
     standby: list[str] = Field(default_factory=list)
     mtu: int | None = None
+    live: bool = False
     targets_outside: list[str] = Field(default_factory=list)
 
 

@@ -54,6 +54,7 @@ def iscsi_facts(host: EsxiHost, host_vmks: list[VmkFact], facts: Facts) -> None:
                     active=vmk.active,
                     standby=vmk.standby,
                     mtu=vmk.mtu,
+                    live=vmk.live,
                     targets_outside=_outside(vmk.network, adapter.targets),
                 )
             )

@@ -56,6 +56,7 @@ def vmk_facts(host: EsxiHost, host_teams: list[TeamFact], facts: Facts, site: Si
         team = _team_of(vswitch_name, vmk.dvswitch, vmk.portgroup, teams, host.name)
         if team is not None:
             fact.active, fact.standby = list(team.active), list(team.standby)
+            fact.live = any(u.role == "active" and u.link_up for u in team.uplinks)
             if "switch" in team.missing:
                 fact.missing.setdefault("switch", team.missing["switch"])
             mtus = [m for u in team.uplinks for m in (u.port_mtu, u.channel_mtu) if m is not None]
