@@ -6,11 +6,15 @@ import http.client
 import os
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
 from hostlint.cli.exit import Exit
 from hostlint.snapshot import Snapshot
+
+if TYPE_CHECKING:
+    from hostlint.collect.vsphere.esxi_ssh import SshSettings
 
 PASSWORD_ENV = "HOSTLINT_VSPHERE_PASSWORD"
 KEYRING_SERVICE = "hostlint-vsphere"
@@ -60,6 +64,32 @@ def _progress(enabled: bool):
     return bar, callbacks
 
 
+def esxi_ssh_options(command):
+    """`--esxi-ssh-user` and `--esxi-ssh-config`, shared by `collect vsphere` and `check --vsphere`."""
+    command = click.option(
+        "--esxi-ssh-config",
+        type=click.Path(exists=True, dir_okay=False, path_type=Path),
+        help="OpenSSH client config for those connections (HostName, Port, IdentityFile, UserKnownHostsFile, "
+        "ProxyJump); default ~/.ssh/config.",
+    )(command)
+    return click.option(
+        "--esxi-ssh-user",
+        metavar="USER",
+        help="Also read each ESXi host's PCIe link width and speed (lspci -vv) over SSH as this user: keys or "
+        "agent, or the password in HOSTLINT_ESXI_SSH_PASSWORD. The vSphere API has no PCIe link data.",
+    )(command)
+
+
+def esxi_ssh_settings(user: str | None, config: Path | None) -> SshSettings | None:
+    if user is None:
+        if config is not None:
+            raise click.UsageError("--esxi-ssh-config needs --esxi-ssh-user")
+        return None
+    from hostlint.collect.vsphere.esxi_ssh import SshSettings
+
+    return SshSettings.from_environment(user, config)
+
+
 class CollectFailed(Exception):
     """Collection did not produce a snapshot; `code` is the exit code, the message was shown."""
 
@@ -75,6 +105,7 @@ def live_snapshot(
     ca_bundle: Path | None = None,
     concurrency: int = 8,
     page_size: int = 500,
+    esxi_ssh: SshSettings | None = None,
 ) -> Snapshot:
     """Log in, collect, log out; errors are reported on stderr and raised as CollectFailed.
 
@@ -126,6 +157,10 @@ def live_snapshot(
         f"from {endpoint} in {collection.trips.total} calls",
         err=True,
     )
+    if esxi_ssh is not None:
+        from hostlint.collect.vsphere.esxi_ssh import collect_pcie_links
+
+        snapshot.collection_errors += collect_pcie_links(snapshot.esxi_hosts, esxi_ssh, concurrency)
     for error in snapshot.collection_errors:
         click.echo(f"hostlint: {error.target}: {error.reason}", err=True)
     return snapshot
@@ -154,6 +189,7 @@ def live_snapshot(
     "--concurrency", default=8, show_default=True, type=click.IntRange(1, 64), help="Parallel per-host calls."
 )
 @click.option("--page-size", default=500, show_default=True, type=click.IntRange(1), help="Objects per retrieval page.")
+@esxi_ssh_options
 def vsphere(
     server: str,
     user: str,
@@ -162,15 +198,18 @@ def vsphere(
     ca_bundle: Path | None,
     concurrency: int,
     page_size: int,
+    esxi_ssh_user: str | None,
+    esxi_ssh_config: Path | None,
 ) -> int:
     """Collect hosts, vSwitches, distributed switches, CDP/LLDP and iSCSI bindings from vCenter or ESXi.
 
-    Exit 0 when everything was collected; 3 when some host was disconnected or a part failed (the
-    snapshot is still written) or the server could not be reached; 2 on a usage, login or
-    certificate error.
+    Exit 0 when everything was collected; 3 when some host was disconnected or a part failed, such
+    as SSH to one host for its PCIe links (the snapshot is still written) or the server could not be
+    reached; 2 on a usage, login or certificate error.
     """
+    esxi_ssh = esxi_ssh_settings(esxi_ssh_user, esxi_ssh_config)
     try:
-        snapshot = live_snapshot(server, user, insecure, ca_bundle, concurrency, page_size)
+        snapshot = live_snapshot(server, user, insecure, ca_bundle, concurrency, page_size, esxi_ssh)
     except CollectFailed as failed:
         return failed.code
     output.write_text(snapshot.model_dump_json(indent=1) + "\n", encoding="utf-8")

@@ -19,6 +19,7 @@ from __future__ import annotations
 import re
 
 from hostlint.collect.kvm.runner import Reads, Runner
+from hostlint.collect.pcie import parse_gts
 from hostlint.snapshot.common import PciLink
 from hostlint.snapshot.kvm import Bridge, LinuxInterface, Vlan
 
@@ -30,7 +31,6 @@ _IF_FILES = ("mtu", "address", "operstate", "speed", "duplex", "uevent", "iflink
 _PCI_FILES = ("vendor", "device", "class", "max_link_width", "max_link_speed", "current_link_width",
               "current_link_speed")
 _PCI_ADDRESS = re.compile(r"^[0-9a-f]{4}:[0-9a-f]{2}:[0-9a-f]{2}\.[0-7]$")
-_GTS = re.compile(r"(\d+(?:\.\d+)?)\s*GT/s")
 _DEVTYPE_KINDS = {"bond": "bond", "bridge": "bridge", "vlan": "vlan", "openvswitch": "ovs"}
 
 
@@ -46,11 +46,6 @@ def _int(text: str | None) -> int | None:
         return int(text, 0)
     except ValueError:
         return None
-
-
-def _gts(text: str | None) -> float | None:
-    match = _GTS.search(text or "")
-    return float(match.group(1)) if match else None
 
 
 def _uevent(text: str | None) -> dict[str, str]:
@@ -149,8 +144,8 @@ def read_pci_links(runner: Runner, interfaces: list[LinuxInterface]) -> list[Pci
                 nic=nic,
                 width_capable=_int(_value(reads, f"{base}/max_link_width")),
                 width_negotiated=_int(_value(reads, f"{base}/current_link_width")),
-                speed_capable_gts=_gts(_value(reads, f"{base}/max_link_speed")),
-                speed_negotiated_gts=_gts(_value(reads, f"{base}/current_link_speed")),
+                speed_capable_gts=parse_gts(_value(reads, f"{base}/max_link_speed")),
+                speed_negotiated_gts=parse_gts(_value(reads, f"{base}/current_link_speed")),
             )
         )
     return links
