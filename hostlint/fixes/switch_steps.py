@@ -164,10 +164,11 @@ def _channels_of(uplinks: list[UplinkFact], site: Site) -> list[tuple[Switch, An
     return found
 
 
-def channel_mode_static(params: dict[str, Any], fact: Fact, site: Site) -> list[Change]:
+def _channel_mode_changes(uplinks: list, site: Site, action: str, keep: tuple[str, ...], word: str) -> list[Change]:
+    """Every channel the uplinks are in, not already in a `keep` mode, converted to `mode <word>`."""
     changes = []
-    for switch, existing, ports in _channels_of(uplinks_of(fact, site, roles=("active",)), site):
-        if existing.mode == "static":
+    for switch, existing, ports in _channels_of(uplinks, site):
+        if existing.mode in keep:
             continue
         number = channel_number(existing.name)
         members = sorted(existing.members)
@@ -179,17 +180,22 @@ def channel_mode_static(params: dict[str, Any], fact: Fact, site: Site) -> list[
             notes.append("PAgP desirable or auto was not collected: the rollback assumes desirable")
         changes.append(
             Change(
-                action="switch-channel-mode-static",
+                action=action,
                 device=switch.name,
                 platforms=(switch.platform,),
                 target=",".join(members),
                 values={"number": number, "interface": channel_interface(number, switch.platform), "members": members},
-                after=f"channel {number} mode on",
+                after=f"channel {number} mode {word}",
                 before=existing.mode,
                 notes=notes,
             )
         )
     return changes
+
+
+def channel_mode_static(params: dict[str, Any], fact: Fact, site: Site) -> list[Change]:
+    uplinks = uplinks_of(fact, site, roles=("active",))
+    return _channel_mode_changes(uplinks, site, "switch-channel-mode-static", ("static",), "on")
 
 
 def remove_port_channel(params: dict[str, Any], fact: Fact, site: Site) -> list[Change]:
@@ -286,28 +292,6 @@ def channel_mode_lacp(params: dict[str, Any], fact: Fact, site: Site) -> list[Ch
     loose = [f"{u.nic} -> {u.switch} {u.port}" for u in uplinks if u.link_up and not u.port_channel]
     if loose:
         raise CannotFix(f"not in any port-channel: {', '.join(loose)}; build the LACP channel by hand")
-    changes = []
-    for switch, existing, ports in _channels_of(uplinks, site):
-        if existing.mode in ("lacp-active", "lacp-passive"):
-            continue
-        number = channel_number(existing.name)
-        members = sorted(existing.members)
-        notes = []
-        others = sorted(set(members) - set(ports))
-        if others:
-            notes.append(f"{', '.join(others)} in the same channel are converted too")
-        if existing.mode == "pagp":
-            notes.append("PAgP desirable or auto was not collected: the rollback assumes desirable")
-        changes.append(
-            Change(
-                action="switch-channel-mode-lacp",
-                device=switch.name,
-                platforms=(switch.platform,),
-                target=",".join(members),
-                values={"number": number, "interface": channel_interface(number, switch.platform), "members": members},
-                after=f"channel {number} mode active",
-                before=existing.mode,
-                notes=notes,
-            )
-        )
-    return changes
+    return _channel_mode_changes(
+        uplinks, site, "switch-channel-mode-lacp", ("lacp-active", "lacp-passive"), "active"
+    )
