@@ -220,3 +220,20 @@ def test_moving_both_iscsi_paths_at_once_is_rejected_while_under_way() -> None:
     ]
     # Once both have arrived all is well again: only the in-between state shows the outage.
     assert not simulation.states[-1].new_outages
+
+
+def test_pre_change_lab_enabling_ip_hash_reports_outage_and_switch_first_plan() -> None:
+    run = _cli(
+        "plan", str(LABS / "pre-change-ip-hash"), "--set", "esx01*/vSwitch1.teaming=loadbalance_ip", "--format", "json"
+    )
+    assert run.return_value == Exit.FINDINGS
+    document = json.loads(run.stdout)
+    assert [(f["code"], f["object"]) for f in document["introduced"]] == [("LG001", "esx01.lab.example.net/vSwitch1")]
+    assert [(s["device"], s["action"]) for s in document["steps"]] == [
+        ("nx1", "switch-hash"),
+        ("nx1", "switch-static-port-channel"),
+        ("nx2", "switch-hash"),
+        ("nx2", "switch-static-port-channel"),
+        ("esx01.lab.example.net", "host-teaming"),
+    ]
+    assert document["plan_accepted"] is True
