@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from dataclasses import asdict
 from pathlib import Path
 
 import pytest
@@ -94,7 +95,7 @@ def test_lldpctl_json_one_and_several_neighbours() -> None:
         '"value": "00:1e:49:a7:3c:00"}, "mgmt-ip": "10.0.0.11", "descr": "Arista EOS"}}, '
         '"port": {"id": {"type": "ifname", "value": "Ethernet1/11"}, "descr": "to kvm01"}}}}}'
     )
-    assert parse_lldpctl_json(one)["eno1"].model_dump() == {
+    assert asdict(parse_lldpctl_json(one)["eno1"]) == {
         "protocol": "lldp",
         "device_id": "00:1e:49:a7:3c:00",
         "port_id": "Ethernet1/11",

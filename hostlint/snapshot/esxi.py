@@ -6,7 +6,7 @@ from typing import Literal
 
 from pydantic import Field
 
-from hostlint.snapshot.common import ConnectionState, Duplex, Model, Neighbour, PciLink
+from hostlint.snapshot.common import ConnectionState, Duplex, Model, Neighbour, PciLink, leaf
 
 TeamingPolicy = Literal[
     "loadbalance_srcid",
@@ -42,7 +42,8 @@ class StandardVSwitch(Model):
     discovery: Discovery = Field(default_factory=Discovery)
 
 
-class PortGroup(Model):
+@leaf
+class PortGroup:
     """A standard port group; `teaming` is the computed (effective) policy, None when inherited."""
 
     name: str
@@ -85,7 +86,8 @@ class DistributedSwitch(Model):
     discovery: Discovery = Field(default_factory=Discovery)
 
 
-class Vmk(Model):
+@leaf
+class Vmk:
     name: str
     portgroup: str
     vswitch: str | None = None
@@ -98,7 +100,8 @@ class Vmk(Model):
     netstack: str = "defaultTcpipStack"
 
 
-class PhysicalNic(Model):
+@leaf
+class PhysicalNic:
     """`linkSpeed` (actual; None when down) vs `spec.linkSpeed` (configured; None = auto)."""
 
     name: str
@@ -121,14 +124,16 @@ class IscsiAdapter(Model):
     targets: list[str] = Field(default_factory=list)
 
 
-class VmNic(Model):
+@leaf
+class VmNic:
     label: str
     model: str
     portgroup: str | None = None
     mac: str | None = None
 
 
-class VirtualMachine(Model):
+@leaf
+class VirtualMachine:
     name: str
     vcpus: int = 1
     cpu_hot_add: bool = False

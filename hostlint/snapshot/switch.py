@@ -10,13 +10,14 @@ from typing import Literal
 
 from pydantic import Field
 
-from hostlint.snapshot.common import ConnectionState, Duplex, Model, Neighbour
+from hostlint.snapshot.common import ConnectionState, Duplex, Model, Neighbour, leaf
 
 Platform = Literal["cisco_ios", "cisco_nxos", "arista_eos", "juniper_junos"]
 ChannelMode = Literal["static", "lacp-active", "lacp-passive", "pagp"]
 
 
-class SwitchPort(Model):
+@leaf
+class SwitchPort:
     """`mtu` is the largest IP packet the port passes (vendor L2 MTUs are converted)."""
 
     name: str
