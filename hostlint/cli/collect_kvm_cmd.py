@@ -9,20 +9,9 @@ from pathlib import Path
 import click
 
 from hostlint.cli.exit import Exit
-from hostlint.collect.kvm.host import Gathered, gather_host
-from hostlint.collect.kvm.runner import CollectionFailure, LocalRunner, Runner, SshRunner
+from hostlint.collect.kvm.host import collect_host
+from hostlint.collect.kvm.runner import LocalRunner, Runner, SshRunner
 from hostlint.snapshot import Snapshot
-from hostlint.snapshot.common import CollectionError
-from hostlint.snapshot.kvm import KvmHost
-
-
-def _collect_one(runner: Runner, name: str, libvirt_uri: str | None) -> Gathered:
-    try:
-        return gather_host(runner, name, libvirt_uri)
-    except CollectionFailure as exc:
-        gathered = Gathered(host=KvmHost(name=name, connection_state="unreachable"))
-        gathered.errors.append(CollectionError(target=name, kind="kvm", reason=str(exc)))
-        return gathered
 
 
 @click.command("kvm")
@@ -74,7 +63,7 @@ def kvm(
         source="kvm:" + ",".join(target for _, target, _ in targets),
     )
     for runner, host_name, uri in targets:
-        gathered = _collect_one(runner, host_name, uri)
+        gathered = collect_host(runner, host_name, uri)
         snapshot.kvm_hosts.append(gathered.host)
         snapshot.collection_errors.extend(gathered.errors)
     output.write_text(snapshot.model_dump_json(indent=1) + "\n", encoding="utf-8")

@@ -10,6 +10,7 @@ import click
 from hostlint.baseline import load_baseline
 from hostlint.check import check_snapshot
 from hostlint.cli.exit import Exit
+from hostlint.history.inventory import load_scan_inventory
 from hostlint.history.sources import FileSource, Source, gather
 from hostlint.report import html
 from hostlint.report.human import plural, summary_line
@@ -36,7 +37,13 @@ def _prefixes(values: tuple[str, ...]) -> list[str]:
 
 
 @click.command()
-@click.argument("paths", nargs=-1, required=True, type=click.Path(path_type=Path))
+@click.argument("paths", nargs=-1, type=click.Path(path_type=Path))
+@click.option(
+    "--inventory",
+    "inventory_file",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Live sources to collect (vCenters, switch inventory, KVM hosts), see hostlint/history/inventory.py.",
+)
 @db_option
 @click.option("--label", help="A name for this scan in the history (e.g. nightly, pre-change).")
 @click.option("--html", "html_file", type=click.Path(dir_okay=False, path_type=Path), help="Also write an HTML report.")
@@ -47,6 +54,7 @@ def _prefixes(values: tuple[str, ...]) -> list[str]:
 @click.option("--baseline", "baseline_file", type=click.Path(dir_okay=False, path_type=Path), help="Baseline file.")
 def scan(
     paths: tuple[Path, ...],
+    inventory_file: Path | None,
     db: str | None,
     label: str | None,
     html_file: Path | None,
@@ -56,10 +64,14 @@ def scan(
     site_file: Path | None,
     baseline_file: Path | None,
 ) -> int:
-    """Check snapshot files or lab folders and store snapshot, findings and skipped rules as one scan."""
+    """Collect (an inventory of live sources) or load (snapshot files), check, and store it all as one scan."""
     started_at = datetime.now(UTC)
-    sources: list[Source] = [FileSource(paths)]
+    if not paths and not inventory_file:
+        raise click.UsageError("give snapshot files or lab folders, or --inventory FILE")
     try:
+        sources: list[Source] = load_scan_inventory(inventory_file) if inventory_file else []
+        if paths:
+            sources.append(FileSource(paths))
         rules = select(load_rules(), _prefixes(selected), _prefixes(ignored), profile)
         site = load_site_params(site_file) if site_file else None
         baseline = load_baseline(baseline_file) if baseline_file else None

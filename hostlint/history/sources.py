@@ -1,8 +1,8 @@
 """Where a scan's snapshot comes from: a list of sources, each giving the snapshot of part of the site.
 
-Today the only source is files (snapshots, lab folders, cabling files). Live
-sources (a vCenter, a list of switches, KVM hosts) plug in as further
-`Source`s built from an inventory: each collects its part, records targets it
+Files (snapshots, lab folders, cabling files) are one source; live sources (a
+vCenter, a list of switches, KVM hosts) come from a scan inventory
+(hostlint/history/inventory.py): each collects its part, records targets it
 could not reach as `collection_errors` in its snapshot, and `gather` merges the
 parts into one site, as `hostlint check` merges several files.
 """

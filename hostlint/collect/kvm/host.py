@@ -105,3 +105,13 @@ def gather_host(runner: Runner, name: str, libvirt_uri: str | None) -> Gathered:
         except LibvirtError as exc:
             gathered.fail(str(exc))
     return gathered
+
+
+def collect_host(runner: Runner, name: str, libvirt_uri: str | None) -> Gathered:
+    """`gather_host`, with a host that cannot be read at all kept as `unreachable` and its reason."""
+    try:
+        return gather_host(runner, name, libvirt_uri)
+    except CollectionFailure as exc:
+        gathered = Gathered(host=KvmHost(name=name, connection_state="unreachable"))
+        gathered.errors.append(CollectionError(target=name, kind="kvm", reason=str(exc)))
+        return gathered

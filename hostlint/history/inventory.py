@@ -1,0 +1,147 @@
+"""`hostlint scan --inventory FILE`: the live sources of a scheduled scan.
+
+    vsphere:
+      - server: vc01.example.com
+        user: svc-hostlint@vsphere.local     # password: HOSTLINT_VSPHERE_PASSWORD, keyring or prompt
+        ca_bundle: /etc/hostlint/vc01.pem    # or insecure: true
+        esxi_ssh_user: root                  # optional: PCIe link width over SSH
+    switches: switches/hosts.yaml            # a Nornir or Ansible inventory (relative to this file)
+    kvm:
+      - host: root@kvm01                     # keys or agent; libvirt over qemu+ssh
+    snapshots: [extra.json]                  # saved snapshots or lab folders to merge in
+    cabling: cabling.yaml
+
+Each source collects its part; a source that fails entirely (vCenter unreachable,
+wrong password, unreadable inventory) becomes a collection error naming it, the
+other sources are still collected, and the scan exits 3.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from hostlint.history.sources import FileSource, Source
+from hostlint.snapshot import Snapshot, SnapshotError
+from hostlint.snapshot.common import CollectionError
+from hostlint.yamlfile import load_model
+
+
+class Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class VsphereEntry(Strict):
+    server: str
+    user: str = "administrator@vsphere.local"
+    insecure: bool = False
+    ca_bundle: Path | None = None
+    esxi_ssh_user: str | None = None
+    esxi_ssh_config: Path | None = None
+
+
+class KvmEntry(Strict):
+    host: str
+    libvirt_uri: str | None = None
+    no_libvirt: bool = False
+
+
+class ScanInventory(Strict):
+    vsphere: list[VsphereEntry] = Field(default_factory=list)
+    switches: Path | None = None
+    kvm: list[KvmEntry] = Field(default_factory=list)
+    snapshots: list[Path] = Field(default_factory=list)
+    cabling: Path | None = None
+
+
+def _failed(target: str, kind: str, reason: str) -> Snapshot:
+    return Snapshot(collection_errors=[CollectionError(target=target, kind=kind, reason=reason)])
+
+
+@dataclass(frozen=True)
+class VsphereSource:
+    entry: VsphereEntry
+
+    @property
+    def name(self) -> str:
+        return f"vsphere:{self.entry.server}"
+
+    def snapshot(self) -> Snapshot:
+        from hostlint.cli.collect_vsphere_cmd import CollectFailed, esxi_ssh_settings, live_snapshot
+
+        entry = self.entry
+        try:
+            ssh = esxi_ssh_settings(entry.esxi_ssh_user, entry.esxi_ssh_config)
+            return live_snapshot(entry.server, entry.user, entry.insecure, entry.ca_bundle, esxi_ssh=ssh)
+        except CollectFailed as exc:
+            reason = str(exc.__cause__) if exc.__cause__ else "collection failed"
+            return _failed(entry.server, "vcenter", reason)
+
+
+@dataclass(frozen=True)
+class SwitchesSource:
+    inventory: Path
+
+    @property
+    def name(self) -> str:
+        return f"switches:{self.inventory}"
+
+    def snapshot(self) -> Snapshot:
+        from hostlint.collect.switches import InventoryError, UnsupportedPlatform, collect_switches, load_inventory
+
+        try:
+            devices = load_inventory(self.inventory)
+        except (InventoryError, UnsupportedPlatform) as exc:
+            return _failed(str(self.inventory), "switch", str(exc))
+        snapshot = collect_switches(devices)
+        snapshot.source = self.name
+        return snapshot
+
+
+@dataclass(frozen=True)
+class KvmSource:
+    entry: KvmEntry
+
+    @property
+    def name(self) -> str:
+        return f"kvm:{self.entry.host}"
+
+    def snapshot(self) -> Snapshot:
+        from hostlint.collect.kvm.host import collect_host
+        from hostlint.collect.kvm.runner import SshRunner
+
+        runner = SshRunner(self.entry.host, [])
+        uri = None if self.entry.no_libvirt else self.entry.libvirt_uri or f"qemu+ssh://{self.entry.host}/system"
+        gathered = collect_host(runner, runner.target, uri)
+        return Snapshot(
+            collected_at=datetime.now(UTC),
+            source=self.name,
+            kvm_hosts=[gathered.host],
+            collection_errors=gathered.errors,
+        )
+
+
+def load_scan_inventory(path: Path) -> list[Source]:
+    """The sources an inventory names, paths taken relative to the inventory file."""
+    inventory = load_model(path, ScanInventory, "scan inventory", SnapshotError)
+    base = path.parent
+
+    def local(p: Path) -> Path:
+        return p if p.is_absolute() else base / p
+
+    sources: list[Source] = [
+        VsphereSource(entry.model_copy(update={"ca_bundle": entry.ca_bundle and local(entry.ca_bundle)}))
+        for entry in inventory.vsphere
+    ]
+    if inventory.switches is not None:
+        sources.append(SwitchesSource(local(inventory.switches)))
+    sources += [KvmSource(entry) for entry in inventory.kvm]
+    files = [local(p) for p in inventory.snapshots] + ([local(inventory.cabling)] if inventory.cabling else [])
+    if files:
+        sources.append(FileSource(tuple(files)))
+    if not sources:
+        raise SnapshotError(f"{path}: names no source (vsphere, switches, kvm, snapshots)")
+    return sources

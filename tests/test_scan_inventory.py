@@ -1,0 +1,89 @@
+"""`hostlint scan --inventory`: live sources collected, merged, checked and stored as one scan."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import os
+from pathlib import Path
+
+import pytest
+import yaml
+from click.testing import CliRunner
+
+from hostlint.cli.exit import Exit
+from hostlint.cli.main import cli
+from hostlint.history.inventory import SwitchesSource, VsphereSource, load_scan_inventory
+from hostlint.snapshot import SnapshotError
+
+ROOT = Path(__file__).resolve().parents[1]
+CLEAN_LAB = ROOT / "fixtures" / "labs" / "clean"
+PASSWORD = "scan-inventory-secret"
+
+_spec = importlib.util.spec_from_file_location("vcsim_launcher", ROOT / "sim" / "vcsim" / "launcher.py")
+launcher = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(launcher)
+
+
+def test_inventory_paths_are_relative_to_the_file(tmp_path: Path) -> None:
+    inventory = tmp_path / "scan.yaml"
+    inventory.write_text(
+        yaml.safe_dump(
+            {
+                "vsphere": [{"server": "vc01.example.com", "ca_bundle": "vc01.pem"}],
+                "switches": "switches/hosts.yaml",
+                "snapshots": ["extra.json"],
+            }
+        )
+    )
+    sources = load_scan_inventory(inventory)
+    assert [type(s).__name__ for s in sources] == ["VsphereSource", "SwitchesSource", "FileSource"]
+    assert isinstance(sources[0], VsphereSource) and sources[0].entry.ca_bundle == tmp_path / "vc01.pem"
+    assert isinstance(sources[1], SwitchesSource) and sources[1].inventory == tmp_path / "switches" / "hosts.yaml"
+
+
+def test_inventory_errors_name_the_field(tmp_path: Path) -> None:
+    inventory = tmp_path / "scan.yaml"
+    inventory.write_text("vsphere:\n  - {host: vc01}\n")
+    with pytest.raises(SnapshotError, match=r"scan\.yaml: field vsphere\.0\.server: Field required"):
+        load_scan_inventory(inventory)
+    inventory.write_text("{}\n")
+    with pytest.raises(SnapshotError, match="names no source"):
+        load_scan_inventory(inventory)
+
+
+def test_unreadable_switch_inventory_is_a_collection_error_not_a_crash(tmp_path: Path) -> None:
+    snapshot = SwitchesSource(tmp_path / "missing.yaml").snapshot()
+    assert [(e.target, e.kind) for e in snapshot.collection_errors] == [(str(tmp_path / "missing.yaml"), "switch")]
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not launcher.go_available() and not os.environ.get("CI"), reason="Go builds the simulator")
+def test_scan_collects_a_vcenter_merges_switches_and_keeps_going_past_a_dead_one(tmp_path: Path) -> None:
+    binary = launcher.build(tmp_path / "vcsim")
+    with launcher.Simulator(binary, CLEAN_LAB / "hosts.json", password=PASSWORD) as sim:
+        inventory = tmp_path / "scan.yaml"
+        inventory.write_text(
+            yaml.safe_dump(
+                {
+                    "vsphere": [
+                        {"server": sim.url, "user": sim.user, "ca_bundle": str(sim.cert)},
+                        {"server": "127.0.0.1:9", "user": sim.user, "insecure": True},
+                    ],
+                    "snapshots": [str(CLEAN_LAB / "switches.json")],
+                }
+            )
+        )
+        db = f"sqlite:///{tmp_path / 'history.sqlite'}"
+        env = {"HOSTLINT_VSPHERE_PASSWORD": PASSWORD}
+        run = CliRunner().invoke(cli, ["scan", "--inventory", str(inventory), "--db", db], env=env, standalone_mode=False)
+    assert run.return_value == Exit.PARTIAL, run.output
+    assert PASSWORD not in run.output
+    history = CliRunner().invoke(cli, ["history", "--db", db, "--format", "json"], standalone_mode=False)
+    scans = json.loads(history.stdout)["scans"]
+    assert len(scans) == 1 and scans[0]["exit_code"] == Exit.PARTIAL
+    assert scans[0]["counts"]["collection_errors"] == 1
+    # The reachable vCenter and the switch snapshot were joined: the clean lab is clean.
+    counts = scans[0]["counts"]
+    assert sum(counts[s] for s in ("error", "warning", "info")) == 0
+    assert counts["passed"] > 30 and counts["unresolved"] == 0
