@@ -76,7 +76,9 @@ def test_scan_collects_a_vcenter_merges_switches_and_keeps_going_past_a_dead_one
         )
         db = f"sqlite:///{tmp_path / 'history.sqlite'}"
         env = {"HOSTLINT_VSPHERE_PASSWORD": PASSWORD}
-        run = CliRunner().invoke(cli, ["scan", "--inventory", str(inventory), "--db", db], env=env, standalone_mode=False)
+        run = CliRunner().invoke(
+            cli, ["scan", "--inventory", str(inventory), "--db", db], env=env, standalone_mode=False
+        )
     assert run.return_value == Exit.PARTIAL, run.output
     assert PASSWORD not in run.output
     history = CliRunner().invoke(cli, ["history", "--db", db, "--format", "json"], standalone_mode=False)
