@@ -117,7 +117,13 @@ def test_distributed_switch_lag_team() -> None:
         ],
         vms=[
             VirtualMachine(
-                name="db01", vcpus=16, cpu_hot_add=True, nics=[VmNic(label="Network adapter 1", model="e1000e")]
+                name="db01",
+                vcpus=16,
+                cpu_hot_add=True,
+                nics=[
+                    VmNic(label="Network adapter 1", model="e1000e", portgroup="VM-Prod"),
+                    VmNic(label="Network adapter 2", model="pvrdma", portgroup="gone"),
+                ],
             )
         ],
     )
@@ -144,4 +150,7 @@ def test_distributed_switch_lag_team() -> None:
         ("vmnic5", "port-channel20", 2),
     ]
     assert [v.object for v in facts.vms] == ["esx01/vm:db01"]
-    assert [(n.object, n.model) for n in facts.vm_nics] == [("esx01/vm:db01/Network adapter 1", "e1000e")]
+    assert [(n.object, n.model, n.switch_kind) for n in facts.vm_nics] == [
+        ("esx01/vm:db01/Network adapter 1", "e1000e", "distributed"),
+        ("esx01/vm:db01/Network adapter 2", "pvrdma", None),
+    ]

@@ -161,4 +161,5 @@ def esxi_facts(
     # Only this host's vmk facts: scanning the whole site's for every host made the join quadratic.
     iscsi_facts(host, facts.vmks[vmks_before:], facts)
     pcie_facts(host, facts)
-    vm_facts(host, facts)
+    distributed = {pg.name for dvs in dvswitches if host.name in members[dvs.name] for pg in dvs.portgroups}
+    vm_facts(host, distributed, facts)

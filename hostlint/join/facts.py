@@ -141,6 +141,8 @@ class VmNicFact(Fact):
     label: str
     model: str
     portgroup: str | None = None
+    # "standard" or "distributed" when the port group is known on this host, else None.
+    switch_kind: str | None = None
 
 
 class VmFact(Fact):

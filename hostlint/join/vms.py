@@ -7,7 +7,8 @@ from hostlint.join.state import host_missing
 from hostlint.snapshot.esxi import EsxiHost
 
 
-def vm_facts(host: EsxiHost, facts: Facts) -> None:
+def vm_facts(host: EsxiHost, distributed_portgroups: set[str], facts: Facts) -> None:
+    standard = {pg.name for pg in host.portgroups}
     for vm in host.vms:
         facts.vms.append(
             VmFact(
@@ -28,6 +29,11 @@ def vm_facts(host: EsxiHost, facts: Facts) -> None:
                     label=nic.label,
                     model=nic.model,
                     portgroup=nic.portgroup,
+                    switch_kind="standard"
+                    if nic.portgroup in standard
+                    else "distributed"
+                    if nic.portgroup in distributed_portgroups
+                    else None,
                     missing=host_missing(host),
                 )
             )
