@@ -41,7 +41,9 @@ def check_snapshot(
     today: date | None = None,
 ) -> CheckResult:
     with gc_paused():
-        result = run_rules(rules, build_facts(snapshot, site))
+        facts = build_facts(snapshot, site)
+        result = run_rules(rules, facts)
+    result.facts = facts
     result.collection_errors.extend(snapshot.collection_errors)
     if baseline is not None:
         apply_baseline(result, baseline, today or date.today())

@@ -6,7 +6,7 @@ from typing import Any, NamedTuple
 
 from pydantic import BaseModel, Field
 
-from hostlint.join.facts import Unresolved
+from hostlint.join.facts import Facts, Unresolved
 from hostlint.snapshot.common import CollectionError
 
 RESULT_SCHEMA_VERSION = 1
@@ -64,6 +64,8 @@ class CheckResult(BaseModel):
     collection_errors: list[CollectionError] = Field(default_factory=list)
     ignored: list[Ignored] = Field(default_factory=list)
     notes: list[str] = Field(default_factory=list)
+    # The joined facts the rules ran on, kept so reports and fix plans do not join the site again.
+    facts: Facts | None = Field(default=None, exclude=True, repr=False)
 
     def sort(self) -> None:
         self.findings.sort(key=lambda f: (f.host, SEVERITY_RANK[f.severity], f.code, f.object))

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from hostlint.check import check_paths
+from hostlint.check import check_paths, check_snapshot
 from hostlint.cli.exit import Exit
 from hostlint.cli.main import cli
 from hostlint.report import FORMATS, render
@@ -163,7 +163,7 @@ def test_text_from_the_snapshot_is_escaped() -> None:
     snapshot = load_site([LABS / "demo"])
     snapshot.source = '<script>alert("x")</script>'
     snapshot.esxi_hosts[0].vswitches[0].name = "vSwitch<b>0</b>"
-    _, result = check_paths([LABS / "demo"], load_rules())
+    result = check_snapshot(snapshot, load_rules())
     page = render("html", result, load_rules(), snapshot)
     assert "<script" not in page and "&lt;script&gt;" in page
     assert "vSwitch&lt;b&gt;0&lt;/b&gt;" in page

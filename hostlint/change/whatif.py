@@ -68,7 +68,7 @@ def _candidates(user: list[Step], prerequisites: list[Step]) -> list[tuple[str, 
 
 def what_if(snapshot: Snapshot, rules: list[Rule], sets: list[str]) -> WhatIf:
     facts = build_facts(snapshot)
-    site = Site(snapshot)
+    site = Site(snapshot, facts)
     # A change to the value already there is no step at all.
     requested = [(r, c) for r, c in requested_changes(sets, facts, site) if c.before != c.after]
     result = WhatIf(requests=[r for r, _ in requested])

@@ -17,7 +17,7 @@ from hostlint.fixes.actions import Action, load_actions
 from hostlint.fixes.facts import parse_fact
 from hostlint.fixes.site import Site
 from hostlint.fixes.steps import CannotFix, Change, Source, Step
-from hostlint.join.facts import Fact
+from hostlint.join.facts import Fact, Facts
 from hostlint.results import CheckResult, Finding, FixRequest
 from hostlint.rules.model import Stage
 from hostlint.snapshot import Snapshot
@@ -83,9 +83,9 @@ def _source(finding: Finding, order: int) -> Source:
 
 
 class _Builder:
-    def __init__(self, snapshot: Snapshot, actions: dict[str, Action], unsafe: bool):
+    def __init__(self, snapshot: Snapshot, actions: dict[str, Action], unsafe: bool, facts: Facts | None):
         self.unsafe = unsafe
-        self.site = Site(snapshot)
+        self.site = Site(snapshot, facts)
         self.actions = actions
         self.plan = Plan()
         self.by_identity: dict[tuple, Step] = {}
@@ -197,7 +197,7 @@ def build_plan(
     result: CheckResult, snapshot: Snapshot, actions: dict[str, Action] | None = None, unsafe: bool = True
 ) -> Plan:
     """The plan for `result`'s findings; with `unsafe=False` fixes marked unsafe are held back."""
-    builder = _Builder(snapshot, actions if actions is not None else load_actions(), unsafe)
+    builder = _Builder(snapshot, actions if actions is not None else load_actions(), unsafe, result.facts)
     for order, finding in enumerate(result.findings):
         builder.add_finding(finding, order)
     plan = builder.plan

@@ -12,7 +12,7 @@ import ipaddress
 from hostlint import names
 from hostlint.fixes.spelling import channel_number
 from hostlint.join import build_facts
-from hostlint.join.facts import TeamFact, VmkFact
+from hostlint.join.facts import Facts, TeamFact, VmkFact
 from hostlint.join.switches import SwitchIndex
 from hostlint.snapshot import Snapshot
 from hostlint.snapshot.esxi import EsxiHost
@@ -23,9 +23,9 @@ MULTICHASSIS_CONFIG = ("vpc", "mlag")
 
 
 class Site:
-    def __init__(self, snapshot: Snapshot):
+    def __init__(self, snapshot: Snapshot, facts: Facts | None = None):
         self._switches = SwitchIndex(snapshot)
-        facts = build_facts(snapshot)
+        facts = facts or build_facts(snapshot)
         self._teams = {(t.host, t.vswitch): t for t in facts.teams if t.kind == "vss"}
         self._vmks = facts.vmks
         self._hosts = {names.device_key(h.name): h for h in snapshot.esxi_hosts}

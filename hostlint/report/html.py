@@ -358,7 +358,7 @@ def render(
     generated_at: datetime | None = None,
 ) -> str:
     rules_by_code = {rule.code: rule for rule in rules}
-    facts = build_facts(snapshot)
+    facts = result.facts or build_facts(snapshot)
     counts = Counter(f.severity for f in result.findings)
     by_severity = [
         (severity, [(f, finding_switches(f)) for f in result.findings if f.severity == severity])
