@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import threading
 from dataclasses import dataclass, field
 
 import asyncssh
+from loopback_ssh import LoopbackSsh
 
 logging.getLogger("asyncio").setLevel(logging.ERROR)
 
@@ -55,11 +55,7 @@ class _Server(asyncssh.SSHServer):
 
     def validate_public_key(self, username: str, key: asyncssh.SSHKey) -> bool:
         authorized = self._shell.authorized_key
-        return (
-            username == self._shell.username
-            and authorized is not None
-            and key.public_data == authorized.public_data
-        )
+        return username == self._shell.username and authorized is not None and key.public_data == authorized.public_data
 
 
 @dataclass
@@ -87,53 +83,20 @@ async def _session(process: asyncssh.SSHServerProcess, shell: EsxiShell, session
     process.exit(127)
 
 
-class EsxiShellServer:
+class EsxiShellServer(LoopbackSsh):
     """`with EsxiShellServer() as server: port = server.add(shell)`; `server.host_key` for known_hosts."""
 
     def __init__(self) -> None:
-        self._loop = asyncio.new_event_loop()
-        self._thread = threading.Thread(target=self._loop.run_forever, name="esxi-shell", daemon=True)
-        self._thread.start()
-        self.host_key = asyncssh.generate_private_key("ssh-ed25519")
-        self._servers: list[asyncssh.SSHAcceptor] = []
+        super().__init__("esxi-shell")
         self.sessions = Sessions()
 
-    def _run(self, coroutine):
-        return asyncio.run_coroutine_threadsafe(coroutine, self._loop).result(timeout=30)
-
     def add(self, shell: EsxiShell) -> int:
-        async def start() -> asyncssh.SSHAcceptor:
-            return await asyncssh.listen(
-                "127.0.0.1",
-                0,
-                server_host_keys=[self.host_key],
-                server_factory=lambda: _Server(shell),
-                process_factory=lambda process: _session(process, shell, self.sessions),
-                encoding="utf-8",
-                keepalive_interval=0,
-                login_timeout=30,
-            )
-
-        acceptor = self._run(start())
-        self._servers.append(acceptor)
-        return acceptor.sockets[0].getsockname()[1]
+        return self.listen(
+            server_factory=lambda: _Server(shell),
+            process_factory=lambda process: _session(process, shell, self.sessions),
+            encoding="utf-8",
+        )
 
     def known_hosts_line(self, port: int) -> str:
         key = self.host_key.export_public_key("openssh").decode().strip()
         return f"[127.0.0.1]:{port} {key}\n"
-
-    def close(self) -> None:
-        async def stop() -> None:
-            for server in self._servers:
-                server.close()
-                await server.wait_closed()
-
-        self._run(stop())
-        self._loop.call_soon_threadsafe(self._loop.stop)
-        self._thread.join(timeout=10)
-
-    def __enter__(self) -> EsxiShellServer:
-        return self
-
-    def __exit__(self, *exc) -> None:
-        self.close()

@@ -10,10 +10,10 @@ from __future__ import annotations
 import asyncio
 import logging
 import socket
-import threading
 from dataclasses import dataclass, field
 
 import asyncssh
+from loopback_ssh import LoopbackSsh
 
 # A client that hangs up mid-answer makes asyncio warn about every write that follows; a real switch
 # does not care either.
@@ -108,40 +108,22 @@ async def _session(process: asyncssh.SSHServerProcess, switch: EmulatedSwitch) -
     process.exit(0)
 
 
-class SwitchEmulator:
+class SwitchEmulator(LoopbackSsh):
     """Start with `with SwitchEmulator() as emulator: port = emulator.add(switch)`."""
 
     def __init__(self) -> None:
-        self._loop = asyncio.new_event_loop()
-        self._thread = threading.Thread(target=self._loop.run_forever, name="switch-emulator", daemon=True)
-        self._thread.start()
-        self._key = asyncssh.generate_private_key("ssh-ed25519")
-        self._servers: list[asyncio.AbstractServer] = []
+        super().__init__("switch-emulator")
         self._sockets: list[socket.socket] = []
-
-    def _run(self, coroutine):
-        return asyncio.run_coroutine_threadsafe(coroutine, self._loop).result(timeout=30)
 
     def add(self, switch: EmulatedSwitch) -> int:
         """Listen for `switch` on a free port of 127.0.0.1; returns the port."""
-
-        async def start() -> asyncssh.SSHAcceptor:
-            return await asyncssh.listen(
-                "127.0.0.1",
-                0,
-                server_host_keys=[self._key],
-                server_factory=lambda: _Server(switch),
-                process_factory=lambda process: _session(process, switch),
-                encoding="utf-8",
-                line_editor=True,
-                line_echo=False,
-                keepalive_interval=0,
-                login_timeout=30,
-            )
-
-        acceptor = self._run(start())
-        self._servers.append(acceptor)
-        return acceptor.sockets[0].getsockname()[1]
+        return self.listen(
+            server_factory=lambda: _Server(switch),
+            process_factory=lambda process: _session(process, switch),
+            encoding="utf-8",
+            line_editor=True,
+            line_echo=False,
+        )
 
     def add_silent(self) -> int:
         """A port that accepts TCP and never says a word: an SSH server hung before its banner."""
@@ -161,19 +143,6 @@ class SwitchEmulator:
         return port
 
     def close(self) -> None:
-        async def stop() -> None:
-            for server in self._servers:
-                server.close()
-                await server.wait_closed()
-
-        self._run(stop())
+        super().close()
         for listener in self._sockets:
             listener.close()
-        self._loop.call_soon_threadsafe(self._loop.stop)
-        self._thread.join(timeout=10)
-
-    def __enter__(self) -> SwitchEmulator:
-        return self
-
-    def __exit__(self, *exc) -> None:
-        self.close()
