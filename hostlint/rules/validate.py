@@ -91,8 +91,11 @@ def _compile_problem(source: str, exc: Exception) -> tuple[int, str]:
         return 0, message.splitlines()[0]
     line, column, reason = int(match.group(1)), int(match.group(2)), match.group(3)
     lines = source.split("\n")
-    offset = sum(len(lines[k]) + 1 for k in range(min(line - 1, len(lines)))) + column
-    return min(offset, len(source)), f"CEL syntax error: {reason.strip()}"
+    # CEL counts columns from 1.
+    offset = sum(len(lines[k]) + 1 for k in range(min(line - 1, len(lines)))) + column - 1
+    reason = re.sub(r"^Syntax error:\s*", "", reason.strip())
+    reason = re.sub(r" expecting \{.*\}$", "", reason)
+    return max(0, min(offset, len(source))), f"CEL syntax error: {reason}"
 
 
 def rule_problems(rule: Rule, path: Path, text: str) -> list[str]:
