@@ -10,8 +10,10 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from hostlint.cli.exit import Exit
+from hostlint.cli.settings import config_options
 from hostlint.collect.switches import InventoryError, Timeouts, UnsupportedPlatform, collect_switches, load_inventory
 from hostlint.collect.switches.runner import DeviceResult
+from hostlint.config import ConfigError, load_config
 
 
 @click.command("switches")
@@ -40,19 +42,24 @@ from hostlint.collect.switches.runner import DeviceResult
 )
 @click.option(
     "--connect-timeout",
-    default=10.0,
-    show_default=True,
     type=click.FloatRange(min=0.1),
-    help="Seconds for TCP, SSH banner and login, per switch.",
+    help="Seconds for TCP, SSH banner and login, per switch [default: settings file's timeouts.connect, else 10].",
 )
 @click.option(
     "--command-timeout",
-    default=30.0,
-    show_default=True,
     type=click.FloatRange(min=0.1),
-    help="Seconds for each command's answer.",
+    help="Seconds for each command's answer [default: settings file's timeouts.command, else 30].",
 )
-def switches(inventory: Path, output: Path, concurrency: int, connect_timeout: float, command_timeout: float) -> int:
+@config_options
+def switches(
+    inventory: Path,
+    output: Path,
+    concurrency: int,
+    connect_timeout: float | None,
+    command_timeout: float | None,
+    config_file: Path | None,
+    isolated: bool,
+) -> int:
     """Collect port-channels, hashes, MTU, speed/duplex and neighbours from switches over SSH.
 
     Passwords come from HOSTLINT_SWITCH_PASSWORD, a per-device variable named in the
@@ -60,14 +67,19 @@ def switches(inventory: Path, output: Path, concurrency: int, connect_timeout: f
     `hostlint`); never from the inventory and never into the snapshot.
     """
     try:
+        configured = load_config(config_file, isolated).timeouts
         devices = load_inventory(inventory)
-    except (InventoryError, UnsupportedPlatform) as exc:
+    except (InventoryError, UnsupportedPlatform, ConfigError) as exc:
         click.echo(f"hostlint: {exc}", err=True)
         return Exit.USAGE
     # paramiko logs a traceback for every device that does not answer; the reason is reported below instead.
     logging.getLogger("paramiko").setLevel(logging.CRITICAL)
     console = Console(stderr=True)
-    timeouts = Timeouts(connect=connect_timeout, command=command_timeout)
+    defaults = Timeouts()
+    timeouts = Timeouts(
+        connect=connect_timeout or configured.connect or defaults.connect,
+        command=command_timeout or configured.command or defaults.command,
+    )
     if console.is_terminal:
         columns = (TextColumn("switches"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
         with Progress(*columns, console=console, transient=True) as progress:
