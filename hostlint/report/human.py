@@ -73,7 +73,7 @@ def render(
     grouped = {id(f) for group in groups for f in group}
     _repeated(console, groups)
     _hosts(console, result, grouped, show_all)
-    _switches(console, result.findings)
+    _switches(console, result.findings, show_all)
     _skipped(console, result, names, show_all)
     _unresolved(console, result)
     _collection_errors(console, result)
@@ -170,23 +170,25 @@ def _hosts(console: Console, result: CheckResult, grouped: set[int], show_all: b
     unresolved = Counter(host_of(u.object) for u in result.unresolved)
     passed = Counter(host_of(p.object) for p in result.passed)
     hosts = sorted(set(findings) | set(skipped) | set(unresolved) | set(passed))
-    # At estate scale a line per host that has nothing of its own to show is noise: fold them.
-    quiet_hosts = [
-        h for h in hosts
-        if not skipped[h] and not unresolved[h] and all(id(f) in grouped for f in findings[h])
-    ]  # fmt: skip
-    fold = not show_all and len(quiet_hosts) > FOLD_HOSTS_AT
+    # At estate scale a line per host whose findings are all in the repeated groups is noise:
+    # fold them into one line (their skips and unresolved uplinks are listed in their sections).
+    folded = [h for h in hosts if all(id(f) in grouped for f in findings[h])]
+    fold = not show_all and len(folded) > FOLD_HOSTS_AT
     for host in hosts:
-        if fold and host in quiet_hosts:
+        if fold and host in folded:
             continue
         console.print(_host_header(host, findings[host], skipped[host], unresolved[host], passed[host]))
         for finding in sorted(findings[host], key=lambda f: (SEVERITY_RANK[f.severity], f.code, f.object)):
             if id(finding) not in grouped:
                 _finding(console, finding)
     if fold:
-        with_findings = sum(bool(findings[h]) for h in quiet_hosts)
-        line = f"{plural(len(quiet_hosts), 'more host')} fully checked"
-        line += f", {with_findings} of them with only the repeated findings above" if with_findings else ""
+        counts = [
+            (sum(bool(findings[h]) for h in folded), "with only the repeated findings above"),
+            (sum(bool(skipped[h]) for h in folded), "with skipped checks"),
+            (sum(bool(unresolved[h]) for h in folded), "with unresolved uplinks"),
+        ]
+        parts = [f"{count} {label}" for count, label in counts if count]
+        line = f"{plural(len(folded), 'more host')}: {', '.join(parts) or 'no findings, fully checked'}"
         console.print(Text(f"{line} (--show-all lists them)", style="dim"))
 
 
@@ -267,7 +269,7 @@ def finding_switches(finding: Finding) -> list[str]:
     return sorted({name for name in found if name})
 
 
-def _switches(console: Console, findings: list[Finding]) -> None:
+def _switches(console: Console, findings: list[Finding], show_all: bool = True) -> None:
     by_switch: dict[str, list[Finding]] = defaultdict(list)
     for finding in findings:
         for switch in finding_switches(finding):
@@ -283,8 +285,10 @@ def _switches(console: Console, findings: list[Finding]) -> None:
         line.append("  ")
         line.append(", ".join(_severity_count(sev, counts[sev]) for sev in SEVERITY_RANK if counts[sev]))
         codes = ", ".join(sorted({f.code for f in touching}))
-        hosts = ", ".join(sorted({f.host for f in touching}))
-        line.append(f" ({codes}) on {hosts}")
+        hosts = sorted({f.host for f in touching})
+        listed = hosts if show_all or len(hosts) <= SKIPS_SHOWN else hosts[:SKIPS_SHOWN]
+        more = "" if len(listed) == len(hosts) else f" and {len(hosts) - len(listed)} more hosts"
+        line.append(f" ({codes}) on {', '.join(listed)}{more}")
         console.print(line)
 
 
