@@ -137,3 +137,10 @@ def test_collect_switches_reads_its_timeouts_from_the_file(project):
     code, _, err = run("collect", "switches", "-i", str(inventory), "-o", str(project / "out.json"))
     assert code == Exit.USAGE
     assert "unknown key 'timeouts.conect'; did you mean 'connect'?" in err
+
+
+def test_scan_reads_the_settings_file_too(project):
+    (project / "hostlint.toml").write_text('select = ["LGX01"]\n')
+    code, _, err = run("scan", str(LAB), "--db", str(project / "history.sqlite"))
+    assert code == Exit.USAGE
+    assert "select: 'LGX01' is no rule code, prefix or name; did you mean" in err

@@ -18,6 +18,10 @@ from hostlint.yamlfile import load_model
 SHIPPED_CODE = re.compile(r"[A-Z]{2}\d{3}")
 
 
+# Static checks of a rule file, by path and contents: a process loads the same rules many times.
+_CHECKED: dict[tuple[str, str], list[str]] = {}
+
+
 class RuleError(Exception):
     """A rule file that cannot be used; each line of the message names a file and what is wrong."""
 
@@ -26,7 +30,11 @@ def load_rule(path: Path) -> Rule:
     rule = load_model(path, Rule, "rule", RuleError)
     if path.stem != rule.code:
         raise RuleError(f"{path}: file name must be the rule code ({rule.code}.yaml)")
-    problems = rule_problems(rule, path, path.read_text(encoding="utf-8"))
+    text = path.read_text(encoding="utf-8")
+    key = (str(path), text)
+    if key not in _CHECKED:
+        _CHECKED[key] = rule_problems(rule, path, text)
+    problems = _CHECKED[key]
     if problems:
         raise RuleError("\n".join(problems))
     return rule
