@@ -9,11 +9,13 @@ import click
 from hostlint import __version__
 from hostlint.cli.check_cmd import check
 from hostlint.cli.collect_cmd import collect
+from hostlint.cli.completion_cmd import completion
 from hostlint.cli.exit import Exit
 from hostlint.cli.history_cmd import diff, history
 from hostlint.cli.plan_cmd import plan
 from hostlint.cli.rules_cmd import docs, rule, rules
 from hostlint.cli.scan_cmd import scan
+from hostlint.cli.schema_cmd import schema_cmd
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -31,6 +33,8 @@ cli.add_command(scan)
 cli.add_command(history)
 cli.add_command(diff)
 cli.add_command(plan)
+cli.add_command(schema_cmd)
+cli.add_command(completion)
 
 
 def main() -> None:
