@@ -144,3 +144,12 @@ def test_scan_reads_the_settings_file_too(project):
     code, _, err = run("scan", str(LAB), "--db", str(project / "history.sqlite"))
     assert code == Exit.USAGE
     assert "select: 'LGX01' is no rule code, prefix or name; did you mean" in err
+
+
+def test_the_settings_file_knows_every_report_format():
+    from typing import get_args
+
+    from hostlint.config import FormatName
+    from hostlint.report import FORMATS
+
+    assert set(get_args(FormatName)) == set(FORMATS)

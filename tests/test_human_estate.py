@@ -42,8 +42,7 @@ def test_grouped_output_shows_a_repeated_finding_once_with_its_count(estate):
     lines = out.splitlines()
     assert len(lines) < 25
     assert (
-        "400 more hosts: 400 with only the repeated findings above, 400 with skipped checks (--show-all lists them)"
-        in lines
+        "400 hosts: 400 with only the repeated findings above, 400 with skipped checks (--show-all lists them)" in lines
     )
     assert lines[0] == "Repeated findings (400 findings in 1 group, by rule)"
     assert lines[1] == "  error   LG001 ip-hash-without-port-channel  400 objects"
@@ -107,3 +106,16 @@ def test_layout_flags_on_the_command_line(flag, first_line):
     assert outcome.exception is None, outcome.output
     assert outcome.return_value == Exit.FINDINGS
     assert outcome.stdout.splitlines()[0].startswith(first_line)
+
+
+def test_many_clean_hosts_fold_into_one_line_and_few_do_not():
+    from hostlint.results import Passed
+
+    rules = load_rules()
+    many = CheckResult(passed=[Passed(code="LG001", object=f"esx{n:03}/vSwitch1") for n in range(20)])
+    out = render("human", many, rules, None, color=False)
+    assert "20 hosts: 20 with no findings, fully checked (--show-all lists them)" in out
+    assert "esx000" not in out
+    assert "Clean: no findings, nothing skipped." in out
+    few = CheckResult(passed=many.passed[:3])
+    assert "esx002  no findings · 1 passed" in render("human", few, rules, None, color=False)

@@ -186,9 +186,11 @@ def _hosts(console: Console, result: CheckResult, grouped: set[int], show_all: b
             (sum(bool(findings[h]) for h in folded), "with only the repeated findings above"),
             (sum(bool(skipped[h]) for h in folded), "with skipped checks"),
             (sum(bool(unresolved[h]) for h in folded), "with unresolved uplinks"),
+            (sum(not (findings[h] or skipped[h] or unresolved[h]) for h in folded), "with no findings, fully checked"),
         ]
         parts = [f"{count} {label}" for count, label in counts if count]
-        line = f"{plural(len(folded), 'more host')}: {', '.join(parts) or 'no findings, fully checked'}"
+        noun = "host" if len(folded) == len(hosts) else "more host"
+        line = f"{plural(len(folded), noun)}: {', '.join(parts)}"
         console.print(Text(f"{line} (--show-all lists them)", style="dim"))
 
 
