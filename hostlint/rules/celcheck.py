@@ -82,7 +82,10 @@ def tokenize(source: str) -> list[_Token]:
     while position < len(source):
         match = _TOKEN.match(source, position)
         if match is None:
-            raise CelSyntaxError(f"unexpected character {source[position]!r}", position)
+            # Syntax this tokenizer does not know (cel.compile has accepted it): not a path.
+            tokens.append(_Token("other", source[position], position))
+            position += 1
+            continue
         kind = match.lastgroup or ""
         if kind != "space":
             tokens.append(_Token(kind, match.group(), position))
