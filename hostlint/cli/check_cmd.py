@@ -39,7 +39,9 @@ from hostlint.snapshot.load import merge
     multiple=True,
     help="Only rules whose code starts with these prefixes, or with these names (e.g. LG,MT001).",
 )
-@click.option("--ignore", "ignored", multiple=True, help="Skip rules whose code starts with these prefixes.")
+@click.option(
+    "--ignore", "ignored", multiple=True, help="Skip rules whose code starts with these prefixes, or with these names."
+)
 @click.option(
     "--profile",
     type=click.Choice(PROFILES),
