@@ -85,7 +85,9 @@ _HOSTNAME = r"[A-Za-z0-9_](?:[A-Za-z0-9_.:-]{0,252})"
 # Ethernet55/1, Eth1/1/1, TenGigabitEthernet1/1/3.100). Junos: type-fpc/pic/port, breakout `:n`,
 # unit `.n` (xe-0/0/1, et-0/0/48:1, ge-1/0/0.0) or an aggregate or other numbered name (ae0, irb, lo0).
 _CISCO_LIKE_INTERFACE = r"[A-Za-z][A-Za-z-]{0,39}[0-9]{1,5}(?:/[0-9]{1,5}){0,3}(?::[0-9]{1,3})?(?:\.[0-9]{1,5})?"
-_JUNOS_INTERFACE = r"(?:[a-z]{2,5}-[0-9]{1,3}/[0-9]{1,3}/[0-9]{1,3}(?::[0-9]{1,3})?|[a-z]{2,5}[0-9]{0,5})(?:\.[0-9]{1,5})?"
+_JUNOS_INTERFACE = (
+    r"(?:[a-z]{2,5}-[0-9]{1,3}/[0-9]{1,3}/[0-9]{1,3}(?::[0-9]{1,3})?|[a-z]{2,5}[0-9]{0,5})(?:\.[0-9]{1,5})?"
+)
 
 GRAMMARS: dict[str, Grammar] = {
     "host": _g("host name", 253, _HOSTNAME, "letters, digits, '.', '-', '_' and ':'"),
@@ -114,10 +116,16 @@ GRAMMARS: dict[str, Grammar] = {
     "arista_eos_interface": _g("interface name", 64, _CISCO_LIKE_INTERFACE, "a type word and slot/port numbers"),
     "juniper_junos_interface": _g("interface name", 64, _JUNOS_INTERFACE, "type-fpc/pic/port, aeN or similar"),
     # Words of a switch command argument hostlint read back from the switch (a load-balance setting).
-    "switch_words": _g("switch setting", 80, r"[A-Za-z0-9][A-Za-z0-9._/-]*(?: [A-Za-z0-9][A-Za-z0-9._/-]*)*",
-                       "words of letters, digits, '.', '_', '/' and '-'"),
+    "switch_words": _g(
+        "switch setting",
+        80,
+        r"[A-Za-z0-9][A-Za-z0-9._/-]*(?: [A-Za-z0-9][A-Za-z0-9._/-]*)*",
+        "words of letters, digits, '.', '_', '/' and '-'",
+    ),
     # A fixed word of hostlint's vocabulary or a value read into one (link, full, 802.3ad, layer3+4).
-    "token": _g("value", 64, r"[A-Za-z0-9_][A-Za-z0-9_.:+=/-]*", "letters, digits and '_', '.', ':', '+', '=', '/', '-'"),
+    "token": _g(
+        "value", 64, r"[A-Za-z0-9_][A-Za-z0-9_.:+=/-]*", "letters, digits and '_', '.', ':', '+', '=', '/', '-'"
+    ),
     # Anything else that is a string: only the rules every name follows.
     "text": _g("name", MAX_NAME, free=True),
 }
@@ -140,8 +148,10 @@ def problem(kind: str, value: object) -> str | None:
     if value != value.strip():
         return f"{grammar.what} starts or ends with a space"
     if grammar.pattern is not None and not grammar.pattern.fullmatch(value):
-        return f"{grammar.what} {printable(value)[:40]!r} is not {grammar.allowed}" if grammar.allowed else (
-            f"{grammar.what} is not valid"
+        return (
+            f"{grammar.what} {printable(value)[:40]!r} is not {grammar.allowed}"
+            if grammar.allowed
+            else (f"{grammar.what} is not valid")
         )
     return None
 
@@ -239,4 +249,3 @@ def check_values(values: dict[str, Any], platform: str) -> str | None:
 
 def check_device(device: str, platform: str) -> str | None:
     return problem("switch" if platform in SWITCH_PLATFORMS else "host", device)
-
