@@ -136,31 +136,23 @@ def problem(kind: str, value: object) -> str | None:
     grammar = GRAMMARS[kind]
     if not isinstance(value, str):
         return f"{grammar.what} is not text"
+    too_long = f"{grammar.what} is {len(value)} characters long (at most {grammar.max_length})"
+    if len(value) > 4 * MAX_NAME:
+        return too_long
     if value == "":
         return f"{grammar.what} is empty"
     control = control_character(value)
     if control is not None:
         return f"{grammar.what} contains {control}"
-    if len(value) > grammar.max_length:
-        return f"{grammar.what} is {len(value)} characters long (at most {grammar.max_length})"
     if value.startswith("-"):
         return f"{grammar.what} starts with '-' (a command would read it as an option)"
     if value != value.strip():
         return f"{grammar.what} starts or ends with a space"
     if grammar.pattern is not None and not grammar.pattern.fullmatch(value):
-        return (
-            f"{grammar.what} {printable(value)[:40]!r} is not {grammar.allowed}"
-            if grammar.allowed
-            else (f"{grammar.what} is not valid")
-        )
+        return f"{grammar.what} '{printable(value)[:40]}' is not {grammar.allowed}"
+    if len(value) > grammar.max_length:
+        return too_long
     return None
-
-
-def interface_kind(platform: str) -> str:
-    """The kind of an interface name on `platform` (a switch's or a KVM host's)."""
-    if platform in SWITCH_PLATFORMS:
-        return f"{platform}_interface"
-    return "linux_interface"
 
 
 # Which kind of name each key of a change's values holds, by the family of the platform it renders

@@ -106,10 +106,9 @@ class _Builder:
             return
         source = _source(finding, order)
         fact = parse_fact(finding.fact)
-        withheld_before = len(self.plan.withheld)
         expanded = [(request, self._expand(request, fact, source)) for request in finding.fix]
         failed = [request for request, changes in expanded if changes is None]
-        withheld = {w.action for w in self.plan.withheld[withheld_before:]}
+        withheld = {w.action for w in self.plan.withheld if w.source == source}
         # The stages are the safety: a later step (IP hash on the host) without the step that makes it
         # safe (the switch channel) recreates the outage, so it is left out, never written alone.
         blocked = min((STAGE_RANK[r.stage] for r in failed), default=len(STAGES))
@@ -120,7 +119,7 @@ class _Builder:
                 held = [r.action for r in failed if r.action in withheld]
                 if held:
                     reason = f"safe only after {held[0]}, whose fix was withheld"
-                    self.plan.withheld.append(Withheld(source, request.action, reason))
+                    self._withhold(Withheld(source, request.action, reason))
                 else:
                     reason = f"left out: safe only after {failed[0].action}, which hostlint could not script"
                     self.plan.manual.append(Manual(source, request.action, reason))
@@ -147,7 +146,7 @@ class _Builder:
                     continue
                 reason = unsafe_reason(change, action, request.stage)
                 if reason is not None:
-                    self.plan.withheld.append(Withheld(source, request.action, reason))
+                    self._withhold(Withheld(source, request.action, reason))
                     continue
                 steps.append(Step(action=action, stage=request.stage, change=change, sources=[source], seq=-1))
         if steps:
@@ -175,9 +174,13 @@ class _Builder:
             # Every change of the request or none: a channel on one vPC peer without the other is no fix.
             reason = unsafe_reason(change, self.actions[change.action], request.stage)
             if reason is not None:
-                self.plan.withheld.append(Withheld(source, request.action, reason))
+                self._withhold(Withheld(source, request.action, reason))
                 return None
         return changes
+
+    def _withhold(self, withheld: Withheld) -> None:
+        if withheld not in self.plan.withheld:
+            self.plan.withheld.append(withheld)
 
     def _add(self, change: Change, stage: str, source: Source) -> None:
         step = Step(action=self.actions[change.action], stage=stage, change=change, sources=[source], seq=self.seq)

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from hostlint.fixes.actions import Action
-from hostlint.fixes.identifiers import check_device, check_values, printable
+from hostlint.fixes.identifiers import check_device, check_values, control_character, printable
 from hostlint.fixes.quoting import UnsafeValue
 from hostlint.fixes.render import render_all
 from hostlint.fixes.steps import Change, Source, Step
@@ -27,8 +27,10 @@ class Withheld:
 
     @property
     def message(self) -> str:
-        """`fix withheld for LG001 esx01/vSwitch1: port group name contains a newline`, printable."""
-        return f"fix withheld for {self.source.code} {printable(self.source.object)}: {printable(self.reason)}"
+        """`fix withheld for LG001 esx01/vSwitch1 (host-teaming): vSwitch name contains a newline`, printable."""
+        where = f"{self.source.code} {printable(self.source.object)} ({self.action})"
+        reason = self.reason if control_character(self.reason) is None else printable(self.reason)
+        return f"fix withheld for {where}: {reason}"
 
 
 def unsafe_reason(change: Change, action: Action, stage: str = "host") -> str | None:
