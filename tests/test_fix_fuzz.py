@@ -11,6 +11,7 @@ same tokens, switch snippets the same command lines.
 from __future__ import annotations
 
 import copy
+import subprocess
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -27,14 +28,22 @@ from script_probe import (
     python_strings,
     python_tree,
     python_tree_renamed,
+    read_argv_log,
     run_shell,
     switch_comment,
+    syntax_ok,
 )
 from test_fixes import PLATFORMS, findings_for, site
-from test_fixes_kvm import lab, lab_result
+from test_fixes_kvm import SWITCH_NAMES, kvm_site, lab, lab_result
 
-from hostlint.fixes import build_plan
+from hostlint.fixes import build_plan, identifiers
+from hostlint.fixes.actions import load_actions
+from hostlint.fixes.identifiers import control_character
+from hostlint.fixes.quoting import LANGUAGE
+from hostlint.fixes.render import render
 from hostlint.fixes.scripts import safe_name
+from hostlint.fixes.steps import Change, Step
+from hostlint.fixes.withhold import unsafe_reason
 from hostlint.fixes.write import write_plan
 
 MARK = "Qz"
@@ -43,7 +52,7 @@ _HOSTILE_PARTS = [
     "`touch pwned`",
     "'; touch pwned; '",
     '"; touch pwned; "',
-    "\"\"\"\nimport os\n\"\"\"",
+    '"""\nimport os\n"""',
     "\ninterface Vlan1\n shutdown",
     "\r\nreboot",
     "\x00",
@@ -211,3 +220,133 @@ def test_valid_but_odd_vswitch_name_is_quoted_not_refused(tmp_path: Path) -> Non
     assert plan.withheld == []
     assert "-v 'vSwitch '\"'\"'prod'\"'\"' $HOME'" in files["esx01.esxcli.sh"]
     assert "-Name 'vSwitch ''prod'' $HOME'" in files["esx01.ps1"]
+
+
+# --- every action, every platform: each name a step carries, swapped for a hostile one -------------
+
+
+def _kvm_switch_steps() -> list:
+    steps = []
+    for platform in SWITCH_NAMES:
+        snapshot = kvm_site(platform)
+        steps += build_plan(lab_result(snapshot), snapshot).steps
+    return steps
+
+
+def _extra_steps(esxi_steps: list) -> list:
+    """Changes no test site asks for: a port group's teaming and uplinks, a vmk moved to a distributed switch."""
+    actions = load_actions()
+    extra = []
+    for step in esxi_steps:
+        if step.change.action in ("host-teaming", "host-active-uplinks"):
+            change = copy.deepcopy(step.change)
+            change.values.update(kind="vss-portgroup", portgroup="VM Network")
+            extra.append(Step(action=step.action, stage=step.stage, change=change, sources=[], seq=-1))
+    move = {
+        "vmk": "vmk1",
+        "dvswitch": "DSwitch",
+        "portgroup": "DPG-A",
+        "from_portgroup": "iSCSI",
+        "from_switch": "vSwitch1",
+    }
+    change = Change(
+        "vmk-migrate", "esx01", ("powercli",), "vmk1", {"moves": [move]}, "DSwitch/DPG-A", "vSwitch1/iSCSI"
+    )
+    extra.append(Step(action=actions["vmk-migrate"], stage="host", change=change, sources=[], seq=-1))
+    return extra
+
+
+@cache
+def _every_step() -> list:
+    steps = []
+    for platform in [*sorted(PLATFORMS), "kvm"]:
+        snapshot, result = _site(platform)
+        plan = build_plan(result, snapshot)
+        steps += plan.steps + [s for advised in plan.advice_steps.values() for s in advised]
+    steps += _kvm_switch_steps()
+    steps += _extra_steps(steps)
+    return steps
+
+
+def _names_in(step) -> list[str]:
+    """The names a step carries (not vocabulary words): its device and every name-like value."""
+    found = {step.change.device}
+    for platform in step.change.platforms:
+        keys = identifiers._keys(platform)
+        for top, value in step.change.values.items():
+            for kind, _path, leaf in identifiers._leaves(value, top, top, keys):
+                if isinstance(leaf, str) and kind not in ("token", "switch_words") and len(leaf) >= 4:
+                    found.add(leaf)
+    # A name inside another (iSCSI in DPG-iSCSI) cannot be told apart by replacing text: left out.
+    return sorted(n for n in found if not any(n in other for other in found if other != n))
+
+
+@cache
+def _cases() -> list[tuple[int, str, str]]:
+    steps = _every_step()
+    return [
+        (i, platform, name) for i, s in enumerate(steps) for platform in s.change.platforms for name in _names_in(s)
+    ]
+
+
+def _renamed_step(step, old: str, new: str):
+    change = copy.deepcopy(step.change)
+    change.device = _renamed(change.device, old, new)
+    change.values = _renamed(change.values, old, new)
+    return Step(action=step.action, stage=step.stage, change=change, sources=[], seq=-1)
+
+
+def _run_fragment(text: str, stubs: Path, workdir: Path) -> list[list[str]]:
+    """Commands a step's shell text runs under /bin/sh with only the logging stubs on PATH."""
+    script = workdir / "fragment.sh"
+    script.write_text(text + "\n", encoding="utf-8")
+    syntax_ok(script)
+    log = workdir / "argv.log"
+    log.unlink(missing_ok=True)
+    env = {"PATH": str(stubs), "HOSTLINT_ARGV_LOG": str(log), "LC_ALL": "C.UTF-8"}
+    outcome = subprocess.run(["/bin/sh", str(script)], cwd=workdir, env=env, capture_output=True, timeout=30)
+    assert outcome.returncode == 0, outcome.stderr.decode(errors="replace")
+    return read_argv_log(log)
+
+
+def _same_command(language: str, benign: str, hostile: str, old: str, new: str, workdir: Path) -> None:
+    assert len(hostile.splitlines()) == len(benign.splitlines())
+    if language == "sh":
+        stubs = make_stubs(workdir / "stubs")
+        # Sorted: the two sides of a pipeline log in either order.
+        expected = sorted([arg.replace(old, new) for arg in call] for call in _run_fragment(benign, stubs, workdir))
+        assert sorted(_run_fragment(hostile, stubs, workdir)) == expected
+    elif language == "ps":
+        swapped = [(k, v.replace(old, new) if k == "str" else v) for k, v in powershell_tokens(benign)]
+        assert powershell_tokens(hostile) == swapped
+    elif language == "py":
+        assert python_tree(hostile) == python_tree_renamed(benign, old, new)
+    else:
+        assert hostile.splitlines() == [line.replace(old, new) for line in benign.splitlines()]
+
+
+def test_every_action_and_platform_is_covered() -> None:
+    covered = {(s.change.action, p) for s in _every_step() for p in s.change.platforms}
+    expected = {(a.action, p) for a in load_actions().values() for p in a.platforms}
+    assert covered == expected
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(data=st.data(), name=names)
+def test_every_action_and_platform_with_a_hostile_name(data, name: str, tmp_path_factory) -> None:
+    index, platform, old = data.draw(st.sampled_from(_cases()))
+    step = _every_step()[index]
+    hostile = _renamed_step(step, old, name)
+    reason = unsafe_reason(hostile.change, hostile.action, hostile.stage)
+    if control_character(name) is not None:
+        assert reason is not None, "a name with a control character must be withheld"
+    if reason is not None:
+        return
+    language = LANGUAGE[platform]
+    for field in ("change", "verify", "rollback"):
+        workdir = tmp_path_factory.mktemp("fragment")
+        _same_command(language, render(step, platform, field), render(hostile, platform, field), old, name, workdir)
+    for field in ("expect", "rollback_expect"):
+        text = render(hostile, platform, field)
+        assert len(text.splitlines()) == len(render(step, platform, field).splitlines())
+        assert control_character(text.replace("\n", "")) is None
