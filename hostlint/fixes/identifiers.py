@@ -67,14 +67,13 @@ class Grammar:
     what: str
     max_length: int
     pattern: re.Pattern[str] | None = None
-    # Said when the pattern does not match: what the name may hold.
+    # Said when the pattern does not match: what the name may hold. Without a pattern the name is
+    # free text (port groups, domains): spaces, quotes and punctuation are fine, it is quoted.
     allowed: str = ""
-    # Free text names (port groups, domains) may hold spaces, quotes and punctuation: they are quoted.
-    free_text: bool = False
 
 
-def _g(what: str, max_length: int, pattern: str | None = None, allowed: str = "", free: bool = False) -> Grammar:
-    return Grammar(what, max_length, re.compile(pattern) if pattern else None, allowed, free)
+def _g(what: str, max_length: int, pattern: str | None = None, allowed: str = "") -> Grammar:
+    return Grammar(what, max_length, re.compile(pattern) if pattern else None, allowed)
 
 
 # A host, vCenter or switch name: a DNS name, an IPv4 address or an IPv6 address (RFC 1123, with `_`
@@ -97,19 +96,18 @@ GRAMMARS: dict[str, Grammar] = {
     "vmk": _g("VMkernel port name", 15, r"vmk[0-9]{1,5}", "vmkN"),
     # A standard vSwitch name is at most 31 characters (esxcli network vswitch standard add -v); the
     # same key names a distributed switch (a vCenter inventory name, at most 80) for vCenter changes.
-    "vswitch": _g("vSwitch name", 80, free=True),
+    "vswitch": _g("vSwitch name", 80),
     # Port group and distributed switch names are free text (`VM Network`, `iSCSI (A)`): quoted.
-    "portgroup": _g("port group name", MAX_NAME, free=True),
-    # vCenter inventory names (distributed switches, their port groups) are at most 80 characters.
-    "dvswitch": _g("distributed switch name", 80, free=True),
-    "dvportgroup": _g("distributed port group name", 80, free=True),
+    "portgroup": _g("port group name", MAX_NAME),
+    # vCenter inventory names (distributed switches) are at most 80 characters.
+    "dvswitch": _g("distributed switch name", 80),
     # Linux net_device name: dev_valid_name() in net/core/dev.c: at most IFNAMSIZ-1 = 15 bytes,
     # not `.` or `..`, no `/`, `:` or whitespace. hostlint also refuses non-ASCII and shell characters.
     "linux_interface": _g(
         "interface name", 15, r"(?!\.\.?$)[A-Za-z0-9_.@+=-]+", "letters, digits and '_', '.', '-', '@', '+', '='"
     ),
     # A libvirt domain name is free text except `/` (virDomainDefParse); quoted.
-    "libvirt_domain": _g("domain name", MAX_NAME, r"[^/]+", "anything but '/'", free=True),
+    "libvirt_domain": _g("domain name", MAX_NAME, r"[^/]+", "anything but '/'"),
     "mac": _g("MAC address", 17, r"[0-9a-fA-F]{2}(?::[0-9a-fA-F]{2}){5}", "six hex pairs separated by ':'"),
     "cisco_ios_interface": _g("interface name", 64, _CISCO_LIKE_INTERFACE, "a type word and slot/port numbers"),
     "cisco_nxos_interface": _g("interface name", 64, _CISCO_LIKE_INTERFACE, "a type word and slot/port numbers"),
@@ -127,7 +125,7 @@ GRAMMARS: dict[str, Grammar] = {
         "value", 64, r"[A-Za-z0-9_][A-Za-z0-9_.:+=/-]*", "letters, digits and '_', '.', ':', '+', '=', '/', '-'"
     ),
     # Anything else that is a string: only the rules every name follows.
-    "text": _g("name", MAX_NAME, free=True),
+    "text": _g("name", MAX_NAME),
 }
 
 
