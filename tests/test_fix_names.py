@@ -248,3 +248,41 @@ def test_issue_17_injections_are_withheld(tmp_path: Path, lab, replacements, cod
     plan_md = (out / "PLAN.md").read_text(encoding="utf-8")
     assert "## Withheld fixes" in plan_md
     _assert_no_payload(out, tmp_path, payload)
+
+
+# --- how a withheld step affects the rest of the plan -----------------------------------------------
+
+
+def test_a_withheld_switch_step_withholds_the_host_step_that_needs_it_and_keeps_the_rest(tmp_path: Path) -> None:
+    """LG001: port ID on the host, then the switch channel, then IP hash on the host. With the channel's
+    port name poisoned, the channel and IP hash (which would recreate the outage alone) are withheld;
+    the port ID step, safe on its own, and the finding stay."""
+    poisoned = "TenGigabitEthernet1/1/3\ninterface Vlan1\n shutdown"
+    lab = _poisoned_lab(tmp_path, "ip-hash-no-port-channel", {"TenGigabitEthernet1/1/3": poisoned, "Te1/1/3": poisoned})
+    code, stderr, out = _check_lab(tmp_path, lab)
+    assert code == 1
+    assert stderr.splitlines()[:2] == [
+        "hostlint: fix withheld for LG001 esx-ber-03.corp.example.com/vSwitch1 (switch-static-port-channel): "
+        "interface name contains a newline",
+        "hostlint: fix withheld for LG001 esx-ber-03.corp.example.com/vSwitch1 (host-teaming): "
+        "safe only after switch-static-port-channel, whose fix was withheld",
+    ]
+    plan_md = (out / "PLAN.md").read_text(encoding="utf-8")
+    assert "| 1 | host-undo | esx-ber-03.corp.example.com | vSwitch1: load balancing loadbalance_ip -> " in plan_md
+    assert "| 2 |" not in plan_md
+    assert not list(out.glob("*.cisco_ios.txt"))
+    script = (out / "esx-ber-03.corp.example.com.esxcli.sh").read_text(encoding="utf-8")
+    assert "-l portid" in script and "-l iphash" not in script
+
+
+def test_display_only_advice_with_a_poisoned_name_shows_no_commands(tmp_path: Path) -> None:
+    lab = _poisoned_lab(tmp_path, "kvm-bonds", {"legacy01": "legacy01\nrm -rf /"})
+    code, stderr, out = _check_lab(tmp_path, lab)
+    assert code in (1, 2)
+    if code == 2:
+        return
+    assert "(guest-nic-model): domain name contains a newline" in stderr
+    advice = (out / "PLAN.md").read_text(encoding="utf-8").split("## Advice")[1]
+    # Unpoisoned, the advice shows the virt-xml commands to adapt; poisoned, none.
+    assert "virt-xml" not in advice
+    assert "\nrm -rf" not in advice
