@@ -9,10 +9,14 @@ step runs appends its argv (NUL-separated, count first) to a log, and nothing el
 from __future__ import annotations
 
 import ast
+import dataclasses
 import os
 import re
 import subprocess
 from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel
 
 # Every command the shell fix scripts call; anything else fails with "not found".
 STUB_COMMANDS = ("esxcli", "vmkping", "nmcli", "ip", "cat", "virsh", "virt-xml", "grep", "sleep")
@@ -155,3 +159,27 @@ def files_in(directory: Path) -> dict[str, str]:
 
 def environment_ok() -> bool:
     return os.path.exists("/bin/sh")
+
+
+def rename_everywhere(value: Any, old: str, new: str) -> Any:
+    """`old` replaced by `new` wherever it is a whole string or a `/` segment of one, in models (in
+    place, past validation: the protection must hold whatever a loader lets through), lists and dicts."""
+    if isinstance(value, str):
+        if value == old:
+            return new
+        parts = value.split("/")
+        return "/".join(new if p == old else p for p in parts) if old in parts else value
+    if isinstance(value, list):
+        return [rename_everywhere(v, old, new) for v in value]
+    if isinstance(value, dict):
+        return {k: rename_everywhere(v, old, new) for k, v in value.items()}
+    if isinstance(value, BaseModel):
+        fields = list(type(value).model_fields)
+    elif dataclasses.is_dataclass(value) and not isinstance(value, type):
+        # Snapshot leaves (ports, NICs, port groups) are slotted pydantic dataclasses.
+        fields = [f.name for f in dataclasses.fields(value)]
+    else:
+        return value
+    for field in fields:
+        object.__setattr__(value, field, rename_everywhere(getattr(value, field), old, new))
+    return value

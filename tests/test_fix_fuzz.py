@@ -14,12 +14,10 @@ import copy
 import subprocess
 from functools import cache
 from pathlib import Path
-from typing import Any
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from markdown_it import MarkdownIt
-from pydantic import BaseModel
 from script_probe import (
     code_lines,
     files_in,
@@ -29,6 +27,7 @@ from script_probe import (
     python_tree,
     python_tree_renamed,
     read_argv_log,
+    rename_everywhere,
     run_shell,
     switch_comment,
     syntax_ok,
@@ -80,22 +79,7 @@ names = st.builds(
 FUZZ = settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 
 
-def _renamed(value: Any, old: str, new: str) -> Any:
-    if isinstance(value, str):
-        if value == old:
-            return new
-        parts = value.split("/")
-        return "/".join(new if p == old else p for p in parts) if old in parts else value
-    if isinstance(value, list):
-        return [_renamed(v, old, new) for v in value]
-    if isinstance(value, dict):
-        return {k: _renamed(v, old, new) for k, v in value.items()}
-    if isinstance(value, BaseModel):
-        # Bypass validation: the protection must hold whatever the snapshot loader lets through.
-        for field in type(value).model_fields:
-            object.__setattr__(value, field, _renamed(getattr(value, field), old, new))
-        return value
-    return value
+_renamed = rename_everywhere
 
 
 @cache
@@ -249,9 +233,7 @@ def _extra_steps(esxi_steps: list) -> list:
         "from_portgroup": "iSCSI",
         "from_switch": "vSwitch1",
     }
-    change = Change(
-        "vmk-migrate", "esx01", ("powercli",), "vmk1", {"moves": [move]}, "DSwitch/DPG-A", "vSwitch1/iSCSI"
-    )
+    change = Change("vmk-migrate", "esx01", ("powercli",), "vmk1", {"moves": [move]}, "DSwitch/DPG-A", "vSwitch1/iSCSI")
     extra.append(Step(action=actions["vmk-migrate"], stage="host", change=change, sources=[], seq=-1))
     return extra
 

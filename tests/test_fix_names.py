@@ -11,9 +11,19 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner
-from script_probe import code_lines, files_in, make_stubs, powershell_tokens, python_strings, run_shell, switch_comment
+from script_probe import (
+    code_lines,
+    files_in,
+    make_stubs,
+    powershell_tokens,
+    python_strings,
+    rename_everywhere,
+    run_shell,
+    switch_comment,
+)
 from test_fixes import findings_for, site
 
+from hostlint.check import check_snapshot
 from hostlint.cli.main import cli
 from hostlint.fixes import build_plan
 from hostlint.fixes.actions import load_actions
@@ -21,6 +31,9 @@ from hostlint.fixes.identifiers import problem
 from hostlint.fixes.plan_md import md, md_code
 from hostlint.fixes.quoting import UnsafeValue, ps, py, sh
 from hostlint.fixes.render import _environment
+from hostlint.fixes.write import write_plan
+from hostlint.rules import load_rules
+from hostlint.snapshot import load_site
 
 LABS = Path(__file__).resolve().parent.parent / "fixtures" / "labs"
 
@@ -255,24 +268,29 @@ def test_issue_17_injections_are_withheld(tmp_path: Path, lab, replacements, cod
 
 def test_a_withheld_switch_step_withholds_the_host_step_that_needs_it_and_keeps_the_rest(tmp_path: Path) -> None:
     """LG001: port ID on the host, then the switch channel, then IP hash on the host. With the channel's
-    port name poisoned, the channel and IP hash (which would recreate the outage alone) are withheld;
-    the port ID step, safe on its own, and the finding stay."""
+    port name poisoned (in memory, past any loader check), the channel and IP hash (which would recreate
+    the outage alone) are withheld; the port ID step, safe on its own, and the finding stay."""
     poisoned = "TenGigabitEthernet1/1/3\ninterface Vlan1\n shutdown"
-    lab = _poisoned_lab(tmp_path, "ip-hash-no-port-channel", {"TenGigabitEthernet1/1/3": poisoned, "Te1/1/3": poisoned})
-    code, stderr, out = _check_lab(tmp_path, lab)
-    assert code == 1
-    assert stderr.splitlines()[:2] == [
-        "hostlint: fix withheld for LG001 esx-ber-03.corp.example.com/vSwitch1 (switch-static-port-channel): "
+    snapshot = load_site([LABS / "ip-hash-no-port-channel"])
+    for old in ("TenGigabitEthernet1/1/3", "Te1/1/3"):
+        rename_everywhere(snapshot, old, poisoned)
+    result = check_snapshot(snapshot, load_rules())
+    plan = build_plan(result, snapshot)
+    assert [w.message for w in plan.withheld] == [
+        "fix withheld for LG001 esx-ber-03.corp.example.com/vSwitch1 (switch-static-port-channel): "
         "interface name contains a newline",
-        "hostlint: fix withheld for LG001 esx-ber-03.corp.example.com/vSwitch1 (host-teaming): "
+        "fix withheld for LG001 esx-ber-03.corp.example.com/vSwitch1 (host-teaming): "
         "safe only after switch-static-port-channel, whose fix was withheld",
     ]
-    plan_md = (out / "PLAN.md").read_text(encoding="utf-8")
-    assert "| 1 | host-undo | esx-ber-03.corp.example.com | vSwitch1: load balancing loadbalance_ip -> " in plan_md
-    assert "| 2 |" not in plan_md
-    assert not list(out.glob("*.cisco_ios.txt"))
-    script = (out / "esx-ber-03.corp.example.com.esxcli.sh").read_text(encoding="utf-8")
+    assert [(s.stage, s.action.action, s.change.after) for s in plan.steps] == [
+        ("host-undo", "host-teaming", "loadbalance_srcid")
+    ]
+    assert [f.code for f in result.findings] == ["LG001"]
+    write_plan(plan, snapshot, tmp_path)
+    assert not list(tmp_path.glob("*.cisco_ios.txt"))
+    script = (tmp_path / "esx-ber-03.corp.example.com.esxcli.sh").read_text(encoding="utf-8")
     assert "-l portid" in script and "-l iphash" not in script
+    assert "## Withheld fixes" in (tmp_path / "PLAN.md").read_text(encoding="utf-8")
 
 
 def test_display_only_advice_with_a_poisoned_name_shows_no_commands(tmp_path: Path) -> None:
