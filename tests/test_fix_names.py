@@ -304,3 +304,16 @@ def test_display_only_advice_with_a_poisoned_name_shows_no_commands(tmp_path: Pa
     # Unpoisoned, the advice shows the virt-xml commands to adapt; poisoned, none.
     assert "virt-xml" not in advice
     assert "\nrm -rf" not in advice
+
+
+def test_a_requested_change_with_a_hostile_name_is_withheld_in_the_pre_change_plan(tmp_path: Path) -> None:
+    """`hostlint plan --set`: a name typed by a person is data too."""
+    from hostlint.change.whatif import what_if
+
+    snapshot = site("cisco_nxos")
+    result = what_if(snapshot, load_rules(), ["esx01/vmk1.portgroup=DSwitch1/iSCSI\nStop-Computer"])
+    assert [s.change.action for s in result.plan.steps if s.change.action == "vmk-migrate"] == []
+    [withheld] = [w for w in result.plan.withheld if w.action == "vmk-migrate"]
+    assert withheld.reason == "port group name contains a newline"
+    write_plan(result.plan, snapshot, tmp_path)
+    assert all("Stop-Computer" not in p.read_text(encoding="utf-8") for p in tmp_path.glob("*.ps1"))
