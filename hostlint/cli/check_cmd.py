@@ -149,9 +149,13 @@ def check(
         count = write_baseline_file(result, write_baseline, date.today())
         click.echo(f"hostlint: wrote {count} baseline entries to {write_baseline}", err=True)
     if fix_script is not None:
-        from hostlint.fixes import write_scripts
+        from hostlint.fixes.plan import build_plan
+        from hostlint.fixes.write import write_plan
 
-        written = write_scripts(result, snapshot, fix_script, unsafe=unsafe_fixes)
+        plan = build_plan(result, snapshot, unsafe=unsafe_fixes)
+        written = write_plan(plan, snapshot, fix_script)
+        for withheld in plan.withheld:
+            click.echo(f"hostlint: {withheld.message}", err=True)
         click.echo(f"hostlint: wrote {len(written)} files to {fix_script}", err=True)
     if result.collection_errors:
         return Exit.PARTIAL

@@ -57,6 +57,10 @@ def _json(result: WhatIf) -> str:
             for s in result.plan.steps
         ],
         "manual": [{"object": m.source.object, "action": m.action, "reason": m.reason} for m in result.plan.manual],
+        "withheld": [
+            {"code": w.source.code, "object": w.source.object, "action": w.action, "reason": w.reason}
+            for w in result.plan.withheld
+        ],
     }
     return json.dumps(document, indent=2) + "\n"
 
@@ -102,6 +106,8 @@ def _human(result: WhatIf, color: bool) -> str:
             console.print(f"  {f.code} {f.object}: {f.message}")
     for manual in result.plan.manual:
         console.print(Text(f"  by hand: {manual.source.object} {manual.action}: {manual.reason}", style="yellow"))
+    for withheld in result.plan.withheld:
+        console.print(Text(f"  {withheld.message}", style="red"))
     if result.safe_as_given:
         console.print(Text("\nVerdict: safe as given.", style="green bold"))
     elif simulation and simulation.accepted:
