@@ -8,6 +8,15 @@ from hostlint.cli.exit import Exit
 from hostlint.cli.scan_cmd import db_option
 
 FORMATS = ("human", "json")
+# Scan ids are SQLite / PostgreSQL 64-bit integers: a larger number is a typo, not a scan.
+MAX_SCAN_ID = 2**63 - 1
+
+
+def _bad_scan_id(*scan_ids: int | None) -> str | None:
+    for scan_id in scan_ids:
+        if scan_id is not None and not 1 <= scan_id <= MAX_SCAN_ID:
+            return f"hostlint: scan id {scan_id} is out of range (1 to {MAX_SCAN_ID})"
+    return None
 
 
 @click.command()
@@ -47,6 +56,10 @@ def diff(scan_a: int | None, scan_b: int | None, db: str | None, fmt: str) -> in
 
     Without scans, the newest two; with one, that scan against the newest.
     """
+    bad = _bad_scan_id(scan_a, scan_b)
+    if bad:
+        click.echo(bad, err=True)
+        return Exit.USAGE
     from hostlint.history.compare import diff_scans, pick_scans
     from hostlint.history.render import diff_human, diff_json
     from hostlint.history.store import StoreError, open_store
