@@ -71,7 +71,7 @@ def decode(path: Path, data: bytes) -> str:
     nul = data.find(b"\x00")
     if nul >= 0:
         # ASCII saved as UTF-16 has a NUL beside every character.
-        if len(data) >= 4 and (data[1] == 0 and data[3] == 0 or data[0] == 0 and data[2] == 0):
+        if len(data) >= 4 and ((data[1] == 0 and data[3] == 0) or (data[0] == 0 and data[2] == 0)):
             raise InputError(f"{path}: UTF-16 text (NUL byte at offset {nul}); save it as UTF-8")
         raise InputError(f"{path}: not text (NUL byte at offset {nul})")
     try:
@@ -109,7 +109,9 @@ def _check_values(path: Path, root: Any, max_nodes: int | None) -> None:
 
 def _check_string(path: Path, value: str, where: str) -> None:
     if len(value) > MAX_STRING_CHARS:
-        raise InputError(f"{path}: {where or 'a value'}: a string of {len(value):,} characters (limit {MAX_STRING_CHARS:,})")
+        raise InputError(
+            f"{path}: {where or 'a value'}: a string of {len(value):,} characters (limit {MAX_STRING_CHARS:,})"
+        )
     if not value.isascii():
         try:
             value.encode("utf-8")
@@ -154,9 +156,10 @@ def load_json(path: Path, max_bytes: int = MAX_JSON_BYTES) -> Any:
         raise InputError(f"{path}: not valid JSON (line {exc.lineno}, column {exc.colno}): {exc.msg}") from None
     except RecursionError:
         raise InputError(f"{path}: JSON nested too deep") from None
-    # Long strings and escaped lone surrogates are rare: look for them only when the text could hold one.
+    # Long strings and escaped lone surrogates are rare: look for them only when the text could hold one
+    # (a stretch without a quote longer than the cap, an escaped quote, a surrogate escape).
     longest = max(map(len, data.split(b'"')), default=0)
-    if longest > MAX_STRING_CHARS or b"\\" in data and _SURROGATE_ESCAPE.search(data):
+    if longest > MAX_STRING_CHARS or (b"\\" in data and (b'\\"' in data or _SURROGATE_ESCAPE.search(data))):
         _check_values(path, raw, None)
     return raw
 
@@ -200,7 +203,7 @@ def load_yaml(path: Path, max_bytes: int = MAX_YAML_BYTES) -> Any:
     """A YAML document (safe tags only), refusing what this module's docstring lists."""
     text = read_text(path, max_bytes)
     try:
-        raw = yaml.load(text, Loader=_StrictLoader)  # noqa: S506 - _StrictLoader is a SafeLoader
+        raw = yaml.load(text, Loader=_StrictLoader)  # a SafeLoader: no arbitrary objects
     except InputError as exc:
         raise InputError(f"{path}: {exc}") from None
     except yaml.YAMLError as exc:

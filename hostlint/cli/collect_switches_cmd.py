@@ -11,6 +11,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 
 from hostlint.cli.exit import Exit
 from hostlint.collect.switches import InventoryError, Timeouts, UnsupportedPlatform, collect_switches, load_inventory
+from hostlint.collect.switches.inventory import missing_passwords
 from hostlint.collect.switches.runner import DeviceResult
 
 
@@ -21,7 +22,7 @@ from hostlint.collect.switches.runner import DeviceResult
     "inventory",
     required=True,
     type=click.Path(dir_okay=False, path_type=Path),
-    help="Nornir hosts.yaml (groups.yaml/defaults.yaml beside it) or an Ansible YAML inventory.",
+    help="Nornir hosts.yaml (groups.yaml/defaults.yaml beside it) or an Ansible inventory (YAML, or INI).",
 )
 @click.option(
     "--output",
@@ -63,6 +64,11 @@ def switches(inventory: Path, output: Path, concurrency: int, connect_timeout: f
         devices = load_inventory(inventory)
     except (InventoryError, UnsupportedPlatform) as exc:
         click.echo(f"hostlint: {exc}", err=True)
+        return Exit.USAGE
+    # A missing password is a configuration error, found before any switch is connected to.
+    no_password = missing_passwords(devices)
+    if no_password:
+        click.echo(f"hostlint: {inventory}: {no_password}", err=True)
         return Exit.USAGE
     # paramiko logs a traceback for every device that does not answer; the reason is reported below instead.
     logging.getLogger("paramiko").setLevel(logging.CRITICAL)

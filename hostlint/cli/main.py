@@ -17,7 +17,6 @@ from hostlint.cli.plan_cmd import plan
 from hostlint.cli.rules_cmd import docs, rule, rules
 from hostlint.cli.scan_cmd import scan
 
-
 DEBUG_ENV = "HOSTLINT_DEBUG"
 
 
@@ -61,7 +60,8 @@ def main() -> None:
         else:
             reason = " ".join(str(exc).split())[:300]
             click.echo(
-                f"hostlint: internal error: {type(exc).__name__}" + (f": {reason}" if reason else "")
+                f"hostlint: internal error: {type(exc).__name__}"
+                + (f": {reason}" if reason else "")
                 + "; rerun with --debug for the traceback",
                 err=True,
             )
