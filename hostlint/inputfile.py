@@ -26,14 +26,15 @@ from yaml.nodes import MappingNode
 MiB = 1024 * 1024
 # A 10,000-host snapshot is about 70 MB (bench/README.md); YAML files are written by hand.
 MAX_JSON_BYTES = 1024 * MiB
-MAX_YAML_BYTES = 16 * MiB
+# YAML files are written by hand or by hostlint (baselines); PyYAML reads about 1 MB a second.
+MAX_YAML_BYTES = 8 * MiB
 # No field of a snapshot or a configuration file is longer: port descriptions, reasons, CEL expressions.
 MAX_STRING_CHARS = 64 * 1024
 # Snapshots are 7 levels deep, configuration files fewer: 64 leaves room and stays far below the
 # interpreter's recursion limit (the YAML composer and pydantic recurse per level).
 MAX_DEPTH = 64
 # YAML aliases can make a small file stand for a huge structure ("billion laughs").
-MAX_YAML_NODES = 1_000_000
+MAX_YAML_NODES = 500_000
 
 _SURROGATE_ESCAPE = re.compile(rb"\\u[dD][89a-fA-F]")
 _JSON_STRING = re.compile(rb'"(?:[^"\\]|\\.)*"', re.DOTALL)
@@ -94,7 +95,7 @@ def _check_values(path: Path, root: Any, max_nodes: int | None) -> None:
         if max_nodes is not None and nodes > max_nodes:
             raise InputError(f"{path}: more than {max_nodes:,} values (YAML aliases expanding?); refusing it")
         if depth > MAX_DEPTH:
-            raise InputError(f"{path}: nested deeper than {MAX_DEPTH} levels at {where or '(top level)'}")
+            raise InputError(f"{path}: nested deeper than {MAX_DEPTH} levels at {_short(where) or '(top level)'}")
         if isinstance(value, str):
             _check_string(path, value, where)
         elif isinstance(value, dict | list):
@@ -107,7 +108,12 @@ def _check_values(path: Path, root: Any, max_nodes: int | None) -> None:
                 stack.append((item, depth + 1, f"{where}.{key}" if where else str(key)))
 
 
+def _short(where: str) -> str:
+    return where if len(where) <= 80 else f"{where[:60]}...{where[-17:]}"
+
+
 def _check_string(path: Path, value: str, where: str) -> None:
+    where = _short(where)
     if len(value) > MAX_STRING_CHARS:
         raise InputError(
             f"{path}: {where or 'a value'}: a string of {len(value):,} characters (limit {MAX_STRING_CHARS:,})"
@@ -202,6 +208,11 @@ class _StrictLoader(yaml.SafeLoader):
 def load_yaml(path: Path, max_bytes: int = MAX_YAML_BYTES) -> Any:
     """A YAML document (safe tags only), refusing what this module's docstring lists."""
     text = read_text(path, max_bytes)
+    # A string over the cap is nearly always one long line: refused before the (slow) parser reads it.
+    longest = max(text.splitlines(), key=len, default="")
+    if len(longest) > MAX_STRING_CHARS:
+        line = text.splitlines().index(longest) + 1
+        raise InputError(f"{path}: line {line} is {len(longest):,} characters long (limit {MAX_STRING_CHARS:,})")
     try:
         raw = yaml.load(text, Loader=_StrictLoader)  # a SafeLoader: no arbitrary objects
     except InputError as exc:

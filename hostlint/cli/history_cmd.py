@@ -27,10 +27,10 @@ def history(db: str | None, fmt: str, limit: int) -> int:
     """Stored scans with their findings by severity and the trend against the scan before each."""
     from hostlint.history.compare import trends
     from hostlint.history.render import history_human, history_json
-    from hostlint.history.store import StoreError, open_store
+    from hostlint.history.store import StoreError, open_read_only
 
     try:
-        store = open_store(db)
+        store = open_read_only(db)
         try:
             scans = store.scans(limit=limit)
             scan_trends = trends(store, scans)
@@ -62,10 +62,10 @@ def diff(scan_a: int | None, scan_b: int | None, db: str | None, fmt: str) -> in
         return Exit.USAGE
     from hostlint.history.compare import diff_scans, pick_scans
     from hostlint.history.render import diff_human, diff_json
-    from hostlint.history.store import StoreError, open_store
+    from hostlint.history.store import StoreError, open_read_only
 
     try:
-        store = open_store(db)
+        store = open_read_only(db)
         try:
             before, after = pick_scans(store, scan_a, scan_b)
             changes = diff_scans(store, before, after)
