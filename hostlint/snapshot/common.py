@@ -5,7 +5,7 @@ from __future__ import annotations
 import unicodedata
 from typing import Annotated, Literal
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StrictInt
+from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, StrictInt
 from pydantic.dataclasses import dataclass
 
 Duplex = Literal["full", "half"]
@@ -37,6 +37,19 @@ Name = Annotated[str, Field(min_length=1, max_length=255), AfterValidator(_one_l
 # Free text a device reports (port descriptions, versions, models, hash names) or a reason hostlint
 # wrote: bounded, one line (tabs allowed).
 Text = Annotated[str, Field(max_length=4096), AfterValidator(_one_line(allow_tab=True))]
+
+
+def _as_one_line(value: object) -> object:
+    if not isinstance(value, str) or (value.isprintable() and len(value) <= 4096):
+        return value
+    breaking = _FORBIDDEN_CATEGORIES
+    spaced = "".join(" " if unicodedata.category(c) in breaking or c in _BIDI_CONTROLS else c for c in value)
+    flat = " ".join(spaced.split())
+    return flat if len(flat) <= 4096 else flat[:4093] + "..."
+
+
+# A reason hostlint writes from what a library raised (exception text may span lines): kept, on one line.
+Reason = Annotated[str, BeforeValidator(_as_one_line)]
 
 # MTU is the largest IP packet an interface passes (bytes). 68 is the smallest IPv4 allows (RFC 791).
 # ESXi: standard and distributed switches and VMkernel ports accept at most 9000 (vSphere Networking,
@@ -106,6 +119,6 @@ class PciLink:
 class CollectionError(Model):
     """A target that could not be collected (fully or partly), and why."""
 
-    target: Text
+    target: Reason
     kind: Literal["esxi", "kvm", "switch", "vcenter"]
-    reason: Text
+    reason: Reason
