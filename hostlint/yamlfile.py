@@ -5,8 +5,9 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, TypeVar
 
-import yaml
 from pydantic import BaseModel, TypeAdapter, ValidationError
+
+from hostlint.inputfile import InputError, load_yaml
 
 ModelT = TypeVar("ModelT", bound=BaseModel)
 
@@ -21,10 +22,11 @@ def validation_message(path: Path, error: ValidationError) -> str:
 
 
 def read_yaml(path: Path, what: str, error: type[Exception]) -> Any:
+    """`path` as YAML, bounded and strict (hostlint.inputfile); any problem is `error` naming the file."""
     try:
-        return yaml.safe_load(path.read_text(encoding="utf-8"))
-    except (OSError, yaml.YAMLError) as exc:
-        raise error(f"{path}: cannot read {what}: {exc}") from exc
+        return load_yaml(path)
+    except InputError as exc:
+        raise error(f"{exc} ({what})") from None
 
 
 def load_model(path: Path, model: type[ModelT], what: str, error: type[Exception]) -> ModelT:

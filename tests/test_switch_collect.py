@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import socket
 
 import pytest
 from click.testing import CliRunner
@@ -197,4 +198,30 @@ def test_cli_unsupported_platform_fails_before_connecting(tmp_path):
     )
     assert result.return_value == Exit.USAGE
     assert "fw1: platform 'paloalto_panos' is not supported" in result.stderr
+    assert not (tmp_path / "s.json").exists()
+
+
+def test_cli_missing_password_is_exit_2_before_connecting(tmp_path, monkeypatch):
+    monkeypatch.delenv(PASSWORD_ENV)
+    monkeypatch.setitem(__import__("sys").modules, "keyring", None)
+    listener = socket.create_server(("127.0.0.1", 0))  # records whether anything connects
+    listener.setblocking(False)
+    port = listener.getsockname()[1]
+    inventory = tmp_path / "hosts.ini"
+    line = f"sw-ios1 ansible_host=127.0.0.1 ansible_port={port} ansible_network_os=ios\n"
+    inventory.write_text(line, encoding="utf-8")
+    with listener:
+        result = CliRunner().invoke(
+            cli,
+            ["collect", "switches", "-i", str(inventory), "-o", str(tmp_path / "s.json")],
+            standalone_mode=False,
+            catch_exceptions=False,
+        )
+        with pytest.raises(BlockingIOError):
+            listener.accept()
+    assert result.return_value == Exit.USAGE
+    assert result.stderr.splitlines() == [
+        f"hostlint: {inventory}: no password for sw-ios1: set HOSTLINT_SWITCH_PASSWORD or store one in the keyring "
+        "(service 'hostlint')"
+    ]
     assert not (tmp_path / "s.json").exists()

@@ -12,6 +12,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from hostlint.cli.exit import Exit
 from hostlint.cli.settings import config_options
 from hostlint.collect.switches import InventoryError, Timeouts, UnsupportedPlatform, collect_switches, load_inventory
+from hostlint.collect.switches.inventory import missing_passwords
 from hostlint.collect.switches.runner import DeviceResult
 from hostlint.config import ConfigError, load_config
 
@@ -23,7 +24,7 @@ from hostlint.config import ConfigError, load_config
     "inventory",
     required=True,
     type=click.Path(dir_okay=False, path_type=Path),
-    help="Nornir hosts.yaml (groups.yaml/defaults.yaml beside it) or an Ansible YAML inventory.",
+    help="Nornir hosts.yaml (groups.yaml/defaults.yaml beside it) or an Ansible inventory (YAML, or INI).",
 )
 @click.option(
     "--output",
@@ -71,6 +72,11 @@ def switches(
         devices = load_inventory(inventory)
     except (InventoryError, UnsupportedPlatform, ConfigError) as exc:
         click.echo(f"hostlint: {exc}", err=True)
+        return Exit.USAGE
+    # A missing password is a configuration error, found before any switch is connected to.
+    no_password = missing_passwords(devices)
+    if no_password:
+        click.echo(f"hostlint: {inventory}: {no_password}", err=True)
         return Exit.USAGE
     # paramiko logs a traceback for every device that does not answer; the reason is reported below instead.
     logging.getLogger("paramiko").setLevel(logging.CRITICAL)

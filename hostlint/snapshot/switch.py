@@ -10,7 +10,17 @@ from typing import Literal
 
 from pydantic import Field
 
-from hostlint.snapshot.common import ConnectionState, Duplex, Model, Neighbour, leaf
+from hostlint.snapshot.common import (
+    ConnectionState,
+    Duplex,
+    Model,
+    Name,
+    Neighbour,
+    SpeedMbps,
+    SwitchMtu,
+    Text,
+    leaf,
+)
 
 Platform = Literal["cisco_ios", "cisco_nxos", "arista_eos", "juniper_junos"]
 ChannelMode = Literal["static", "lacp-active", "lacp-passive", "pagp"]
@@ -20,52 +30,52 @@ ChannelMode = Literal["static", "lacp-active", "lacp-passive", "pagp"]
 class SwitchPort:
     """`mtu` is the largest IP packet the port passes (vendor L2 MTUs are converted)."""
 
-    name: str
-    description: str | None = None
+    name: Name
+    description: Text | None = None
     status: Literal["up", "down", "disabled", "err-disabled"] = "up"
     mode: Literal["access", "trunk", "routed"] | None = None
-    configured_speed_mbps: int | None = None
+    configured_speed_mbps: SpeedMbps | None = None
     configured_duplex: Duplex | None = None
-    speed_mbps: int | None = None
+    speed_mbps: SpeedMbps | None = None
     duplex: Duplex | None = None
-    mtu: int = 1500
-    port_channel: str | None = None
+    mtu: SwitchMtu = 1500
+    port_channel: Name | None = None
     neighbours: list[Neighbour] = Field(default_factory=list)
 
 
 class PortChannel(Model):
-    name: str
+    name: Name
     mode: ChannelMode
-    members: list[str] = Field(default_factory=list)
-    mtu: int = 1500
+    members: list[Name] = Field(default_factory=list)
+    mtu: SwitchMtu = 1500
     status: Literal["up", "down"] = "up"
-    load_balance: str | None = None
+    load_balance: Text | None = None
     multichassis_id: int | None = None
 
 
 class LoadBalance(Model):
     """Global port-channel hash: `hash` normalised (hostlint.vocab.HASH_FIELDS), `raw` as shown."""
 
-    hash: str
-    raw: str | None = None
+    hash: Text
+    raw: Text | None = None
 
 
 class MultiChassis(Model):
     """Stack, vPC, MLAG, VSS or virtual chassis: the pair the switch forms with `peer`."""
 
     kind: Literal["stack", "vpc", "mlag", "vss", "virtual-chassis"]
-    domain_id: str
-    peer: str | None = None
+    domain_id: Text
+    peer: Name | None = None
     peer_link_up: bool = True
 
 
 class Switch(Model):
-    name: str
-    aliases: list[str] = Field(default_factory=list)
-    mgmt_address: str | None = None
+    name: Name
+    aliases: list[Name] = Field(default_factory=list)
+    mgmt_address: Text | None = None
     platform: Platform
-    model: str | None = None
-    os_version: str | None = None
+    model: Text | None = None
+    os_version: Text | None = None
     connection_state: ConnectionState = "connected"
     load_balance: LoadBalance | None = None
     ports: list[SwitchPort] = Field(default_factory=list)
