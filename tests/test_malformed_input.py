@@ -244,7 +244,7 @@ def test_an_unexpected_error_is_one_line_with_its_own_exit_code(hostlint, monkey
     def broken(*_args, **_kwargs):
         raise RuntimeError("planted\nbug")
 
-    monkeypatch.setattr("hostlint.cli.check_cmd.load_rules", broken)
+    monkeypatch.setattr("hostlint.cli.check_cmd.load_site", broken)
     code, err = hostlint("check", LAB)
     assert code == Exit.INTERNAL != Exit.FINDINGS
     assert err == ["hostlint: internal error: RuntimeError: planted bug; rerun with --debug for the traceback"]
