@@ -32,6 +32,8 @@ class Neighbour:
     protocol: Literal["cdp", "lldp"]
     device_id: str
     port_id: str
+    # LLDP port description: Junos sends the ifIndex as port ID and the interface name here.
+    port_description: str | None = None
     system_name: str | None = None
     mgmt_address: str | None = None
     platform: str | None = None
