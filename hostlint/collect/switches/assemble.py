@@ -23,16 +23,6 @@ from hostlint.snapshot.switch import LoadBalance, MultiChassis, PortChannel, Swi
 
 # `channel-group 10` names this interface on each platform (Junos names the ae itself).
 _CHANNEL_NAME = {"cisco_ios": "Port-channel{}", "cisco_nxos": "port-channel{}", "arista_eos": "Port-Channel{}"}
-# Summary `Protocol` column -> mode, when no member's configuration says more.
-_PROTOCOL_MODE = {
-    "lacp": "lacp-active",
-    "lacp(a)": "lacp-active",
-    "lacp(p)": "lacp-passive",
-    "pagp": "pagp",
-    "-": "static",
-    "none": "static",
-    "static": "static",
-}
 # Not switch ports: SVIs, loopbacks, management, tunnels, Junos logical units and internal interfaces.
 _NOT_PORTS = re.compile(
     r"^(vlan|loopback|lo\d|tunnel|null|management|mgmt|nve|irb|vme|em\d|fxp|me\d|vcp-|jsrv|bme|cbp|dsc|esi|"
@@ -134,22 +124,44 @@ def _mode(record: Record) -> str | None:
     return mode if mode in ("access", "trunk") else None
 
 
+def _status(shown: Record, configured: Record) -> str | None:
+    """The port's status as shown; None when `show interfaces` did not show the port."""
+    if not shown.get("state"):
+        return None
+    admin = shown.get("admin")
+    reason = " ".join(str(v) for v in (shown.get("reason"), admin) if v)
+    protocol = shown.get("protocol")
+    status = normalise.port_status(str(shown["state"]), reason or None, str(protocol) if protocol else None)
+    if configured.get("shutdown") and status == "down":
+        status = "disabled"
+    return status
+
+
 def _port(
-    name: str, shown: Record, configured: dict[str, Record], context: _Context, neighbours: dict[str, list[Neighbour]]
+    name: str,
+    shown: Record,
+    configured: dict[str, Record],
+    context: _Context,
+    neighbours: dict[str, list[Neighbour]],
+    membership: dict[str, tuple[str, str | None]],
 ) -> SwitchPort:
-    """One port; a bundle member's mode (and so its MTU's tagging) falls back to its channel's."""
+    """One port; a bundle member's mode (and so its MTU's tagging) falls back to its channel's.
+
+    Every fact is what a command showed, or None: a port known only from a neighbour
+    table or a channel summary has no status, MTU or speed.
+    """
     platform = context.platform
+    member_of = membership.get(name)
     channel = configured.get(name, {}).get("channel_group") or shown.get("channel")
-    channel_config = configured.get(_channel_name(platform, channel), {}) if channel else {}
+    channel_name = _channel_name(platform, channel) if channel else (member_of[0] if member_of else None)
+    channel_config = configured.get(channel_name, {}) if channel_name else {}
     configured = configured.get(name, {})
     mode = _mode(configured) or _mode(channel_config) or _mode(shown)
     tagged = bool(configured.get("vlan_tagging") or channel_config.get("vlan_tagging"))
-    status = normalise.port_status(str(shown.get("state", "up")), shown.get("reason") or shown.get("admin"))
-    if configured.get("shutdown") and status == "down":
-        status = "disabled"
+    status = _status(shown, configured)
     mtu = (
         context.read("interfaces", f"{name} MTU", lambda: normalise.l3_mtu(platform, _int(shown["mtu"]), tagged=tagged))
-        if "mtu" in shown
+        if shown.get("mtu")
         else None
     )
     speed_text = configured.get("speed")
@@ -169,10 +181,31 @@ def _port(
         configured_duplex=normalise.duplex(configured.get("duplex") or speed_text),
         speed_mbps=speed,
         duplex=duplex,
-        mtu=mtu or 1500,
-        port_channel=_channel_name(platform, channel) if channel else None,
+        mtu=mtu,
+        port_channel=channel_name,
+        member_state=member_of[1] if member_of and member_of[0] == channel_name else None,
         neighbours=neighbours.get(name, []),
     )
+
+
+def _summary_mode(protocol: str) -> str | None:
+    """Summary `Protocol` column -> mode: `-`/`NONE`/`Static` static, `PAgP`, EOS `LACP(a)`/`LACP(p)`.
+
+    A bare `LACP` (IOS, NX-OS) does not say active or passive: unknown unless the
+    configuration says.
+    """
+    text = protocol.strip().lower()
+    if text in ("-", "none", "static"):
+        return "static"
+    if text.startswith("pagp"):
+        return "pagp"
+    flags = re.fullmatch(r"lacp\(([^)]*)\)", text)
+    if flags:
+        if "a" in flags.group(1):
+            return "lacp-active"
+        if "p" in flags.group(1):
+            return "lacp-passive"
+    return None
 
 
 def _channel_mode(
@@ -182,7 +215,7 @@ def _channel_mode(
     summary: Record,
     lacp: dict[str, str],
     context: _Context,
-) -> str:
+) -> str | None:
     candidates = [("config", configured.get(m, {}).get("channel_mode")) for m in members]
     candidates += [("config", configured.get(channel, {}).get("channel_mode")), ("channels", lacp.get(channel))]
     for section, raw in candidates:
@@ -190,28 +223,64 @@ def _channel_mode(
             mode = context.read(section, f"{channel} mode", lambda r=raw: normalise.channel_mode(r))
             if mode:
                 return mode
-    protocol = str(summary.get("protocol", "-")).strip().lower()
-    return _PROTOCOL_MODE.get(protocol, _PROTOCOL_MODE.get(protocol.split("(")[0], "static"))
+    # Shown by the configuration's silence: NX-OS `channel-group N` without a mode is `mode on`,
+    # and a Junos ae without `aggregated-ether-options lacp` is a static bundle.
+    if any(configured.get(m, {}).get("channel_group") and not configured[m].get("channel_mode") for m in members):
+        return "static"
+    if context.platform == "juniper_junos" and channel in configured:
+        return "static"
+    return _summary_mode(str(summary.get("protocol") or ""))
+
+
+def _summary(context: _Context) -> dict[str, Record]:
+    return {
+        _channel_name(context.platform, r["name"]): r for r in context.records("channels", "channels") if r.get("name")
+    }
+
+
+def _membership(context: _Context) -> dict[str, tuple[str, str | None]]:
+    """Member port -> (its channel, its state) from the channel summary or Junos `show lacp interfaces`."""
+    found: dict[str, tuple[str, str | None]] = {}
+    for channel, record in _summary(context).items():
+        for member, flags in _MEMBER.findall(str(record.get("members", ""))):
+            found[names.interface(member)] = (channel, normalise.member_state(flags))
+    channel = None  # ttp gives the bundle header and its member rows as records in output order
+    for record in context.records("channels", "lacp_members"):
+        channel = names.interface(str(record["channel"])) if record.get("channel") else channel
+        if channel and record.get("member"):
+            state = normalise.junos_member_state(record.get("mux"), record.get("receive"))
+            found[names.interface(str(record["member"]))] = (channel, state)
+    return found
+
+
+def _channel_status(own: Record, summary: Record) -> str | None:
+    """Up or down as `show interfaces` shows the channel, else the summary's `U`/`D` flag; else unknown."""
+    if own.get("state"):
+        return "up" if _status(own, {}) == "up" else "down"
+    flags = str(summary.get("flags") or "")
+    if "U" in flags:
+        return "up"
+    if "D" in flags:
+        return "down"
+    return None
 
 
 def _channels(
     ports: list[SwitchPort], shown: dict[str, Record], configured: dict[str, Record], context: _Context
 ) -> list[PortChannel]:
-    summary = {
-        _channel_name(context.platform, r["name"]): r for r in context.records("channels", "channels") if r.get("name")
-    }
+    summary = _summary(context)
     lacp = {
         names.interface(r["channel"]): r["activity"]
         for r in context.records("channels", "lacp")
         if r.get("channel") and r.get("activity")
     }
-    found = [n for n in [*summary, *shown, *configured, *lacp] if is_channel(n)]
-    found += [p.port_channel for p in ports if p.port_channel]
     mc_ids = {
         names.interface(str(r["port"])): r["id"]
         for r in context.records("multichassis", "vpcs")
         if r.get("port") and r.get("id")
     }
+    found = [n for n in [*summary, *shown, *configured, *lacp, *mc_ids] if is_channel(n)]
+    found += [p.port_channel for p in ports if p.port_channel]
     members_of: dict[str, list[str]] = {}
     for port in ports:
         if port.port_channel:
@@ -219,21 +288,16 @@ def _channels(
     channels = []
     for name in dict.fromkeys(found):
         members = list(members_of.get(name, []))
-        for member, _flags in _MEMBER.findall(str(summary.get(name, {}).get("members", ""))):
-            if names.interface(member) not in members:
-                members.append(names.interface(member))
         own = shown.get(name, {})
         config = configured.get(name, {})
-        state = own.get("state") or ("up" if "U" in str(summary.get(name, {}).get("flags", "")) else "down")
         tagged = bool(config.get("vlan_tagging"))
-        member_mtus = [p.mtu for p in ports if p.name in members]
         mtu = (
             context.read(
                 "interfaces",
                 f"{name} MTU",
                 lambda o=own, tagged=tagged: normalise.l3_mtu(context.platform, _int(o["mtu"]), tagged=tagged),
             )
-            if "mtu" in own
+            if own.get("mtu")
             else None
         )
         mc_id = config.get("vpc") or config.get("mlag") or mc_ids.get(name)
@@ -242,8 +306,9 @@ def _channels(
                 name=name,
                 mode=_channel_mode(name, members, configured, summary.get(name, {}), lacp, context),
                 members=members,
-                mtu=mtu or (min(member_mtus) if member_mtus else 1500),
-                status="up" if normalise.port_status(str(state)) == "up" else "down",
+                mtu=mtu,
+                status=_channel_status(own, summary.get(name, {})),
+                load_balance=None,
                 multichassis_id=context.read("config", f"{name} multichassis id", lambda m=mc_id: _int(m))
                 if mc_id
                 else None,
@@ -284,6 +349,22 @@ def _peer(peer_link: str | None, channels: list[PortChannel], ports: list[Switch
     return None
 
 
+def _up_or_unknown(text: Any) -> bool | None:
+    word = str(text or "").strip().lower()
+    return None if not word else word == "up"
+
+
+def _vpc_peer_link_up(peer_link: Record, vpc: Record) -> bool | None:
+    """Up when the peer-link row says up and the peer status is ok; unknown when neither was shown."""
+    link = _up_or_unknown(peer_link.get("status"))
+    status = str(vpc.get("peer_status") or "").strip().lower()
+    if link is False or (status and "ok" not in status):
+        return False
+    if link is None or not status:
+        return None
+    return True
+
+
 def _multichassis(context: _Context, channels: list[PortChannel], ports: list[SwitchPort]) -> MultiChassis | None:
     vpc = next(iter(context.records("multichassis", "vpc")), None)
     if vpc and str(vpc.get("domain_id", "")).isdigit():
@@ -292,8 +373,7 @@ def _multichassis(context: _Context, channels: list[PortChannel], ports: list[Sw
             kind="vpc",
             domain_id=str(vpc["domain_id"]),
             peer=_peer(peer_link.get("port"), channels, ports),
-            peer_link_up=str(peer_link.get("status", "")).lower() == "up"
-            and "ok" in str(vpc.get("peer_status", "")).lower(),
+            peer_link_up=_vpc_peer_link_up(peer_link, vpc),
         )
     mlag = next(iter(context.records("multichassis", "mlag")), None)
     if mlag and mlag.get("domain_id") and str(mlag.get("state", "")).lower() != "disabled":
@@ -301,7 +381,7 @@ def _multichassis(context: _Context, channels: list[PortChannel], ports: list[Sw
             kind="mlag",
             domain_id=str(mlag["domain_id"]),
             peer=_peer(mlag.get("peer_link"), channels, ports),
-            peer_link_up=str(mlag.get("peer_link_status", "")).lower() == "up",
+            peer_link_up=_up_or_unknown(mlag.get("peer_link_status")),
         )
     for group, kind in (("stack", "stack"), ("virtual_chassis", "virtual-chassis")):
         chassis = next(iter(context.records("multichassis", group)), None)
@@ -316,7 +396,15 @@ def build_switch(device: Device, sections: dict[str, Parsed], commands: dict[str
     shown = _by_name(context.records("interfaces", "interfaces"), context, "interfaces")
     configured = _by_name(context.records("config", "interfaces"), context, "config")
     neighbours = _neighbours(context)
-    ports = [_port(name, record, configured, context, neighbours) for name, record in shown.items() if is_port(name)]
+    membership = _membership(context)
+    # A port is known from `show interfaces`, or only from a neighbour table or a channel summary
+    # (then its own facts are unknown): nothing it carries is dropped for want of the other.
+    known = [*shown, *neighbours, *membership]
+    ports = [
+        _port(name, shown.get(name, {}), configured, context, neighbours, membership)
+        for name in dict.fromkeys(known)
+        if is_port(name)
+    ]
     channels = _channels(ports, shown, configured, context)
     version = next(iter(context.records("version", "version")), {})
     hostname = next((r["hostname"] for r in context.records("config", "system") if r.get("hostname")), None)

@@ -158,14 +158,75 @@ def duplex(raw: str | None) -> str | None:
     return None
 
 
-def port_status(state: str, reason: str | None = None) -> str:
-    """IOS/EOS `X is up, line protocol is up (connected)`, NX-OS `X is down (errDisabled)`, Junos link state."""
-    text = f"{state} {reason or ''}".lower()
-    if "err" in text and "disabled" in text:
+def port_status(state: str | None, reason: str | None = None, protocol: str | None = None) -> str | None:
+    """A port's status from what `show interfaces` showed; None when it showed no state.
+
+    IOS/EOS `X is up, line protocol is down (suspended)` is down: the link is up but
+    the port passes nothing. NX-OS `X is down (XCVR not inserted)` with `admin state
+    is down` is disabled (pass the admin state in `reason`). Junos passes `Enabled` /
+    `Administratively down` in `reason` and the physical link in `state`.
+    """
+    if state is None or not str(state).strip():
+        return None
+    text = f"{state} {reason or ''} {protocol or ''}".lower()
+    if ("err" in text and "disabled" in text) or "errdisabled" in text:
         return "err-disabled"
-    if "administratively" in text or "disabled" in text:
+    if "administratively" in text or re.search(r"\b(disabled|admin(istratively)? down)\b", text):
         return "disabled"
-    return "up" if state.strip().lower().startswith("up") else "down"
+    if not str(state).strip().lower().startswith("up"):
+        return "down"
+    if protocol is not None and not str(protocol).strip().lower().startswith("up"):
+        return "down"
+    return "up"
+
+
+# Port-channel member flags and words -> SwitchPort.member_state. Words first (IOS-XE `bndl`,
+# `hot-sby`, `susp`, `indep`, `stand-alone`), then the letter flags of the summary legends:
+# IOS/NX-OS/EOS `P` bundled, `H` hot-standby, `s` suspended, `I` stand-alone/individual (EOS `^`
+# individual fallback), `D` down. Flags that say none of these (IOS `w` waiting, `u` unsuitable,
+# EOS `G-` aggregable but not in sync) leave the state unknown.
+_MEMBER_WORDS = {
+    "bndl": "bundled",
+    "bundled": "bundled",
+    "hot-sby": "hot-standby",
+    "hot-standby": "hot-standby",
+    "susp": "suspended",
+    "suspended": "suspended",
+    "indep": "individual",
+    "individual": "individual",
+    "stand-alone": "individual",
+    "standalone": "individual",
+    "down": "down",
+}
+_MEMBER_FLAGS = (("P", "bundled"), ("H", "hot-standby"), ("s", "suspended"), ("I", "individual"), ("^", "individual"))
+
+
+def member_state(flags: str | None) -> str | None:
+    """`P`, `s`, `PG+`, `bndl`, `hot-sby`... -> bundled, hot-standby, suspended, individual, down."""
+    text = (flags or "").strip()
+    if not text:
+        return None
+    word = _MEMBER_WORDS.get(text.lower())
+    if word:
+        return word
+    for flag, state in _MEMBER_FLAGS:
+        if flag in text:
+            return state
+    return "down" if "D" in text else None
+
+
+# Junos `show lacp interfaces` mux state of a member -> member_state. A member that is not
+# collecting and distributing passes no traffic: down when its port is (receive state `Port
+# disabled`), else suspended (LACP did not negotiate: Junos has no stand-alone member).
+def junos_member_state(mux: str | None, receive: str | None = None) -> str | None:
+    text = (mux or "").strip().lower()
+    if not text:
+        return None
+    if "collecting distributing" in text or text == "distributing":
+        return "bundled"
+    if "port disabled" in (receive or "").lower():
+        return "down"
+    return "suspended"
 
 
 def l3_mtu(platform: str, mtu: int, tagged: bool = False) -> int:
