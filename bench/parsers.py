@@ -38,8 +38,11 @@ general, by format, never per file):
   hostlint's name is the system name, else the device id (CDP `Device ID`),
   else the chassis id, as the join uses it. ntc LLDP `neighbor_interface` is
   the port id, or the port description where the port id is a MAC (ntc's
-  convention), so either of hostlint's port id and port description may
-  match. Names are compared without a trailing domain only when ntc cut it.
+  convention), except IOS where `neighbor_port_id` is the port id and
+  `neighbor_interface` the description; either of hostlint's port id and port
+  description may match. Names are compared without a trailing domain only
+  when ntc cut it. Neighbours on management ports are not compared (hostlint
+  keeps switch ports only).
 - NX-OS `show vpc`: hostlint runs `show vpc brief`; their tables are the
   same format, so the ntc `show vpc` records are scored against the vPC
   numbers of port-channels. Junos `show interfaces`: hostlint runs `show
@@ -156,7 +159,9 @@ def _expected_speed(record: Record) -> int | None:
 
 
 def score_interfaces(platform: str, switch: Switch, records: list[Record], out: Outcome) -> None:
-    for record in records:
+    # Some captures hold two devices' output: hostlint merges records by name, the later one winning.
+    by_name = {names.interface(_text(r.get("interface"))): r for r in records}
+    for record in by_name.values():
         raw = _text(record.get("interface"))
         name = names.interface(raw)
         if not raw or "." in raw or not (is_port(name) or is_channel(name)):
@@ -251,7 +256,9 @@ def score_channels(platform: str, switch: Switch, records: list[Record], out: Ou
             continue
         out.found += 1
         family = _family(entry["protocol"])
-        if family is not None:
+        # A bare `LACP` (IOS, NX-OS) does not say active or passive: the configuration does, and
+        # hostlint keeps the mode unknown from the summary alone. Compared where the summary says.
+        if family is not None and entry["protocol"].strip().lower() != "lacp":
             got = channel.mode.split("-")[0] if channel.mode else None
             out.check(f"{name} protocol", family, got)
         for member, state in entry["members"].items():
@@ -273,9 +280,11 @@ def score_neighbours(platform: str, switch: Switch, records: list[Record], out: 
     for record in records:
         local = _text(record.get("local_interface"))
         device = _text(record.get("neighbor_name")) or _text(record.get("chassis_id"))
-        port = _text(record.get("neighbor_interface")) or _text(record.get("neighbor_port_id"))
-        if not local:
-            continue
+        # ntc IOS LLDP keeps the port id in `neighbor_port_id` and the port description in
+        # `neighbor_interface`; elsewhere `neighbor_interface` is the port id.
+        port = _text(record.get("neighbor_port_id")) or _text(record.get("neighbor_interface"))
+        if not local or not is_port(names.interface(local)):
+            continue  # management ports are not switch ports to hostlint
         expected.setdefault(names.interface(local), []).append((device, port))
     got_by_port = {p.name: p.neighbours for p in switch.ports}
     for local, wanted in expected.items():
@@ -428,7 +437,7 @@ def run_file(platform: str, command: CommandSpec, raw: str) -> tuple[Switch, lis
     parsed = parse_output(command, raw, device.name)
     sections: dict[str, Parsed] = {command.section: parsed}
     switch, warnings = build_switch(device, sections, {command.section: command.command})
-    return switch, parsed.warnings + warnings
+    return switch, parsed.warnings + parsed.notes + warnings
 
 
 def files(corpus: Path) -> Iterator[tuple[str, str, Path]]:

@@ -128,7 +128,9 @@ def _status(shown: Record, configured: Record) -> str | None:
     """The port's status as shown; None when `show interfaces` did not show the port."""
     if not shown.get("state"):
         return None
-    admin = shown.get("admin")
+    admin = str(shown.get("admin") or "").strip()
+    # NX-OS `admin state is down` (the reason then says why the link is down: `XCVR not inserted`).
+    admin = "administratively down" if admin.lower() == "down" else admin
     reason = " ".join(str(v) for v in (shown.get("reason"), admin) if v)
     protocol = shown.get("protocol")
     status = normalise.port_status(str(shown["state"]), reason or None, str(protocol) if protocol else None)
@@ -244,12 +246,10 @@ def _membership(context: _Context) -> dict[str, tuple[str, str | None]]:
     for channel, record in _summary(context).items():
         for member, flags in _MEMBER.findall(str(record.get("members", ""))):
             found[names.interface(member)] = (channel, normalise.member_state(flags))
-    channel = None  # ttp gives the bundle header and its member rows as records in output order
     for record in context.records("channels", "lacp_members"):
-        channel = names.interface(str(record["channel"])) if record.get("channel") else channel
-        if channel and record.get("member"):
+        if record.get("channel") and record.get("member"):
             state = normalise.junos_member_state(record.get("mux"), record.get("receive"))
-            found[names.interface(str(record["member"]))] = (channel, state)
+            found[names.interface(str(record["member"]))] = (names.interface(str(record["channel"])), state)
     return found
 
 

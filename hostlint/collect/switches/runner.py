@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import errno
+import logging
 import socket
 from collections.abc import Callable, Iterable
 from concurrent.futures import ThreadPoolExecutor, as_completed
@@ -22,6 +23,8 @@ from hostlint.collect.switches.platforms import PlatformSpec, load_platform
 from hostlint.snapshot import Snapshot
 from hostlint.snapshot.common import CollectionError
 from hostlint.snapshot.switch import Switch
+
+log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -159,6 +162,8 @@ def collect_device(device: Device, timeouts: Timeouts = Timeouts()) -> DeviceRes
         with contextlib.suppress(Exception):
             connection.disconnect()
     switch, warnings = build_switch(device, sections, commands)
+    for note in (n for p in sections.values() for n in p.notes):
+        log.warning("%s", note)
     # Warnings name their device for logs and tests; a CollectionError already names it as its target.
     warnings = [w.removeprefix(f"{device.name}: ") for p in sections.values() for w in p.warnings] + [
         w.removeprefix(f"{device.name}: ") for w in warnings
