@@ -94,8 +94,9 @@ def _neighbours(context: _Context) -> dict[str, list[Neighbour]]:
         for record in context.records(protocol, "neighbours"):
             local = record.get("local_port")
             device_id = record.get("device_id") or record.get("system_name") or record.get("chassis_id")
-            port_id = record.get("port_id")
-            if not (local and device_id and port_id):
+            # A neighbour that sends an empty port ID is still there: its port stays "".
+            port_id = record.get("port_id") or ""
+            if not (local and device_id):
                 continue
             neighbour = context.read(
                 protocol,
@@ -104,6 +105,7 @@ def _neighbours(context: _Context) -> dict[str, list[Neighbour]]:
                     protocol=pr,
                     device_id=str(d),
                     port_id=str(p),
+                    port_description=r.get("port_description"),
                     system_name=r.get("system_name"),
                     mgmt_address=r.get("mgmt_address"),
                     platform=r.get("platform"),
@@ -279,7 +281,8 @@ def _channels(
         for r in context.records("multichassis", "vpcs")
         if r.get("port") and r.get("id")
     }
-    found = [n for n in [*summary, *shown, *configured, *lacp, *mc_ids] if is_channel(n)]
+    peer_links = [names.interface(str(r["port"])) for r in context.records("multichassis", "peer_link") if r.get("port")]
+    found = [n for n in [*summary, *shown, *configured, *lacp, *mc_ids, *peer_links] if is_channel(n)]
     found += [p.port_channel for p in ports if p.port_channel]
     members_of: dict[str, list[str]] = {}
     for port in ports:

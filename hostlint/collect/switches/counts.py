@@ -115,7 +115,7 @@ def shortfalls(count: RecordCount, command: str, output: str, records: list[dict
     errors = []
     missing = Counter(b.key for b in expected) - Counter({k: len(v) for k, v in parsed.items()})
     if missing:
-        lost = list(missing.elements())
+        lost = [key or f"one without its {count.key_field.replace('_', ' ')}" for key in missing.elements()]
         errors.append(
             f"{command}: {len(lost)} of {len(expected)} {count.what} not parsed ({_listed(lost)}); "
             "their facts stay unknown"
