@@ -281,7 +281,9 @@ def _channels(
         for r in context.records("multichassis", "vpcs")
         if r.get("port") and r.get("id")
     }
-    peer_links = [names.interface(str(r["port"])) for r in context.records("multichassis", "peer_link") if r.get("port")]
+    peer_links = [
+        names.interface(str(r["port"])) for r in context.records("multichassis", "peer_link") if r.get("port")
+    ]
     found = [n for n in [*summary, *shown, *configured, *lacp, *mc_ids, *peer_links] if is_channel(n)]
     found += [p.port_channel for p in ports if p.port_channel]
     members_of: dict[str, list[str]] = {}
