@@ -80,7 +80,8 @@ def switches(inventory: Path, output: Path, concurrency: int, connect_timeout: f
     else:
         snapshot = collect_switches(devices, concurrency, timeouts)
     snapshot.source = f"switches:{inventory.name}"
-    output.write_text(snapshot.model_dump_json(indent=1, exclude_none=True) + "\n", encoding="utf-8")
+    # Nulls are written: an unknown fact is `null`, never left for a default to fill in on reading.
+    output.write_text(snapshot.model_dump_json(indent=1) + "\n", encoding="utf-8")
     failed = sorted({error.target for error in snapshot.collection_errors})
     click.echo(f"hostlint: collected {len(devices) - len(failed)} of {len(devices)} switches into {output}", err=True)
     for error in snapshot.collection_errors:

@@ -37,8 +37,10 @@ class Timeouts:
 
 @dataclass
 class DeviceResult:
+    """`switch` is None for a device that names no platform hostlint collects (nothing to build)."""
+
     device: Device
-    switch: Switch
+    switch: Switch | None
     errors: list[str] = field(default_factory=list)
 
     @property
@@ -131,6 +133,8 @@ def _rejection(output: str, spec: PlatformSpec) -> str | None:
 
 def collect_device(device: Device, timeouts: Timeouts = Timeouts()) -> DeviceResult:
     """Connect, run the platform's commands, parse and assemble; never raises for a device fault."""
+    if device.problem:
+        return DeviceResult(device=device, switch=None, errors=[device.problem])
     spec = load_platform(device.platform)
     try:
         connection = _connect(device, spec, timeouts)
@@ -189,7 +193,8 @@ def collect_switches(
                 on_done(result)
     snapshot = Snapshot(collected_at=datetime.now(UTC))
     for result in filter(None, results):
-        snapshot.switches.append(result.switch)
+        if result.switch is not None:
+            snapshot.switches.append(result.switch)
         snapshot.collection_errors.extend(
             CollectionError(target=result.device.name, kind="switch", reason=reason) for reason in result.errors
         )
