@@ -48,8 +48,10 @@ general, by format, never per file):
   numbers of port-channels. Junos `show interfaces`: hostlint runs `show
   interfaces extensive`, whose `Physical interface:` and `Link-level type:`
   lines are the same format; scored on names, status and MTU.
-- `show version`: model and OS version, reported apart (ntc's version
-  fields differ in convention: IOS `version` vs the full release string).
+- `show version`: model and OS version, reported apart. Releases are
+  compared by their first word with leading zeros dropped (`16.09.03` is
+  `16.9.3`; ntc keeps `[Maintenance Release]` after NX-OS versions); models
+  match when one contains the other (ntc gives `c9396px` for `N9K-C9396PX`).
 """
 
 from __future__ import annotations
@@ -393,16 +395,25 @@ def score_lacp(platform: str, switch: Switch, records: list[Record], out: Outcom
 # show version -------------------------------------------------------------------------------------
 
 
+def _release(text: str) -> str:
+    """`16.09.03` and `16.9.3` are one release; `10.4(5) [Maintenance Release]` is `10.4(5)`."""
+    first = text.split()[0] if text.split() else ""
+    return re.sub(r"(?<![\w])0+(\d)", r"\1", first.lower())
+
+
 def score_version(platform: str, switch: Switch, records: list[Record], out: Outcome) -> None:
     for record in records:
         out.expected += 1
         out.found += 1 if (switch.model or switch.os_version) else 0
-        model = _text(record.get("model") or record.get("hardware") or record.get("platform"))
+        model = _text(record.get("model") or record.get("hardware") or record.get("platform")).lower()
         version = _text(record.get("version") or record.get("image") or record.get("os") or record.get("junos_version"))
         if model:
-            out.check("model", model.lower(), (switch.model or "").lower() or None)
+            got = (switch.model or "").lower()
+            # ntc cuts models differently (`c9396px` for `N9K-C9396PX`, `5596` for `Nexus 5596`).
+            out.check("model", model, model if got and (model in got or got in model) else got or None)
         if version:
-            out.check("os_version", version.lower(), (switch.os_version or "").lower() or None)
+            got = _release(switch.os_version or "")
+            out.check("os_version", _release(version), got or None)
 
 
 Scorer = Callable[[str, Switch, list[Record], Outcome], None]

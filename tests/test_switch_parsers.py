@@ -330,17 +330,23 @@ def test_platform_aliases_and_unsupported():
         canonical_platform("hp_procurve")
 
 
+def _version(platform: str, text: str | None = None) -> tuple[str | None, str | None]:
+    """Model and OS version as assembled from `show version` alone (its lines are records merged)."""
+    device = Device(name=NAMES[platform], hostname="192.0.2.1", platform=platform)
+    switch, warnings = build_switch(device, {"version": _parse(platform, "show version", text)}, {})
+    assert warnings == []
+    return switch.model, switch.os_version
+
+
 def test_ios_version_xe_and_classic():
-    (xe,) = _parse("cisco_ios", "show version").get("version")
-    assert (xe["model"], xe["os_version"]) == ("WS-C3850-48T", "16.12.10a")
+    assert _version("cisco_ios") == ("WS-C3850-48T", "16.12.10a")
     classic = (
         "Cisco IOS Software, C2960X Software (C2960X-UNIVERSALK9-M), Version 15.2(7)E8, RELEASE SOFTWARE (fc1)\n"
         "Technical Support: http://www.cisco.com/techsupport\n\n"
         "Model number                    : WS-C2960X-48TS-L\n"
         "System serial number            : FOC2145Z0AB\n"
     )
-    (record,) = _parse("cisco_ios", "show version", classic).get("version")
-    assert (record["model"], record["os_version"]) == ("WS-C2960X-48TS-L", "15.2(7)E8")
+    assert _version("cisco_ios", classic) == ("WS-C2960X-48TS-L", "15.2(7)E8")
 
 
 def test_eos_mlag_disabled_is_understood_and_no_pair():

@@ -411,7 +411,9 @@ def build_switch(device: Device, sections: dict[str, Parsed], commands: dict[str
         if is_port(name)
     ]
     channels = _channels(ports, shown, configured, context)
-    version = next(iter(context.records("version", "version")), {})
+    version: Record = {}
+    for record in context.records("version", "version"):  # one record per line: the first value wins
+        version.update({k: v for k, v in record.items() if k not in version})
     hostname = next((r["hostname"] for r in context.records("config", "system") if r.get("hostname")), None)
     aliases = [hostname] if hostname and names.device_key(hostname) != names.device_key(device.name) else []
     switch = Switch(
@@ -419,8 +421,11 @@ def build_switch(device: Device, sections: dict[str, Parsed], commands: dict[str
         aliases=aliases,
         mgmt_address=device.hostname,
         platform=device.platform,
-        model=version.get("model"),
-        os_version=version.get("os_version"),
+        model=version.get("model") or version.get("hw_model"),
+        os_version=version.get("os_version")
+        or version.get("xe_version")
+        or version.get("system_version")
+        or version.get("base_version"),
         load_balance=_load_balance(context),
         ports=ports,
         port_channels=channels,
