@@ -325,8 +325,17 @@ def _channels(
 def _load_balance(context: _Context) -> LoadBalance | None:
     platform = context.platform
     if platform in ("cisco_ios", "cisco_nxos"):
-        records = context.records("load_balance", "load_balance")
+        records = context.records("load_balance", "load_balance") + context.records(
+            "load_balance", "load_balance_system"
+        )
         raw = next((r["raw"] for r in records if r.get("raw")), None)
+        method = next((r for r in context.records("load_balance", "load_balance_method") if r.get("method")), None)
+        if raw is None and method is not None:
+            name = context.read(
+                "load_balance", "hash", lambda: normalise.ios_router_hash(str(method["method"]), method.get("algo"))
+            )
+            raw_text = " ".join(str(method[k]) for k in ("method", "algo") if method.get(k))
+            return LoadBalance(hash=name, raw=raw_text) if name else None
         if raw is None:
             return None
         convert = normalise.ios_hash if platform == "cisco_ios" else normalise.nxos_hash

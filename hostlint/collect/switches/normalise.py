@@ -54,6 +54,23 @@ def ios_hash(raw: str) -> str:
     return _checked(_IOS_HASHES.get(key, key), raw)
 
 
+def ios_router_hash(method: str, algo: str | None) -> str:
+    """IOS-XE routers: `Global LB Method: flow-based`, `LB Algo type: Source Destination IP` -> vocabulary.
+
+    `vlan-manual` (each VLAN pinned to a member by hand) is no hash at all: an error.
+    """
+    if method.strip().lower() != "flow-based" or not algo:
+        raise ValueError(f"load-balance method {method!r} is not a flow hash this collector knows")
+    words = algo.lower().replace("-", " ").split()
+    directions = [d for d, word in (("src", "source"), ("dst", "destination")) if word in words]
+    fields = [f for f, word in (("mac", "mac"), ("ip", "ip")) if word in words]
+    if "port" in words or "l4" in words:
+        fields.append("port")
+    if not directions or not fields:
+        raise ValueError(f"load-balance algorithm {algo!r} has no name in hostlint's hash vocabulary")
+    return _checked("-".join(directions) + "-" + "-".join(fields), algo)
+
+
 def nxos_hash(raw: str) -> str:
     """`src-dst ip rotate 0`, `src-dst ip-l4port-vlan`, `source-dest-ip-port` -> vocabulary."""
     words = raw.strip().lower().split()
