@@ -23,7 +23,7 @@ def _switch(platform: str, outputs: dict[str, str]):
     for command, text in outputs.items():
         spec = specs[command]
         sections.setdefault(spec.section, Parsed()).merge(parse_output(spec, text, "sw"))
-        commands[spec.section] = command
+        commands.setdefault(spec.section, command)  # as the runner names a section by its first command
     switch, warnings = build_switch(Device(name="sw", hostname="192.0.2.1", platform=platform), sections, commands)
     return switch, [w for p in sections.values() for w in p.warnings] + warnings
 
@@ -423,8 +423,12 @@ Interface Ethernet9 detected 1 LLDP neighbors:
     }
 
 
-def test_ios_lldp_detail_without_local_intf_is_reported_not_silently_dropped():
-    text = """\
+IOS_LLDP_NO_LOCAL = """\
+Local Intf: Gi1/0/9
+Chassis id: 0011.2233.4477
+Port id: ge-0/0/1
+System Name: access-x
+
 ------------------------------------------------
 Chassis id: 0011.2233.4455
 Port id: Eth1/6
@@ -435,17 +439,49 @@ Time remaining: 110 seconds
 ------------------------------------------------
 Chassis id: 0011.2233.4466
 Port id: Eth1/6
-System Name: core-b
+System Name: a-very-long-core-switch-name.example.net
 
 Time remaining: 98 seconds
+------------------------------------------------
 
-Total entries displayed: 2
+Total entries displayed: 3
 """
-    _, errors = _switch("cisco_ios", {"show lldp neighbors detail": text})
-    assert any(
-        e.startswith("sw: show lldp neighbors detail: 2 of 2 neighbours not parsed (one without its local port")
-        for e in errors
-    )
+
+IOS_LLDP_TABLE = """\
+Capability codes:
+    (R) Router, (B) Bridge, (T) Telephone, (C) DOCSIS Cable Device
+    (W) WLAN Access Point, (P) Repeater, (S) Station, (O) Other
+
+Device ID           Local Intf     Hold-time  Capability      Port ID
+access-x            Gi1/0/9        120        B               ge-0/0/1
+core-a              Te1/1/1        110        B,R             Eth1/6
+a-very-long-core-swiTe1/1/2        98                         Eth1/6
+
+Total entries displayed: 3
+"""
+
+
+def test_ios_lldp_detail_without_local_intf_is_placed_by_the_neighbour_table():
+    outputs = {"show lldp neighbors detail": IOS_LLDP_NO_LOCAL, "show lldp neighbors": IOS_LLDP_TABLE}
+    switch, errors = _switch("cisco_ios", outputs)
+    assert errors == []
+    neighbours = {p.name: [(n.system_name, n.port_id) for n in p.neighbours] for p in switch.ports}
+    assert neighbours == {
+        "GigabitEthernet1/0/9": [("access-x", "ge-0/0/1")],
+        "TenGigabitEthernet1/1/1": [("core-a", "Eth1/6")],
+        "TenGigabitEthernet1/1/2": [("a-very-long-core-switch-name.example.net", "Eth1/6")],
+    }
+
+
+def test_ios_lldp_detail_without_local_intf_and_no_table_is_named_not_silently_dropped():
+    switch, errors = _switch("cisco_ios", {"show lldp neighbors detail": IOS_LLDP_NO_LOCAL})
+    assert [p.name for p in switch.ports] == ["GigabitEthernet1/0/9"]
+    assert errors == [
+        "sw: show lldp neighbors detail: neighbour core-a (port Eth1/6) shows no local port and has no single "
+        "row in `show lldp neighbors`; it is not placed",
+        "sw: show lldp neighbors detail: neighbour a-very-long-core-switch-name.example.net (port Eth1/6) shows "
+        "no local port and has no single row in `show lldp neighbors`; it is not placed",
+    ]
 
 
 # Load balance and show version --------------------------------------------------------------------

@@ -88,11 +88,47 @@ def _int(value: Any) -> int:
     return int(str(value).strip())
 
 
+def _lldp_table(context: _Context) -> list[tuple[str, str, str]]:
+    """IOS `show lldp neighbors` rows as (device id as shown, local port, port id).
+
+    The Device ID column is 20 characters and a longer name runs into Local Intf;
+    the Capability column may be blank.
+    """
+    rows = []
+    for record in context.records("lldp", "lldp_table"):
+        row = str(record.get("row") or "")
+        rest = row[20:].split()
+        if len(rest) >= 3 and rest[1].isdigit():
+            rows.append((row[:20].strip(), rest[0], rest[-1]))
+    return rows
+
+
+def _place(record: Record, table: list[tuple[str, str, str]]) -> str | None:
+    """The local port of a detail entry that shows none: its one row in the table (same port, name)."""
+    names_shown = [str(record[k]) for k in ("system_name", "chassis_id") if record.get(k)]
+    port = str(record.get("port_id") or "")
+    rows = [r for r in table if r[2] == port and any(n.startswith(r[0]) for n in names_shown if r[0])]
+    if len(rows) != 1:
+        return None
+    table.remove(rows[0])
+    return rows[0][1]
+
+
 def _neighbours(context: _Context) -> dict[str, list[Neighbour]]:
     found: dict[str, list[Neighbour]] = {}
+    table = _lldp_table(context)
     for protocol in ("cdp", "lldp"):
         for record in context.records(protocol, "neighbours"):
-            local = record.get("local_port")
+            if set(record) <= {"separator"}:
+                continue  # the line of dashes before an entry, when `Local Intf:` started the entry itself
+            local = record.get("local_port") or (_place(record, table) if protocol == "lldp" else None)
+            if not local and protocol == "lldp":
+                who = record.get("system_name") or record.get("chassis_id") or "?"
+                context.warnings.append(
+                    f"{context.device.name}: {context.commands.get(protocol, protocol)}: neighbour {who} "
+                    f"(port {record.get('port_id') or '?'}) shows no local port and has no single row in "
+                    "`show lldp neighbors`; it is not placed"
+                )
             device_id = record.get("device_id") or record.get("system_name") or record.get("chassis_id")
             # A neighbour that sends an empty port ID is still there: its port stays "".
             port_id = record.get("port_id") or ""

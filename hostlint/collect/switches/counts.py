@@ -92,6 +92,8 @@ def blocks(count: RecordCount, output: str) -> list[_Block]:
         if lines:
             lines.append(line)
     close()
+    # A start line with nothing after it (a closing separator) holds no record.
+    found = [b for b in found if b.key or any(line.strip() for line in b.text.splitlines()[1:])]
     if count.skip:
         found = [b for b in found if not count.skip.search(b.text)]
     return found
