@@ -436,7 +436,8 @@ def _multichassis(context: _Context, channels: list[PortChannel], ports: list[Sw
     for group, kind in (("stack", "stack"), ("virtual_chassis", "virtual-chassis")):
         chassis = next(iter(context.records("multichassis", group)), None)
         if chassis and chassis.get("domain_id") and len(context.records("multichassis", "members")) > 1:
-            return MultiChassis(kind=kind, domain_id=str(chassis["domain_id"]))
+            # A stack or virtual chassis shows no peer link: unknown, not up.
+            return MultiChassis(kind=kind, domain_id=str(chassis["domain_id"]), peer=None, peer_link_up=None)
     return None
 
 
