@@ -572,3 +572,21 @@ def test_show_version_variants(platform, text, expected):
     switch, errors = _switch(platform, {"show version": text})
     assert errors == []
     assert (switch.model, switch.os_version) == expected
+
+
+def test_nxos_lldp_keeps_the_port_description_a_junos_neighbour_names_its_port_by():
+    text = """\
+Chassis id: 0011.2233.4455
+Port id: 527
+Local Port id: Eth1/3
+Port Description: ge-0/0/3.0
+System Name: ex-a
+Time remaining: 98 seconds
+Management Address: 10.0.0.5
+
+Total entries displayed: 1
+"""
+    switch, errors = _switch("cisco_nxos", {"show lldp neighbors detail": text})
+    assert errors == []
+    (neighbour,) = _ports(switch)["Ethernet1/3"].neighbours
+    assert (neighbour.port_id, neighbour.port_description, neighbour.system_name) == ("527", "ge-0/0/3.0", "ex-a")
