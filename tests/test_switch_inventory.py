@@ -8,7 +8,7 @@ import types
 
 import pytest
 
-from hostlint.collect.switches import Device, InventoryError, UnsupportedPlatform, load_inventory
+from hostlint.collect.switches import Device, InventoryError, load_inventory
 from hostlint.collect.switches.inventory import PASSWORD_ENV, password_for
 
 
@@ -105,16 +105,23 @@ all:
     assert devices["ex1"] == Device(name="ex1", hostname="ex1", platform="juniper_junos", username="netadmin", port=830)
 
 
-def test_unsupported_platform_names_device_and_file(tmp_path):
-    hosts = _write(tmp_path, "hosts.yaml", "sw9:\n  hostname: 192.0.2.9\n  platform: hp_procurve\n")
-    with pytest.raises(UnsupportedPlatform, match=r"hosts\.yaml: sw9: platform 'hp_procurve' is not supported"):
-        load_inventory(hosts)
+def test_unsupported_or_missing_platform_is_that_device_s_problem_not_the_inventory_s(tmp_path, caplog):
+    hosts = _write(
+        tmp_path,
+        "hosts.yaml",
+        "sw9:\n  hostname: 192.0.2.9\n  platform: hp_procurve\nsw8:\n  hostname: 192.0.2.8\n"
+        "sw1:\n  hostname: 192.0.2.1\n  platform: eos\n",
+    )
+    devices = {d.name: d for d in load_inventory(hosts)}
+    assert devices["sw9"].problem.startswith("platform 'hp_procurve' is not supported; supported: cisco_ios")
+    assert devices["sw8"].problem.startswith("no platform in the inventory")
+    assert devices["sw1"].problem is None and devices["sw1"].platform == "arista_eos"
+    assert "hosts.yaml: sw9: platform 'hp_procurve' is not supported" in caplog.text
 
 
 @pytest.mark.parametrize(
     ("text", "message"),
     [
-        ("sw1:\n  hostname: 192.0.2.1\n", "sw1: no platform"),
         ("sw1:\n  platform: eos\n  port: ssh\n", "port 'ssh' is not a number"),
         ("sw1:\n  platform: eos\n  groups: [missing]\n", "group 'missing' is not in groups.yaml"),
         ("- just\n- a list\n", "an inventory is a mapping"),

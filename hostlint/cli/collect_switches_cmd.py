@@ -12,7 +12,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from hostlint.cli.exit import Exit
 from hostlint.cli.settings import config_options
 from hostlint.collect.switches import InventoryError, Timeouts, UnsupportedPlatform, collect_switches, load_inventory
-from hostlint.collect.switches.inventory import missing_passwords
+from hostlint.collect.switches.inventory import missing_passwords, password_for
 from hostlint.collect.switches.runner import DeviceResult
 from hostlint.config import ConfigError, load_config
 
@@ -73,9 +73,11 @@ def switches(
     except (InventoryError, UnsupportedPlatform, ConfigError) as exc:
         click.echo(f"hostlint: {exc}", err=True)
         return Exit.USAGE
-    # A missing password is a configuration error, found before any switch is connected to.
-    no_password = missing_passwords(devices)
-    if no_password:
+    # No password for any device is a configuration error, found before any switch is connected to;
+    # a password missing for some devices only is a collection error for those, the rest is collected.
+    collectable = [device for device in devices if device.problem is None]
+    no_password = missing_passwords(collectable)
+    if collectable and no_password and all(password_for(device) is None for device in collectable):
         click.echo(f"hostlint: {inventory}: {no_password}", err=True)
         return Exit.USAGE
     # paramiko logs a traceback for every device that does not answer; the reason is reported below instead.
@@ -98,7 +100,8 @@ def switches(
     else:
         snapshot = collect_switches(devices, concurrency, timeouts)
     snapshot.source = f"switches:{inventory.name}"
-    output.write_text(snapshot.model_dump_json(indent=1, exclude_none=True) + "\n", encoding="utf-8")
+    # Nulls are written: an unknown fact is `null`, never left for a default to fill in on reading.
+    output.write_text(snapshot.model_dump_json(indent=1) + "\n", encoding="utf-8")
     failed = sorted({error.target for error in snapshot.collection_errors})
     click.echo(f"hostlint: collected {len(devices) - len(failed)} of {len(devices)} switches into {output}", err=True)
     for error in snapshot.collection_errors:

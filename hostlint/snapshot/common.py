@@ -17,15 +17,23 @@ _FORBIDDEN_CATEGORIES = {"Cc", "Zl", "Zp"}
 _BIDI_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
 
 
+def control_character(value: str, allow_tab: bool = True) -> int | None:
+    """The offset of the first character no one-line name or text may hold, or None."""
+    if value.isprintable():  # the common case, decided in C
+        return None
+    for offset, char in enumerate(value):
+        if char == "\t" and allow_tab:
+            continue
+        if unicodedata.category(char) in _FORBIDDEN_CATEGORIES or char in _BIDI_CONTROLS:
+            return offset
+    return None
+
+
 def _one_line(allow_tab: bool):
     def check(value: str) -> str:
-        if value.isprintable():  # the common case, decided in C
-            return value
-        for offset, char in enumerate(value):
-            if char == "\t" and allow_tab:
-                continue
-            if unicodedata.category(char) in _FORBIDDEN_CATEGORIES or char in _BIDI_CONTROLS:
-                raise ValueError(f"control character U+{ord(char):04X} at position {offset}")
+        offset = control_character(value, allow_tab)
+        if offset is not None:
+            raise ValueError(f"control character U+{ord(value[offset]):04X} at position {offset}")
         return value
 
     return check
@@ -95,7 +103,10 @@ class Neighbour:
 
     protocol: Literal["cdp", "lldp"]
     device_id: Name
-    port_id: Name
+    # Empty when the neighbour sent none (CDP entries with an empty `Port ID`).
+    port_id: Text
+    # LLDP port description: Junos sends the ifIndex as port ID and the interface name here.
+    port_description: Text | None = None
     system_name: Name | None = None
     mgmt_address: Text | None = None
     platform: Text | None = None

@@ -24,6 +24,11 @@ from hostlint.snapshot.common import (
 
 Platform = Literal["cisco_ios", "cisco_nxos", "arista_eos", "juniper_junos"]
 ChannelMode = Literal["static", "lacp-active", "lacp-passive", "pagp"]
+PortStatus = Literal["up", "down", "disabled", "err-disabled"]
+# A port-channel member's state, one vocabulary across platforms (IOS `P`/`bndl` -> bundled,
+# `H`/`hot-sby` -> hot-standby, `s`/`susp` -> suspended, `I`/`indep`/`stand-alone` -> individual,
+# `D`/down -> down). None: not a member, or the state was not shown.
+MemberState = Literal["bundled", "hot-standby", "suspended", "individual", "down"]
 
 
 @leaf
@@ -32,23 +37,24 @@ class SwitchPort:
 
     name: Name
     description: Text | None = None
-    status: Literal["up", "down", "disabled", "err-disabled"] = "up"
+    status: PortStatus | None = "up"
     mode: Literal["access", "trunk", "routed"] | None = None
     configured_speed_mbps: SpeedMbps | None = None
     configured_duplex: Duplex | None = None
     speed_mbps: SpeedMbps | None = None
     duplex: Duplex | None = None
-    mtu: SwitchMtu = 1500
+    mtu: SwitchMtu | None = 1500
     port_channel: Name | None = None
+    member_state: MemberState | None = None
     neighbours: list[Neighbour] = Field(default_factory=list)
 
 
 class PortChannel(Model):
     name: Name
-    mode: ChannelMode
+    mode: ChannelMode | None
     members: list[Name] = Field(default_factory=list)
-    mtu: SwitchMtu = 1500
-    status: Literal["up", "down"] = "up"
+    mtu: SwitchMtu | None = 1500
+    status: Literal["up", "down"] | None = "up"
     load_balance: Text | None = None
     multichassis_id: int | None = None
 
@@ -66,7 +72,7 @@ class MultiChassis(Model):
     kind: Literal["stack", "vpc", "mlag", "vss", "virtual-chassis"]
     domain_id: Text
     peer: Name | None = None
-    peer_link_up: bool = True
+    peer_link_up: bool | None = True
 
 
 class Switch(Model):

@@ -43,6 +43,9 @@ class Device:
     username: str | None = None
     port: int = 22
     password_env: str | None = None
+    # Why this device cannot be collected (no or an unsupported platform): a collection error for it
+    # alone, the rest of the inventory is still collected.
+    problem: str | None = None
 
 
 def password_for(device: Device) -> str | None:
@@ -82,12 +85,17 @@ def _port(path: Path, name: str, value: Any) -> int:
 
 
 def _device(path: Path, name: str, hostname: Any, platform: Any, username: Any, port: Any, password_env: Any) -> Device:
+    problem = None
+    canonical = str(platform or "")
     if not platform:
-        raise InventoryError(f"{path}: {name}: no platform (Nornir `platform`, Ansible `ansible_network_os`)")
-    try:
-        canonical = canonical_platform(str(platform))
-    except UnsupportedPlatform as exc:
-        raise UnsupportedPlatform(f"{path}: {name}: {exc}") from None
+        problem = "no platform in the inventory (Nornir `platform`, Ansible `ansible_network_os`)"
+    else:
+        try:
+            canonical = canonical_platform(str(platform))
+        except UnsupportedPlatform as exc:
+            problem = str(exc)
+    if problem:
+        log.warning("%s: %s: %s; the other devices are still collected", path, name, problem)
     return Device(
         name=name,
         hostname=str(hostname),
@@ -95,6 +103,7 @@ def _device(path: Path, name: str, hostname: Any, platform: Any, username: Any, 
         username=str(username) if username is not None else None,
         port=_port(path, name, port),
         password_env=str(password_env) if password_env else None,
+        problem=problem,
     )
 
 
@@ -140,7 +149,11 @@ def _ansible_devices(path: Path, groups: dict[str, ansible.Group]) -> list[Devic
 
 
 def load_inventory(path: Path) -> list[Device]:
-    """Every device of a Nornir or Ansible inventory; platforms checked before anything connects."""
+    """Every device of a Nornir or Ansible inventory; platforms checked before anything connects.
+
+    A device without a platform hostlint collects carries the reason in `problem`: it becomes
+    a collection error for that device, the others are collected.
+    """
     if path.suffix.lower() in YAML_SUFFIXES:
         raw = read_inventory_yaml(path)
         if not isinstance(raw, dict) or not raw:
