@@ -258,7 +258,7 @@ class HistoryStore:
     ) -> ScanRecord:
         """Store one scan (snapshot, findings, skipped) in one transaction, and return it."""
         severities = [f.severity for f in result.findings]
-        snapshot_json = snapshot.model_dump_json(exclude_none=True).encode("utf-8")
+        snapshot_json = snapshot.model_dump_json().encode("utf-8")
         row = ScanRow(
             started_at=started_at,
             finished_at=datetime.now(UTC),
