@@ -96,7 +96,3 @@ class EsxiShellServer(LoopbackSsh):
             process_factory=lambda process: _session(process, shell, self.sessions),
             encoding="utf-8",
         )
-
-    def known_hosts_line(self, port: int) -> str:
-        key = self.host_key.export_public_key("openssh").decode().strip()
-        return f"[127.0.0.1]:{port} {key}\n"

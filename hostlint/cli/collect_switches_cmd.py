@@ -10,6 +10,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from hostlint.cli.exit import Exit
+from hostlint.cli.host_keys import KnownHostsError, host_key_options, host_key_policy
 from hostlint.collect.switches import InventoryError, Timeouts, UnsupportedPlatform, collect_switches, load_inventory
 from hostlint.collect.switches.runner import DeviceResult
 
@@ -43,25 +44,36 @@ from hostlint.collect.switches.runner import DeviceResult
     default=10.0,
     show_default=True,
     type=click.FloatRange(min=0.1),
-    help="Seconds for TCP, SSH banner and login, per switch.",
+    help="Seconds for TCP, SSH banner, host key, login and the first prompt, per switch (a hard limit).",
 )
 @click.option(
     "--command-timeout",
     default=30.0,
     show_default=True,
     type=click.FloatRange(min=0.1),
-    help="Seconds for each command's answer.",
+    help="Seconds for each command's answer (a hard limit).",
 )
-def switches(inventory: Path, output: Path, concurrency: int, connect_timeout: float, command_timeout: float) -> int:
+@host_key_options
+def switches(
+    inventory: Path,
+    output: Path,
+    concurrency: int,
+    connect_timeout: float,
+    command_timeout: float,
+    known_hosts: Path | None,
+    accept_new_host_keys: bool,
+) -> int:
     """Collect port-channels, hashes, MTU, speed/duplex and neighbours from switches over SSH.
 
     Passwords come from HOSTLINT_SWITCH_PASSWORD, a per-device variable named in the
     inventory (`data.password_env` / `hostlint_password_env`) or the keyring (service
-    `hostlint`); never from the inventory and never into the snapshot.
+    `hostlint`); never from the inventory and never into the snapshot. Each switch's SSH host
+    key is checked against known_hosts before the password is sent.
     """
     try:
         devices = load_inventory(inventory)
-    except (InventoryError, UnsupportedPlatform) as exc:
+        policy = host_key_policy(known_hosts, accept_new_host_keys)
+    except (InventoryError, UnsupportedPlatform, KnownHostsError) as exc:
         click.echo(f"hostlint: {exc}", err=True)
         return Exit.USAGE
     # paramiko logs a traceback for every device that does not answer; the reason is reported below instead.
@@ -76,9 +88,9 @@ def switches(inventory: Path, output: Path, concurrency: int, connect_timeout: f
             def advance(_result: DeviceResult) -> None:
                 progress.advance(task)
 
-            snapshot = collect_switches(devices, concurrency, timeouts, on_done=advance)
+            snapshot = collect_switches(devices, concurrency, timeouts, on_done=advance, policy=policy)
     else:
-        snapshot = collect_switches(devices, concurrency, timeouts)
+        snapshot = collect_switches(devices, concurrency, timeouts, policy=policy)
     snapshot.source = f"switches:{inventory.name}"
     output.write_text(snapshot.model_dump_json(indent=1, exclude_none=True) + "\n", encoding="utf-8")
     failed = sorted({error.target for error in snapshot.collection_errors})
