@@ -97,7 +97,11 @@ class HostKeyPolicy:
 
     def known_keys(self, host: str, port: int) -> tuple[list[asyncssh.SSHKey], list[asyncssh.SSHKey]]:
         """(trusted keys, revoked keys) for exactly this host and port, as OpenSSH matches them."""
-        trusted, _ca, revoked, *_ = self.load().match(host_entry(host, port), "", None)
+        return self.known_keys_of(host_entry(host, port))
+
+    def known_keys_of(self, name: str) -> tuple[list[asyncssh.SSHKey], list[asyncssh.SSHKey]]:
+        """The same by known_hosts name (`host` or `[host]:port`)."""
+        trusted, _ca, revoked, *_ = self.load().match(name, "", None)
         return list(trusted), list(revoked)
 
     def preferred_algorithms(self, host: str, port: int) -> list[str]:
@@ -107,8 +111,11 @@ class HostKeyPolicy:
 
     def check(self, host: str, port: int, key: asyncssh.SSHKey) -> None:
         """Return when `key` may be trusted for host:port (recording it with accept_new); else HostKeyRefused."""
-        name = host_entry(host, port)
-        trusted, revoked = self.known_keys(host, port)
+        self.check_entry(host_entry(host, port), key)
+
+    def check_entry(self, name: str, key: asyncssh.SSHKey) -> None:
+        """`check` by known_hosts name (`host` or `[host]:port`)."""
+        trusted, revoked = self.known_keys_of(name)
         if any(k.public_data == key.public_data for k in revoked):
             raise HostKeyRefused(f"{name} offered {describe(key)}, marked @revoked in known_hosts; not logged in")
         if any(k.public_data == key.public_data for k in trusted):
@@ -138,11 +145,6 @@ class HostKeyPolicy:
                 out.write(line)
             if self._loaded is not None:
                 self._loaded.load(line)
-
-
-def ensure_loaded(policy: HostKeyPolicy) -> None:
-    """Read the policy's files now, so that a missing or malformed one is a usage error before any connection."""
-    policy.load()
 
 
 # --- asyncssh (ESXi): trusted keys come from the policy, an unknown or changed key goes to its check ----------
