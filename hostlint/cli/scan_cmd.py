@@ -10,6 +10,7 @@ import click
 from hostlint.baseline import load_baseline
 from hostlint.check import check_snapshot
 from hostlint.cli.exit import Exit
+from hostlint.cli.host_keys import host_key_options
 from hostlint.history.inventory import load_scan_inventory
 from hostlint.history.sources import FileSource, Source, gather
 from hostlint.report import html
@@ -52,6 +53,7 @@ def _prefixes(values: tuple[str, ...]) -> list[str]:
 @click.option("--profile", type=click.Choice(PROFILES), default="recommended", show_default=True)
 @click.option("--site", "site_file", type=click.Path(dir_okay=False, path_type=Path), help="Site parameters (YAML).")
 @click.option("--baseline", "baseline_file", type=click.Path(dir_okay=False, path_type=Path), help="Baseline file.")
+@host_key_options
 def scan(
     paths: tuple[Path, ...],
     inventory_file: Path | None,
@@ -63,13 +65,19 @@ def scan(
     profile: str,
     site_file: Path | None,
     baseline_file: Path | None,
+    known_hosts: Path | None,
+    accept_new_host_keys: bool,
 ) -> int:
     """Collect (an inventory of live sources) or load (snapshot files), check, and store it all as one scan."""
     started_at = datetime.now(UTC)
     if not paths and not inventory_file:
         raise click.UsageError("give snapshot files or lab folders, or --inventory FILE")
+    if (known_hosts or accept_new_host_keys) and not inventory_file:
+        raise click.UsageError("--known-hosts and --accept-new-host-keys need --inventory")
     try:
-        sources: list[Source] = load_scan_inventory(inventory_file) if inventory_file else []
+        sources: list[Source] = (
+            load_scan_inventory(inventory_file, known_hosts, accept_new_host_keys) if inventory_file else []
+        )
         if paths:
             sources.append(FileSource(paths))
         rules = select(load_rules(), _prefixes(selected), _prefixes(ignored), profile)

@@ -13,7 +13,7 @@ from collections.abc import Callable
 import asyncssh
 import paramiko
 
-from hostlint.collect.hostkeys import HostKeyPolicy, HostKeyRefused
+from hostlint.collect.hostkeys import HostKeyPolicy, HostKeyRefused, KnownHostsError
 
 # paramiko names RSA host keys by signature algorithm.
 _ALGORITHMS = {"ssh-rsa": ("rsa-sha2-512", "rsa-sha2-256", "ssh-rsa")}
@@ -32,7 +32,7 @@ class _Check(paramiko.MissingHostKeyPolicy):
         offered = asyncssh.import_public_key(f"{key.get_name()} {key.get_base64()}")
         try:
             self._client.policy.check(self._client.host, self._client.port, offered)
-        except HostKeyRefused as exc:
+        except (HostKeyRefused, KnownHostsError) as exc:
             self._client.refusal = str(exc)
             raise HostKeyRejected(str(exc)) from None
         self._client.phase("auth")
@@ -68,6 +68,11 @@ class VerifyingClient(paramiko.SSHClient):
 
     def connect(self, hostname, port=22, *args, **kwargs):
         self.host, self.port = hostname, port
+        try:
+            self.policy.load()
+        except KnownHostsError as exc:
+            self.refusal = str(exc)
+            raise HostKeyRejected(str(exc)) from None
         preferred = [
             name
             for algorithm in self.policy.preferred_algorithms(hostname, port)
