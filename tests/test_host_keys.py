@@ -254,3 +254,12 @@ def test_a_hung_command_fails_within_the_command_timeout(emulator, tmp_path):
     reason, wall = _timed(emulator, tmp_path, port, Timeouts(connect=5, command=2))
     assert reason == "command 'show running-config': timed out after 2s"
     assert wall <= 5 + 2 + 3
+
+
+def test_the_total_limit_ends_a_switch_whose_every_command_is_slow(emulator, tmp_path):
+    slow = {command: 1.0 for command in build("cisco_ios")}
+    _, port = _switch(emulator, delays=slow)
+    reason, wall = _timed(emulator, tmp_path, port, Timeouts(connect=5, command=5, total=3))
+    assert reason.endswith(": timed out: the switch's total limit of 3s was reached")
+    assert reason.startswith("command 'show ")
+    assert wall <= 3 + 3

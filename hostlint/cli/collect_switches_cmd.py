@@ -53,6 +53,13 @@ from hostlint.collect.switches.runner import DeviceResult
     type=click.FloatRange(min=0.1),
     help="Seconds for each command's answer (a hard limit).",
 )
+@click.option(
+    "--timeout",
+    "total_timeout",
+    type=click.FloatRange(min=0.1),
+    help="Seconds for the whole switch, from connecting to the last answer (a hard limit); "
+    "default: only the connect and command timeouts.",
+)
 @host_key_options
 def switches(
     inventory: Path,
@@ -60,6 +67,7 @@ def switches(
     concurrency: int,
     connect_timeout: float,
     command_timeout: float,
+    total_timeout: float | None,
     known_hosts: Path | None,
     accept_new_host_keys: bool,
 ) -> int:
@@ -79,7 +87,7 @@ def switches(
     # paramiko logs a traceback for every device that does not answer; the reason is reported below instead.
     logging.getLogger("paramiko").setLevel(logging.CRITICAL)
     console = Console(stderr=True)
-    timeouts = Timeouts(connect=connect_timeout, command=command_timeout)
+    timeouts = Timeouts(connect=connect_timeout, command=command_timeout, total=total_timeout)
     if console.is_terminal:
         columns = (TextColumn("switches"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
         with Progress(*columns, console=console, transient=True) as progress:

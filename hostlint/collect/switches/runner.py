@@ -64,6 +64,8 @@ def _connect_reason(exc: BaseException, device: Device, watchdog: Watchdog) -> s
     if watchdog.client is not None and watchdog.client.refusal:
         return f"host key: {watchdog.client.refusal}"
     phase = watchdog.phase
+    if watchdog.expired and watchdog.overall:
+        return f"{phase}: timed out: the switch's total limit of {watchdog.total:g}s was reached"
     if watchdog.expired or isinstance(exc, Expired):
         waiting = {
             "connect": f"no SSH banner and key exchange from {where}",
@@ -128,6 +130,8 @@ def _command_failure(command: str, exc: Exception, watchdog: Watchdog) -> str:
     from netmiko.exceptions import ReadTimeout
 
     what = f"command {command!r}"
+    if watchdog.expired and watchdog.overall:
+        return f"{what}: timed out: the switch's total limit of {watchdog.total:g}s was reached"
     if watchdog.expired or isinstance(exc, Expired | ReadTimeout):
         return f"{what}: timed out after {watchdog.seconds:g}s"
     if isinstance(exc, PeerClosed) or _closed(_causes(exc)):
@@ -151,7 +155,7 @@ def collect_device(
     `policy`: how the switch's host key is verified (default: the user's known_hosts, nothing accepted new).
     """
     spec = load_platform(device.platform)
-    watchdog = Watchdog()
+    watchdog = Watchdog(timeouts.total)
     try:
         connection = _connect(device, spec, timeouts, policy or HostKeyPolicy(), watchdog)
     except DeviceFailed as failed:

@@ -17,6 +17,7 @@ its read timeout. Here:
 from __future__ import annotations
 
 import threading
+import time
 from dataclasses import dataclass
 from typing import Any
 
@@ -28,10 +29,12 @@ DISCONNECT_S = 2.0
 
 @dataclass(frozen=True)
 class Timeouts:
-    """Seconds: `connect` covers TCP, SSH banner, host key, login and the first prompt; `command` each command."""
+    """Seconds: `connect` covers TCP, SSH banner, host key, login and the first prompt; `command` each command;
+    `total` (when set) the whole device, from the TCP connect to the last command's answer."""
 
     connect: float = 10.0
     command: float = 30.0
+    total: float | None = None
 
 
 class Expired(Exception):
@@ -45,10 +48,13 @@ class PeerClosed(Exception):
 class Watchdog:
     """The phase a session is in, and a timer that closes its transport when the phase's time is up."""
 
-    def __init__(self) -> None:
+    def __init__(self, total: float | None = None) -> None:
         self.phase = "connect"
         self.seconds = 0.0
         self.expired = False
+        self.total = total
+        self.overall = False  # the deadline running is the device's total, not the phase's own
+        self._end = None if total is None else time.monotonic() + total
         self.client: VerifyingClient | None = None
         self._transport: Any = None
         self._timer: threading.Timer | None = None
@@ -63,7 +69,9 @@ class Watchdog:
             if self._timer is not None:
                 self._timer.cancel()
             self.seconds = seconds
-            self._timer = threading.Timer(seconds, self._expire)
+            left = None if self._end is None else max(0.0, self._end - time.monotonic())
+            self.overall = left is not None and left < seconds and phase != "disconnect"
+            self._timer = threading.Timer(left if self.overall else seconds, self._expire)
             self._timer.daemon = True
             self._timer.start()
 
