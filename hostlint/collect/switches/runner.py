@@ -1,8 +1,10 @@
 """Collecting many switches at once: one netmiko session per device, a bounded thread pool.
 
-A device that fails (refused, timeout, authentication, a rejected command,
-output that does not parse) becomes a `CollectionError` naming it and the
-reason; the other devices are still collected.
+A device that fails (refused, timeout, host key, authentication, a rejected
+command, a dropped connection, output that does not parse) becomes a
+`CollectionError` naming it, with a one-line reason that starts with the phase:
+`connect:`, `host key:`, `auth:`, `prompt:` or `command 'show ...':`. The other
+devices are still collected. Host keys and deadlines: see `session.py`.
 """
 
 from __future__ import annotations
