@@ -21,12 +21,14 @@ import os
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))
 
+from hostlint.collect.hostkeys import HostKeyPolicy  # noqa: E402
 from hostlint.collect.switches import Device, collect_switches  # noqa: E402
 from hostlint.collect.switches.inventory import PASSWORD_ENV  # noqa: E402
 
@@ -34,7 +36,7 @@ PLATFORMS = ("cisco_ios", "cisco_nxos", "arista_eos", "juniper_junos")
 TARGET_RATIO = 7.0
 
 
-def _start_emulator(count: int) -> tuple[subprocess.Popen, list[int]]:
+def _start_emulator(count: int) -> tuple[subprocess.Popen, list[int], str]:
     child = subprocess.Popen(
         [sys.executable, "-m", "switch_emulator", "--count", str(count), "--platforms", ",".join(PLATFORMS)],
         cwd=ROOT / "tests",
@@ -42,8 +44,8 @@ def _start_emulator(count: int) -> tuple[subprocess.Popen, list[int]]:
         stdout=subprocess.PIPE,
         text=True,
     )
-    ports = json.loads(child.stdout.readline())["ports"]
-    return child, ports
+    started = json.loads(child.stdout.readline())
+    return child, started["ports"], started["known_hosts"]
 
 
 def _devices(ports: list[int]) -> list[Device]:
@@ -59,9 +61,9 @@ def _devices(ports: list[int]) -> list[Device]:
     ]
 
 
-def _timed(devices: list[Device], concurrency: int) -> float:
+def _timed(devices: list[Device], concurrency: int, policy: HostKeyPolicy) -> float:
     start = time.perf_counter()
-    snapshot = collect_switches(devices, concurrency=concurrency)
+    snapshot = collect_switches(devices, concurrency=concurrency, policy=policy)
     elapsed = time.perf_counter() - start
     if snapshot.collection_errors:
         raise SystemExit(f"collection failed: {snapshot.collection_errors[:3]}")
@@ -75,12 +77,16 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=1, help="repeat the many-switch run and keep the median")
     args = parser.parse_args()
     os.environ[PASSWORD_ENV] = "lab-secret"
-    child, ports = _start_emulator(args.switches)
+    child, ports, known_hosts = _start_emulator(args.switches)
     try:
-        devices = _devices(ports)
-        _timed(devices[:1], 1)  # warm up: imports, template cache, host key exchange code paths
-        single = statistics.mean(_timed([device], 1) for device in devices[: len(PLATFORMS)])
-        many = statistics.median(_timed(devices, args.concurrency) for _ in range(args.rounds))
+        with tempfile.TemporaryDirectory() as folder:
+            trusted = Path(folder) / "known_hosts"
+            trusted.write_text(known_hosts, encoding="utf-8")
+            policy = HostKeyPolicy(trusted)
+            devices = _devices(ports)
+            _timed(devices[:1], 1, policy)  # warm up: imports, template cache, host key exchange code paths
+            single = statistics.mean(_timed([device], 1, policy) for device in devices[: len(PLATFORMS)])
+            many = statistics.median(_timed(devices, args.concurrency, policy) for _ in range(args.rounds))
     finally:
         child.stdin.close()
         child.wait(timeout=30)

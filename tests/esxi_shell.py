@@ -26,6 +26,8 @@ class EsxiShell:
     authorized_key: asyncssh.SSHKey | None = None
     delay_s: float = 0.0
     commands_run: list[str] = field(default_factory=list)
+    # Every login attempt, by method ("password", "keyboard-interactive", "publickey"): never a secret.
+    logins: list[str] = field(default_factory=list)
 
 
 class _Server(asyncssh.SSHServer):
@@ -39,6 +41,7 @@ class _Server(asyncssh.SSHServer):
         return self._shell.password is not None
 
     def validate_password(self, username: str, password: str) -> bool:
+        self._shell.logins.append("password")
         return username == self._shell.username and password == self._shell.password
 
     def kbdint_auth_supported(self) -> bool:
@@ -48,12 +51,14 @@ class _Server(asyncssh.SSHServer):
         return "", "", "", [("Password: ", False)]
 
     def validate_kbdint_response(self, username: str, responses: list[str]) -> bool:
-        return len(responses) == 1 and self.validate_password(username, responses[0])
+        self._shell.logins.append("keyboard-interactive")
+        return len(responses) == 1 and username == self._shell.username and responses[0] == self._shell.password
 
     def public_key_auth_supported(self) -> bool:
         return self._shell.authorized_key is not None
 
     def validate_public_key(self, username: str, key: asyncssh.SSHKey) -> bool:
+        self._shell.logins.append("publickey")
         authorized = self._shell.authorized_key
         return username == self._shell.username and authorized is not None and key.public_data == authorized.public_data
 
@@ -96,7 +101,3 @@ class EsxiShellServer(LoopbackSsh):
             process_factory=lambda process: _session(process, shell, self.sessions),
             encoding="utf-8",
         )
-
-    def known_hosts_line(self, port: int) -> str:
-        key = self.host_key.export_public_key("openssh").decode().strip()
-        return f"[127.0.0.1]:{port} {key}\n"

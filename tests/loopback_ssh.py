@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import threading
+from pathlib import Path
 from typing import Any
 
 import asyncssh
@@ -18,6 +19,7 @@ class LoopbackSsh:
         self._thread.start()
         self.host_key = asyncssh.generate_private_key("ssh-ed25519")
         self._servers: list[asyncssh.SSHAcceptor] = []
+        self.ports: list[int] = []
 
     def _run(self, coroutine):
         return asyncio.run_coroutine_threadsafe(coroutine, self._loop).result(timeout=30)
@@ -32,7 +34,19 @@ class LoopbackSsh:
 
         acceptor = self._run(start())
         self._servers.append(acceptor)
-        return acceptor.sockets[0].getsockname()[1]
+        port = acceptor.sockets[0].getsockname()[1]
+        self.ports.append(port)
+        return port
+
+    def known_hosts_line(self, port: int) -> str:
+        """This peer's host key for one port, as a known_hosts line (`[127.0.0.1]:port ssh-ed25519 AAAA...`)."""
+        key = self.host_key.export_public_key("openssh").decode().strip()
+        return f"[127.0.0.1]:{port} {key}\n"
+
+    def write_known_hosts(self, path: Path) -> Path:
+        """A known_hosts file trusting this peer's key on every port it listens on so far."""
+        path.write_text("".join(self.known_hosts_line(port) for port in self.ports), encoding="utf-8")
+        return path
 
     def close(self) -> None:
         async def stop() -> None:

@@ -236,9 +236,11 @@ def test_real_ssh_client_refused_on_loopback(tmp_path: Path, monkeypatch: pytest
         pytest.skip("no ssh client")
     monkeypatch.delenv("HOSTLINT_SSH_PASSWORD", raising=False)
     out = tmp_path / "kvm.json"
+    known_hosts = tmp_path / "known_hosts"
+    known_hosts.write_text("")
     code, stderr = collect_here(
-        "--host", "nobody@127.0.0.1", "--ssh-option", "Port=1", "--ssh-option", "StrictHostKeyChecking=no",
-        "--ssh-option", "UserKnownHostsFile=/dev/null", "--no-libvirt", "-o", str(out),
+        "--host", "nobody@127.0.0.1", "--ssh-option", "Port=1", "--known-hosts", str(known_hosts),
+        "--no-libvirt", "-o", str(out),
     )
     assert code == Exit.PARTIAL
     first = stderr.splitlines()[0]
@@ -465,15 +467,16 @@ def test_over_real_openssh(netns: Namespace, tmp_path: Path) -> None:
         ["ip", "netns", "exec", netns.name, sshd, "-D", "-e", "-f", str(config)],
         stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
     )
-    options = [f"IdentityFile={tmp_path}/client_key", "Port=2222", "StrictHostKeyChecking=no",
-               "UserKnownHostsFile=/dev/null", "LogLevel=ERROR"]
+    options = [f"IdentityFile={tmp_path}/client_key", "Port=2222", "LogLevel=ERROR"]
+    known_hosts = tmp_path / "known_hosts"
+    known_hosts.write_text(f"[127.0.0.1]:2222 {(tmp_path / 'host_key.pub').read_text()}")
     try:
         _wait_for(tmp_path / "sshd.pid")
         out = tmp_path / "kvm.json"
         env = {k: v for k, v in os.environ.items() if k != "HOSTLINT_SSH_PASSWORD"}
         done = netns.collect(
             "--host", "root@127.0.0.1", *[arg for o in options for arg in ("--ssh-option", o)], "--no-libvirt",
-            "-o", str(out), env=env,
+            "--known-hosts", str(known_hosts), "-o", str(out), env=env,
         )
         assert done.returncode == 0, done.stderr
         host = load_snapshot(out).kvm_hosts[0]

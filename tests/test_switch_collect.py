@@ -11,6 +11,7 @@ from switch_emulator import EmulatedSwitch, SwitchEmulator, build
 
 from hostlint.cli.exit import Exit
 from hostlint.cli.main import cli
+from hostlint.collect.hostkeys import HostKeyPolicy
 from hostlint.collect.switches import Device, Timeouts, collect_switches
 from hostlint.collect.switches.inventory import PASSWORD_ENV
 from hostlint.snapshot import load_snapshot
@@ -30,16 +31,22 @@ def _password(monkeypatch):
     monkeypatch.setenv(PASSWORD_ENV, PASSWORD)
 
 
+@pytest.fixture
+def trusted(emulator, tmp_path):
+    """A host-key policy trusting the emulator's key on every port it listens on when called."""
+    return lambda: HostKeyPolicy(emulator.write_known_hosts(tmp_path / "known_hosts"))
+
+
 def _device(name: str, platform: str, port: int) -> Device:
     return Device(name=name, hostname="127.0.0.1", port=port, platform=platform, username="netadmin")
 
 
-def test_collects_all_four_platforms_over_ssh(emulator):
+def test_collects_all_four_platforms_over_ssh(emulator, trusted):
     devices = [
         _device(name, platform, emulator.add(EmulatedSwitch(name=name, platform=platform, outputs=build(platform))))
         for platform, name in NAMES.items()
     ]
-    snapshot = collect_switches(devices, concurrency=4)
+    snapshot = collect_switches(devices, concurrency=4, policy=trusted())
     assert snapshot.collection_errors == []
     switches = {s.name: s for s in snapshot.switches}
     assert [s.name for s in snapshot.switches] == list(NAMES.values())
@@ -64,7 +71,7 @@ def test_collects_all_four_platforms_over_ssh(emulator):
     assert all(s.connection_state == "connected" and s.mgmt_address == "127.0.0.1" for s in snapshot.switches)
 
 
-def test_faults_are_named_and_the_rest_is_collected(emulator):
+def test_faults_are_named_and_the_rest_is_collected(emulator, trusted):
     good = emulator.add(EmulatedSwitch(name="sw-ios1", platform="cisco_ios", outputs=build("cisco_ios")))
     wrong_password = emulator.add(
         EmulatedSwitch(name="sw-auth", platform="cisco_ios", outputs=build("cisco_ios"), password="other")
@@ -91,12 +98,12 @@ def test_faults_are_named_and_the_rest_is_collected(emulator):
         _device("eos-old", "arista_eos", rejecting),
         _device("nx-novpc", "cisco_nxos", no_vpc),
     ]
-    snapshot = collect_switches(devices, concurrency=6, timeouts=Timeouts(connect=2, command=10))
+    snapshot = collect_switches(devices, concurrency=6, timeouts=Timeouts(connect=2, command=10), policy=trusted())
     errors = {(e.target, e.reason) for e in snapshot.collection_errors}
     assert errors == {
-        ("sw-auth", f"authentication failed for user 'netadmin' on 127.0.0.1:{wrong_password}"),
-        ("sw-refused", f"connection refused by 127.0.0.1:{devices[2].port}"),
-        ("sw-silent", f"timed out connecting to 127.0.0.1:{devices[3].port} after 2s"),
+        ("sw-auth", f"auth: authentication failed for user 'netadmin' on 127.0.0.1:{wrong_password}"),
+        ("sw-refused", f"connect: connection refused by 127.0.0.1:{devices[2].port}"),
+        ("sw-silent", f"connect: timed out after 2s (no SSH banner and key exchange from 127.0.0.1:{devices[3].port})"),
         ("eos-old", "command 'show port-channel summary' rejected: % Invalid input (at token 1: 'port-channel')"),
     }
     states = {s.name: s.connection_state for s in snapshot.switches}
@@ -116,14 +123,13 @@ def test_faults_are_named_and_the_rest_is_collected(emulator):
     assert all(PASSWORD not in json.dumps(e.reason) for e in snapshot.collection_errors)
 
 
-def test_a_command_that_hangs_times_out_and_keeps_what_was_collected(emulator):
+def test_a_command_that_hangs_times_out_and_keeps_what_was_collected(emulator, trusted):
     slow = EmulatedSwitch(
         name="sw-slow", platform="cisco_ios", outputs=build("cisco_ios"), delays={"show interfaces": 5}
     )
-    snapshot = collect_switches(
-        [_device("sw-slow", "cisco_ios", emulator.add(slow))], timeouts=Timeouts(connect=5, command=1)
-    )
-    assert [e.reason for e in snapshot.collection_errors] == ["command 'show interfaces' timed out after 1s"]
+    device = _device("sw-slow", "cisco_ios", emulator.add(slow))
+    snapshot = collect_switches([device], timeouts=Timeouts(connect=5, command=1), policy=trusted())
+    assert [e.reason for e in snapshot.collection_errors] == ["command 'show interfaces': timed out after 1s"]
     (switch,) = snapshot.switches
     assert switch.connection_state == "connected" and switch.ports == []
     # `show running-config` ran before the hang: its port-channels are kept.
@@ -145,7 +151,7 @@ def test_no_password_is_a_named_error_before_connecting(emulator, monkeypatch):
     ]
 
 
-def test_cli_writes_a_partial_snapshot_without_passwords_and_exits_3(emulator, tmp_path):
+def test_cli_writes_a_partial_snapshot_without_passwords_and_exits_3(emulator, tmp_path, trusted):
     ios = emulator.add(EmulatedSwitch(name="sw-ios1", platform="cisco_ios", outputs=build("cisco_ios")))
     junos = emulator.add(EmulatedSwitch(name="ex1", platform="juniper_junos", outputs=build("juniper_junos")))
     refused = emulator.closed_port()
@@ -172,12 +178,12 @@ all:
     output = tmp_path / "switches.json"
     result = CliRunner().invoke(
         cli,
-        ["collect", "switches", "-i", str(inventory), "-o", str(output)],
+        ["collect", "switches", "-i", str(inventory), "-o", str(output), "--known-hosts", str(trusted().known_hosts)],
         standalone_mode=False,
         catch_exceptions=False,
     )
     assert result.return_value == Exit.PARTIAL
-    assert f"sw-gone: connection refused by 127.0.0.1:{refused}" in result.stderr
+    assert f"sw-gone: connect: connection refused by 127.0.0.1:{refused}" in result.stderr
     assert "collected 2 of 3 switches" in result.stderr
     text = output.read_text(encoding="utf-8")
     assert PASSWORD not in text

@@ -14,6 +14,7 @@ from switch_emulator import EmulatedSwitch, SwitchEmulator, build
 from switch_emulator.scenarios import NAMES, PAIRS, SCENARIOS
 
 from hostlint.cli.main import cli
+from hostlint.collect.hostkeys import HostKeyPolicy
 from hostlint.collect.switches import Device, collect_switches
 from hostlint.collect.switches.inventory import PASSWORD_ENV
 from hostlint.snapshot import Snapshot
@@ -84,7 +85,8 @@ def collected(tmp_path_factory):
                 owners.append((platform, scenario))
         with pytest.MonkeyPatch.context() as patch:
             patch.setenv(PASSWORD_ENV, "lab-secret")
-            snapshot = collect_switches(devices, concurrency=16)
+            known_hosts = emulator.write_known_hosts(tmp_path_factory.mktemp("ssh") / "known_hosts")
+            snapshot = collect_switches(devices, concurrency=16, policy=HostKeyPolicy(known_hosts))
     assert snapshot.collection_errors == []
     by_case: dict[tuple[str, str], list] = {}
     for owner, switch in zip(owners, snapshot.switches, strict=True):

@@ -21,6 +21,7 @@ from esxi_shell import EsxiShell, EsxiShellServer
 
 from hostlint.cli.exit import Exit
 from hostlint.cli.main import cli
+from hostlint.collect.hostkeys import HostKeyPolicy
 from hostlint.collect.pcie import parse_lspci
 from hostlint.collect.vsphere.esxi_ssh import (
     SshFailure,
@@ -180,8 +181,34 @@ def test_refused_login_and_unknown_host_key_are_failures_naming_the_reason(lab, 
     unknown = tmp_path / "unknown.conf"
     unknown.write_text(lab.config("keys.conf").read_text().replace(str(lab.known_hosts), str(tmp_path / "empty")))
     (tmp_path / "empty").write_text("")
-    with pytest.raises(SshFailure, match="host key not verifiable"):
+    with pytest.raises(SshFailure, match=r"host key: \[127\.0\.0\.1\]:\d+ offered ssh-ed25519 SHA256:"):
         run(lspci_output(EsxiHost(name="esx21.pcie.example.net"), SshSettings("root", unknown)))
+
+
+def test_an_unknown_host_key_gets_no_password_and_accept_new_records_it(esxi_server, lab, tmp_path, monkeypatch):
+    monkeypatch.delenv("SSH_AUTH_SOCK", raising=False)
+    monkeypatch.setenv("HOSTLINT_ESXI_SSH_PASSWORD", ESXI_PASSWORD)
+    shell = EsxiShell("tofu", {"lspci -vv": "ok\n"}, password=ESXI_PASSWORD)
+    port = esxi_server.add(shell)
+    config = tmp_path / "tofu.conf"
+    config.write_text(
+        f"Host tofu.example.net\n  HostName 127.0.0.1\n  Port {port}\n  UserKnownHostsFile {lab.known_hosts}\n"
+    )
+    host = EsxiHost(name="tofu.example.net")
+    fingerprint = esxi_server.host_key.get_fingerprint("sha256")
+    with pytest.raises(SshFailure) as refused:
+        run(lspci_output(host, SshSettings.from_environment("root", config)))
+    assert str(refused.value).startswith(
+        f"SSH to tofu.example.net: host key: [127.0.0.1]:{port} offered ssh-ed25519 {fingerprint}, not in known_hosts"
+    )
+    assert shell.logins == []
+    # --known-hosts replaces the config's file; --accept-new-host-keys records the key there, then logs in.
+    known = tmp_path / "known_hosts"
+    settings = SshSettings.from_environment("root", config, HostKeyPolicy(known, accept_new=True))
+    assert run(lspci_output(host, settings)) == "ok\n"
+    assert known.read_text() == esxi_server.known_hosts_line(port)
+    assert shell.logins == ["keyboard-interactive"]  # as ESXi asks for it
+    assert run(lspci_output(host, SshSettings.from_environment("root", config, HostKeyPolicy(known)))) == "ok\n"
 
 
 def test_an_unreadable_key_is_a_failure_of_that_host_not_a_crash(lab, tmp_path, monkeypatch):
@@ -350,3 +377,14 @@ def test_ssh_options_need_their_companions(tmp_path):
     args = ["collect", "vsphere", "--server", "vc", "-o", str(tmp_path / "s.json"), "--esxi-ssh-config", str(config)]
     outcome = CliRunner().invoke(cli, args, standalone_mode=False)
     assert "--esxi-ssh-config needs --esxi-ssh-user" in str(outcome.exception)
+
+
+def test_host_key_options_are_checked_before_connecting(tmp_path):
+    missing = tmp_path / "no-known-hosts"
+    args = ["collect", "vsphere", "--server", "vc.invalid", "-o", str(tmp_path / "s.json"), "--esxi-ssh-user", "root"]
+    outcome = CliRunner().invoke(cli, [*args, "--known-hosts", str(missing)], standalone_mode=False)
+    assert outcome.return_value == Exit.USAGE
+    assert outcome.stderr == f"hostlint: known_hosts {missing}: no such file\n"
+    snapshot = ROOT / "fixtures" / "labs" / "clean"
+    outcome = CliRunner().invoke(cli, ["check", str(snapshot), "--accept-new-host-keys"], standalone_mode=False)
+    assert "--known-hosts and --accept-new-host-keys need --esxi-ssh-user" in str(outcome.exception)

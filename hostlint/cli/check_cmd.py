@@ -10,8 +10,9 @@ import click
 from hostlint.baseline import load_baseline
 from hostlint.baseline import write_baseline as write_baseline_file
 from hostlint.check import check_snapshot, gc_paused
-from hostlint.cli.collect_vsphere_cmd import esxi_ssh_options, esxi_ssh_settings
+from hostlint.cli.collect_vsphere_cmd import esxi_ssh_options, esxi_ssh_settings, ssh_host_keys
 from hostlint.cli.exit import Exit
+from hostlint.cli.host_keys import KnownHostsError
 from hostlint.cli.settings import chosen_rules, config_options, echo_error, rules_dir_option
 from hostlint.config import ConfigError, load_config
 from hostlint.report import FORMATS, render
@@ -89,6 +90,8 @@ def check(
     ca_bundle: Path | None,
     esxi_ssh_user: str | None,
     esxi_ssh_config: Path | None,
+    known_hosts: Path | None,
+    accept_new_host_keys: bool,
     selected: tuple[str, ...],
     ignored: tuple[str, ...],
     profile: str | None,
@@ -109,7 +112,13 @@ def check(
     """Check snapshot files, lab folders and cabling files (merged into one site), or a live vSphere."""
     if not paths and not vsphere_server:
         raise click.UsageError("give snapshot files or lab folders, or --vsphere SERVER")
-    esxi_ssh = esxi_ssh_settings(esxi_ssh_user, esxi_ssh_config)
+    if (known_hosts or accept_new_host_keys) and not esxi_ssh_user:
+        raise click.UsageError("--known-hosts and --accept-new-host-keys need --esxi-ssh-user")
+    try:
+        esxi_ssh = esxi_ssh_settings(esxi_ssh_user, esxi_ssh_config, ssh_host_keys(known_hosts, accept_new_host_keys))
+    except KnownHostsError as exc:
+        click.echo(f"hostlint: {exc}", err=True)
+        return Exit.USAGE
     if esxi_ssh is not None and not vsphere_server:
         raise click.UsageError("--esxi-ssh-user needs --vsphere")
     try:

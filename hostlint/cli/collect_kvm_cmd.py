@@ -9,6 +9,7 @@ from pathlib import Path
 import click
 
 from hostlint.cli.exit import Exit
+from hostlint.cli.host_keys import KnownHostsError, host_key_options, host_key_policy
 from hostlint.collect.kvm.host import collect_host
 from hostlint.collect.kvm.runner import LocalRunner, Runner, SshRunner
 from hostlint.snapshot import Snapshot
@@ -30,6 +31,7 @@ from hostlint.snapshot import Snapshot
 @click.option(
     "--output", "-o", required=True, type=click.Path(dir_okay=False, path_type=Path), help="Snapshot file to write."
 )
+@host_key_options
 def kvm(
     hosts: tuple[str, ...],
     local: bool,
@@ -38,10 +40,13 @@ def kvm(
     no_libvirt: bool,
     ssh_options: tuple[str, ...],
     output: Path,
+    known_hosts: Path | None,
+    accept_new_host_keys: bool,
 ) -> int:
     """Collect KVM hosts: interfaces, bonds, bridges, VLANs, OVS bonds, LLDP, PCIe links, libvirt guests.
 
-    Keys or the SSH agent log in; a password only from HOSTLINT_SSH_PASSWORD. Exit 0 when
+    Keys or the SSH agent log in; a password only from HOSTLINT_SSH_PASSWORD. Host keys are
+    verified first (--known-hosts, --accept-new-host-keys; ssh options cannot turn that off). Exit 0 when
     everything was collected, 3 when a host or a part of one failed (the snapshot is still
     written with what was collected), 2 on a usage error.
     """
@@ -50,12 +55,17 @@ def kvm(
     if no_libvirt and libvirt_uri:
         raise click.UsageError("--libvirt-uri and --no-libvirt exclude each other")
     options = [arg for option in ssh_options for arg in ("-o", option)]
+    try:
+        policy = host_key_policy(known_hosts, accept_new_host_keys) if hosts else None
+    except KnownHostsError as exc:
+        click.echo(f"hostlint: {exc}", err=True)
+        return Exit.USAGE
     targets: list[tuple[Runner, str, str | None]] = []
     if local:
         uri = None if no_libvirt else libvirt_uri or "qemu:///system"
         targets.append((LocalRunner(), name or socket.gethostname(), uri))
     for destination in hosts:
-        runner = SshRunner(destination, options)
+        runner = SshRunner(destination, options, policy)
         uri = None if no_libvirt else libvirt_uri or f"qemu+ssh://{destination}/system"
         targets.append((runner, runner.target, uri))
     snapshot = Snapshot(

@@ -10,6 +10,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from hostlint.cli.exit import Exit
+from hostlint.cli.host_keys import KnownHostsError, host_key_options, host_key_policy
 from hostlint.cli.settings import config_options
 from hostlint.collect.switches import InventoryError, Timeouts, UnsupportedPlatform, collect_switches, load_inventory
 from hostlint.collect.switches.inventory import missing_passwords, password_for
@@ -44,33 +45,47 @@ from hostlint.config import ConfigError, load_config
 @click.option(
     "--connect-timeout",
     type=click.FloatRange(min=0.1),
-    help="Seconds for TCP, SSH banner and login, per switch [default: settings file's timeouts.connect, else 10].",
+    help="Seconds for TCP, SSH banner, host key, login and the first prompt, per switch (a hard limit) "
+    "[default: settings file's timeouts.connect, else 10].",
 )
 @click.option(
     "--command-timeout",
     type=click.FloatRange(min=0.1),
-    help="Seconds for each command's answer [default: settings file's timeouts.command, else 30].",
+    help="Seconds for each command's answer (a hard limit) [default: settings file's timeouts.command, else 30].",
+)
+@click.option(
+    "--timeout",
+    "total_timeout",
+    type=click.FloatRange(min=0.1),
+    help="Seconds for the whole switch, from connecting to the last answer (a hard limit); "
+    "default: only the connect and command timeouts.",
 )
 @config_options
+@host_key_options
 def switches(
     inventory: Path,
     output: Path,
     concurrency: int,
     connect_timeout: float | None,
     command_timeout: float | None,
+    total_timeout: float | None,
     config_file: Path | None,
     isolated: bool,
+    known_hosts: Path | None,
+    accept_new_host_keys: bool,
 ) -> int:
     """Collect port-channels, hashes, MTU, speed/duplex and neighbours from switches over SSH.
 
     Passwords come from HOSTLINT_SWITCH_PASSWORD, a per-device variable named in the
     inventory (`data.password_env` / `hostlint_password_env`) or the keyring (service
-    `hostlint`); never from the inventory and never into the snapshot.
+    `hostlint`); never from the inventory and never into the snapshot. Each switch's SSH host
+    key is checked against known_hosts before the password is sent.
     """
     try:
         configured = load_config(config_file, isolated).timeouts
         devices = load_inventory(inventory)
-    except (InventoryError, UnsupportedPlatform, ConfigError) as exc:
+        policy = host_key_policy(known_hosts, accept_new_host_keys)
+    except (InventoryError, UnsupportedPlatform, ConfigError, KnownHostsError) as exc:
         click.echo(f"hostlint: {exc}", err=True)
         return Exit.USAGE
     # No password for any device is a configuration error, found before any switch is connected to;
@@ -87,6 +102,7 @@ def switches(
     timeouts = Timeouts(
         connect=connect_timeout or configured.connect or defaults.connect,
         command=command_timeout or configured.command or defaults.command,
+        total=total_timeout,
     )
     if console.is_terminal:
         columns = (TextColumn("switches"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
@@ -96,9 +112,9 @@ def switches(
             def advance(_result: DeviceResult) -> None:
                 progress.advance(task)
 
-            snapshot = collect_switches(devices, concurrency, timeouts, on_done=advance)
+            snapshot = collect_switches(devices, concurrency, timeouts, on_done=advance, policy=policy)
     else:
-        snapshot = collect_switches(devices, concurrency, timeouts)
+        snapshot = collect_switches(devices, concurrency, timeouts, policy=policy)
     snapshot.source = f"switches:{inventory.name}"
     # Nulls are written: an unknown fact is `null`, never left for a default to fill in on reading.
     output.write_text(snapshot.model_dump_json(indent=1) + "\n", encoding="utf-8")

@@ -11,9 +11,11 @@ from typing import TYPE_CHECKING
 import click
 
 from hostlint.cli.exit import Exit
+from hostlint.cli.host_keys import KnownHostsError, host_key_options, host_key_policy
 from hostlint.snapshot import Snapshot
 
 if TYPE_CHECKING:
+    from hostlint.collect.hostkeys import HostKeyPolicy
     from hostlint.collect.vsphere.esxi_ssh import SshSettings
 
 PASSWORD_ENV = "HOSTLINT_VSPHERE_PASSWORD"
@@ -65,12 +67,14 @@ def _progress(enabled: bool):
 
 
 def esxi_ssh_options(command):
-    """`--esxi-ssh-user` and `--esxi-ssh-config`, shared by `collect vsphere` and `check --vsphere`."""
+    """`--esxi-ssh-user`, `--esxi-ssh-config` and the host-key options, shared by `collect vsphere` and `check`."""
+    command = host_key_options(command)
     command = click.option(
         "--esxi-ssh-config",
         type=click.Path(exists=True, dir_okay=False, path_type=Path),
         help="OpenSSH client config for those connections (HostName, Port, IdentityFile, UserKnownHostsFile, "
-        "ProxyJump); default ~/.ssh/config.",
+        "ProxyJump); default ~/.ssh/config. Host keys are verified (--known-hosts, else UserKnownHostsFile, else "
+        "~/.ssh/known_hosts).",
     )(command)
     return click.option(
         "--esxi-ssh-user",
@@ -80,14 +84,21 @@ def esxi_ssh_options(command):
     )(command)
 
 
-def esxi_ssh_settings(user: str | None, config: Path | None) -> SshSettings | None:
+def esxi_ssh_settings(
+    user: str | None, config: Path | None, host_keys: HostKeyPolicy | None = None
+) -> SshSettings | None:
     if user is None:
         if config is not None:
             raise click.UsageError("--esxi-ssh-config needs --esxi-ssh-user")
         return None
     from hostlint.collect.vsphere.esxi_ssh import SshSettings
 
-    return SshSettings.from_environment(user, config)
+    return SshSettings.from_environment(user, config, host_keys)
+
+
+def ssh_host_keys(known_hosts: Path | None, accept_new: bool) -> HostKeyPolicy | None:
+    """The host-key policy when an option sets one (else the default, read when first needed)."""
+    return host_key_policy(known_hosts, accept_new) if known_hosts or accept_new else None
 
 
 class CollectFailed(Exception):
@@ -200,6 +211,8 @@ def vsphere(
     page_size: int,
     esxi_ssh_user: str | None,
     esxi_ssh_config: Path | None,
+    known_hosts: Path | None,
+    accept_new_host_keys: bool,
 ) -> int:
     """Collect hosts, vSwitches, distributed switches, CDP/LLDP and iSCSI bindings from vCenter or ESXi.
 
@@ -207,7 +220,11 @@ def vsphere(
     as SSH to one host for its PCIe links (the snapshot is still written) or the server could not be
     reached; 2 on a usage, login or certificate error.
     """
-    esxi_ssh = esxi_ssh_settings(esxi_ssh_user, esxi_ssh_config)
+    try:
+        esxi_ssh = esxi_ssh_settings(esxi_ssh_user, esxi_ssh_config, ssh_host_keys(known_hosts, accept_new_host_keys))
+    except KnownHostsError as exc:
+        click.echo(f"hostlint: {exc}", err=True)
+        return Exit.USAGE
     try:
         snapshot = live_snapshot(server, user, insecure, ca_bundle, concurrency, page_size, esxi_ssh)
     except CollectFailed as failed:

@@ -10,6 +10,7 @@ import click
 from hostlint.baseline import load_baseline
 from hostlint.check import check_snapshot
 from hostlint.cli.exit import Exit
+from hostlint.cli.host_keys import host_key_options
 from hostlint.cli.settings import chosen_rules, config_options, echo_error, prefixes, rules_dir_option
 from hostlint.config import ConfigError, load_config
 from hostlint.history.inventory import load_scan_inventory
@@ -52,6 +53,7 @@ def exit_code(result: CheckResult) -> Exit:
 @click.option("--baseline", "baseline_file", type=click.Path(dir_okay=False, path_type=Path), help="Baseline file.")
 @config_options
 @rules_dir_option
+@host_key_options
 def scan(
     paths: tuple[Path, ...],
     inventory_file: Path | None,
@@ -66,13 +68,19 @@ def scan(
     config_file: Path | None,
     isolated: bool,
     rules_dirs: tuple[Path, ...],
+    known_hosts: Path | None,
+    accept_new_host_keys: bool,
 ) -> int:
     """Collect (an inventory of live sources) or load (snapshot files), check, and store it all as one scan."""
     started_at = datetime.now(UTC)
     if not paths and not inventory_file:
         raise click.UsageError("give snapshot files or lab folders, or --inventory FILE")
+    if (known_hosts or accept_new_host_keys) and not inventory_file:
+        raise click.UsageError("--known-hosts and --accept-new-host-keys need --inventory")
     try:
-        sources: list[Source] = load_scan_inventory(inventory_file) if inventory_file else []
+        sources: list[Source] = (
+            load_scan_inventory(inventory_file, known_hosts, accept_new_host_keys) if inventory_file else []
+        )
         if paths:
             sources.append(FileSource(paths))
         config = load_config(config_file, isolated)

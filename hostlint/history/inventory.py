@@ -10,6 +10,8 @@
       - host: root@kvm01                     # keys or agent; libvirt over qemu+ssh
     snapshots: [extra.json]                  # saved snapshots or lab folders to merge in
     cabling: cabling.yaml
+    known_hosts: ssh/known_hosts             # optional: SSH host keys of switches, ESXi and KVM hosts
+    accept_new_host_keys: false              # optional: trust on first use, recorded in known_hosts
 
 Each source collects its part; a source that fails entirely (vCenter unreachable,
 wrong password, unreadable inventory) becomes a collection error naming it, the
@@ -18,12 +20,13 @@ other sources are still collected, and the scan exits 3.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from hostlint.collect.hostkeys import HostKeyPolicy, KnownHostsError
 from hostlint.history.sources import FileSource, Source
 from hostlint.snapshot import Snapshot, SnapshotError
 from hostlint.snapshot.common import CollectionError
@@ -55,6 +58,8 @@ class ScanInventory(Strict):
     kvm: list[KvmEntry] = Field(default_factory=list)
     snapshots: list[Path] = Field(default_factory=list)
     cabling: Path | None = None
+    known_hosts: Path | None = None
+    accept_new_host_keys: bool = False
 
 
 def _failed(target: str, kind: str, reason: str) -> Snapshot:
@@ -64,6 +69,7 @@ def _failed(target: str, kind: str, reason: str) -> Snapshot:
 @dataclass(frozen=True)
 class VsphereSource:
     entry: VsphereEntry
+    host_keys: HostKeyPolicy | None = field(default=None, compare=False)
 
     @property
     def name(self) -> str:
@@ -74,7 +80,7 @@ class VsphereSource:
 
         entry = self.entry
         try:
-            ssh = esxi_ssh_settings(entry.esxi_ssh_user, entry.esxi_ssh_config)
+            ssh = esxi_ssh_settings(entry.esxi_ssh_user, entry.esxi_ssh_config, self.host_keys)
             return live_snapshot(entry.server, entry.user, entry.insecure, entry.ca_bundle, esxi_ssh=ssh)
         except CollectFailed as exc:
             reason = str(exc.__cause__) if exc.__cause__ else "collection failed"
@@ -84,6 +90,7 @@ class VsphereSource:
 @dataclass(frozen=True)
 class SwitchesSource:
     inventory: Path
+    host_keys: HostKeyPolicy | None = field(default=None, compare=False)
 
     @property
     def name(self) -> str:
@@ -96,7 +103,7 @@ class SwitchesSource:
             devices = load_inventory(self.inventory)
         except (InventoryError, UnsupportedPlatform) as exc:
             return _failed(str(self.inventory), "switch", str(exc))
-        snapshot = collect_switches(devices)
+        snapshot = collect_switches(devices, policy=self.host_keys)
         snapshot.source = self.name
         return snapshot
 
@@ -104,6 +111,7 @@ class SwitchesSource:
 @dataclass(frozen=True)
 class KvmSource:
     entry: KvmEntry
+    host_keys: HostKeyPolicy | None = field(default=None, compare=False)
 
     @property
     def name(self) -> str:
@@ -113,7 +121,7 @@ class KvmSource:
         from hostlint.collect.kvm.host import collect_host
         from hostlint.collect.kvm.runner import SshRunner
 
-        runner = SshRunner(self.entry.host, [])
+        runner = SshRunner(self.entry.host, [], self.host_keys)
         uri = None if self.entry.no_libvirt else self.entry.libvirt_uri or f"qemu+ssh://{self.entry.host}/system"
         gathered = collect_host(runner, runner.target, uri)
         return Snapshot(
@@ -124,21 +132,36 @@ class KvmSource:
         )
 
 
-def load_scan_inventory(path: Path) -> list[Source]:
-    """The sources an inventory names, paths taken relative to the inventory file."""
+def load_scan_inventory(
+    path: Path, known_hosts: Path | None = None, accept_new_host_keys: bool = False
+) -> list[Source]:
+    """The sources an inventory names, paths taken relative to the inventory file.
+
+    `known_hosts` and `accept_new_host_keys` (the command line's) win over the inventory's.
+    """
     inventory = load_model(path, ScanInventory, "scan inventory", SnapshotError)
     base = path.parent
 
     def local(p: Path) -> Path:
         return p if p.is_absolute() else base / p
 
+    host_keys = HostKeyPolicy(
+        known_hosts=known_hosts or (local(inventory.known_hosts) if inventory.known_hosts else None),
+        accept_new=accept_new_host_keys or inventory.accept_new_host_keys,
+    )
+    try:
+        if host_keys.known_hosts is not None:
+            host_keys.load()  # a file named that cannot be read is an error of the inventory (or option)
+    except KnownHostsError as exc:
+        raise SnapshotError(f"{path}: {exc}") from None
+
     sources: list[Source] = [
-        VsphereSource(entry.model_copy(update={"ca_bundle": entry.ca_bundle and local(entry.ca_bundle)}))
+        VsphereSource(entry.model_copy(update={"ca_bundle": entry.ca_bundle and local(entry.ca_bundle)}), host_keys)
         for entry in inventory.vsphere
     ]
     if inventory.switches is not None:
-        sources.append(SwitchesSource(local(inventory.switches)))
-    sources += [KvmSource(entry) for entry in inventory.kvm]
+        sources.append(SwitchesSource(local(inventory.switches), host_keys))
+    sources += [KvmSource(entry, host_keys) for entry in inventory.kvm]
     files = [local(p) for p in inventory.snapshots] + ([local(inventory.cabling)] if inventory.cabling else [])
     if files:
         sources.append(FileSource(tuple(files)))

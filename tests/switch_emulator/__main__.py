@@ -1,7 +1,7 @@
 """`python -m switch_emulator --count N`: N emulated switches in their own process (for the benchmark).
 
-Prints `{"ports": [...]}` on one line once every switch listens, then serves
-until its standard input closes.
+Prints `{"ports": [...], "known_hosts": "..."}` on one line once every switch listens
+(the known_hosts text trusts the switches' host key), then serves until its standard input closes.
 """
 
 from __future__ import annotations
@@ -32,7 +32,8 @@ def main() -> None:
             )
             for index in range(args.count)
         ]
-        print(json.dumps({"ports": ports}), flush=True)
+        known_hosts = "".join(emulator.known_hosts_line(port) for port in ports)
+        print(json.dumps({"ports": ports, "known_hosts": known_hosts}), flush=True)
         sys.stdin.read()
 
 

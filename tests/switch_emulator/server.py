@@ -48,6 +48,11 @@ class EmulatedSwitch:
     username: str = "netadmin"
     password: str = "lab-secret"
     delays: dict[str, float] = field(default_factory=dict)
+    # Faults: hang up when this command is typed; never show a prompt (nor answer) at all.
+    drop_on: str | None = None
+    mute: bool = False
+    # Every login attempt with a password, as (username, whether it was right): never the password itself.
+    password_attempts: list[tuple[str, bool]] = field(default_factory=list)
 
     @property
     def prompt(self) -> str:
@@ -83,10 +88,16 @@ class _Server(asyncssh.SSHServer):
         return True
 
     def validate_password(self, username: str, password: str) -> bool:
-        return username == self._switch.username and password == self._switch.password
+        right = username == self._switch.username and password == self._switch.password
+        self._switch.password_attempts.append((username, right))
+        return right
 
 
 async def _session(process: asyncssh.SSHServerProcess, switch: EmulatedSwitch) -> None:
+    if switch.mute:
+        while await process.stdin.readline():
+            pass
+        return
     process.stdout.write(switch.prompt)
     try:
         while True:
@@ -99,6 +110,9 @@ async def _session(process: asyncssh.SSHServerProcess, switch: EmulatedSwitch) -
             process.stdout.write(line.rstrip("\r\n") + "\r\n")
             if command in ("exit", "quit", "logout"):
                 break
+            if command == switch.drop_on:
+                process.channel.get_connection().abort()  # the TCP connection goes, mid-command
+                return
             if delay := switch.delays.get(command):
                 await asyncio.sleep(delay)
             text = switch.answer(command)
@@ -126,7 +140,7 @@ class SwitchEmulator(LoopbackSsh):
         )
 
     def add_silent(self) -> int:
-        """A port that accepts TCP and never says a word: an SSH server hung before its banner."""
+        """A port that accepts TCP and never says a word (no SSH banner): a hung SSH server, or not SSH at all."""
         listener = socket.socket()
         listener.bind(("127.0.0.1", 0))
         listener.listen(8)

@@ -16,6 +16,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal, Protocol
 
+from hostlint.collect import openssh_hostkeys
+from hostlint.collect.hostkeys import HostKeyPolicy
+
 Op = Literal["file", "link", "dir"]
 SSH_TIMEOUT_S = 60
 PASSWORD_ENV = "HOSTLINT_SSH_PASSWORD"
@@ -125,19 +128,24 @@ class SshRunner:
 
     With `HOSTLINT_SSH_PASSWORD` set, paramiko is used instead and logs in with
     that password (paramiko comes with the `kvm` extra).
+
+    Host keys: `host_keys` decides for both (ssh asks it through KnownHostsCommand, paramiko
+    through its host-key hook), before anything is sent; ssh options cannot turn it off.
     """
 
-    def __init__(self, destination: str, ssh_options: Sequence[str] = ()):
+    def __init__(self, destination: str, ssh_options: Sequence[str] = (), host_keys: HostKeyPolicy | None = None):
         self.destination = destination
         self.target = destination.rpartition("@")[2]
         self.ssh_options = list(ssh_options)
+        self.host_keys = host_keys or HostKeyPolicy()
         self._password = os.environ.get(PASSWORD_ENV)
 
     def _exec(self, command: str, stdin: str = "") -> tuple[int, str, str]:
         if self._password is not None:
             return self._exec_paramiko(command, stdin)
         argv = [
-            "ssh", "-o", "BatchMode=yes", "-o", "ConnectTimeout=10", *self.ssh_options, self.destination, command,
+            "ssh", "-o", "BatchMode=yes", "-o", "ConnectTimeout=10", *openssh_hostkeys.ssh_options(self.host_keys),
+            *self.ssh_options, self.destination, command,
         ]
         try:
             done = subprocess.run(
@@ -148,6 +156,8 @@ class SshRunner:
         except subprocess.TimeoutExpired as exc:
             raise CollectionFailure(f"ssh timed out after {SSH_TIMEOUT_S} s") from exc
         if done.returncode == 255:
+            if refused := openssh_hostkeys.refusal(done.stderr):
+                raise CollectionFailure(f"ssh: host key: {refused}")
             reason = (done.stderr.strip().splitlines() or ["connection failed"])[-1]
             raise CollectionFailure(reason if reason.startswith("ssh:") else f"ssh: {reason}")
         return done.returncode, done.stdout, done.stderr
@@ -160,14 +170,11 @@ class SshRunner:
                 f"{PASSWORD_ENV} is set but paramiko is not installed (pip install 'hostlint[kvm]')"
             ) from exc
         user, _, host = self.destination.rpartition("@")
-        # The -o options that mean something here; host keys are checked as ssh does by default.
+        from hostlint.collect.paramiko_client import VerifyingClient
+
+        # The -o options that mean something here; host keys are the policy's (checked before the password).
         options = dict(o.split("=", 1) for o in self.ssh_options if "=" in o)
-        client = paramiko.SSHClient()
-        client.load_system_host_keys()
-        if "UserKnownHostsFile" in options and Path(options["UserKnownHostsFile"]).is_file():
-            client.load_host_keys(options["UserKnownHostsFile"])
-        if options.get("StrictHostKeyChecking") == "no":
-            client.set_missing_host_key_policy(paramiko.AutoAddPolicy())
+        client = VerifyingClient(self.host_keys)
         try:
             client.connect(
                 host, port=int(options.get("Port", 22)), username=user or None, password=self._password,
@@ -179,6 +186,8 @@ class SshRunner:
             out, err = channel_out.read().decode(), channel_err.read().decode()
             return channel_out.channel.recv_exit_status(), out, err
         except (paramiko.SSHException, OSError) as exc:
+            if client.refusal:
+                raise CollectionFailure(f"ssh: host key: {client.refusal}") from None
             raise CollectionFailure(f"ssh: {exc}") from exc
         finally:
             client.close()

@@ -1,13 +1,14 @@
 """Collecting many switches at once: one netmiko session per device, a bounded thread pool.
 
-A device that fails (refused, timeout, authentication, a rejected command,
-output that does not parse) becomes a `CollectionError` naming it and the
-reason; the other devices are still collected.
+A device that fails (refused, timeout, host key, authentication, a rejected
+command, a dropped connection, output that does not parse) becomes a
+`CollectionError` naming it, with a one-line reason that starts with the phase:
+`connect:`, `host key:`, `auth:`, `prompt:` or `command 'show ...':`. The other
+devices are still collected. Host keys and deadlines: see `session.py`.
 """
 
 from __future__ import annotations
 
-import contextlib
 import errno
 import logging
 import socket
@@ -16,23 +17,19 @@ from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
+from hostlint.collect.hostkeys import HostKeyPolicy
 from hostlint.collect.switches.assemble import build_switch
 from hostlint.collect.switches.inventory import Device, password_for
 from hostlint.collect.switches.parse import Parsed, parse_output
 from hostlint.collect.switches.platforms import PlatformSpec, load_platform
+from hostlint.collect.switches.session import Expired, PeerClosed, Timeouts, Watchdog, close_session, open_session
 from hostlint.snapshot import Snapshot
 from hostlint.snapshot.common import CollectionError
 from hostlint.snapshot.switch import Switch
 
 log = logging.getLogger(__name__)
 
-
-@dataclass(frozen=True)
-class Timeouts:
-    """Seconds: `connect` covers TCP, SSH banner and authentication; `command` each command's answer."""
-
-    connect: float = 10.0
-    command: float = 30.0
+DEFAULT_TIMEOUTS = Timeouts()
 
 
 @dataclass
@@ -66,62 +63,88 @@ def _causes(exc: BaseException) -> list[BaseException]:
     return found
 
 
-def _connect_reason(exc: BaseException, device: Device, timeouts: Timeouts) -> str:
+def _connect_reason(exc: BaseException, device: Device, watchdog: Watchdog) -> str:
+    """One line: the phase that failed (connect, host key, auth, prompt) and why."""
     from netmiko.exceptions import NetmikoAuthenticationException
 
-    causes = _causes(exc)
-    text = " ".join(str(e) for e in causes).lower()
     where = f"{device.hostname}:{device.port}"
+    if watchdog.client is not None and watchdog.client.refusal:
+        return f"host key: {watchdog.client.refusal}"
+    phase = watchdog.phase
+    if watchdog.expired and watchdog.overall:
+        return f"{phase}: timed out: the switch's total limit of {watchdog.total:g}s was reached"
+    if watchdog.expired or isinstance(exc, Expired):
+        waiting = {
+            "connect": f"no SSH banner and key exchange from {where}",
+            "host key": f"host key check of {where}",
+            "auth": f"login to {where}",
+            "prompt": f"no prompt from {where}",
+        }.get(phase, where)
+        return f"{phase}: timed out after {watchdog.seconds:g}s ({waiting})"
+    causes = _causes(exc)
     if any(isinstance(e, NetmikoAuthenticationException) for e in causes):
-        return f"authentication failed for user {device.username!r} on {where}"
+        return f"auth: authentication failed for user {device.username!r} on {where}"
+    if isinstance(exc, PeerClosed) or (phase in ("auth", "prompt") and _closed(causes)):
+        return f"{phase}: connection closed by peer {where}"
     if any(isinstance(e, ConnectionRefusedError) or getattr(e, "errno", None) == errno.ECONNREFUSED for e in causes):
-        return f"connection refused by {where}"
+        return f"connect: connection refused by {where}"
     if any(isinstance(e, socket.gaierror) for e in causes):
-        return f"cannot resolve {device.hostname!r}"
-    # paramiko gives up on a server that accepts TCP but never sends its banner with "No existing session".
-    if any(isinstance(e, socket.timeout | TimeoutError) for e in causes) or any(
-        marker in text for marker in ("timed out", "timeout", "no existing session", "banner")
-    ):
-        return f"timed out connecting to {where} after {timeouts.connect:g}s"
+        return f"connect: cannot resolve {device.hostname!r}"
+    if any(isinstance(e, socket.timeout | TimeoutError) for e in causes):
+        return f"{phase}: timed out after {watchdog.seconds:g}s ({where})"
+    if _closed(causes):
+        return f"{phase}: connection closed by peer {where}"
     first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
-    return f"cannot connect to {where}: {first}"
+    return f"{phase}: cannot connect to {where}: {first}"
 
 
-def _connect(device: Device, spec: PlatformSpec, timeouts: Timeouts):
-    from netmiko import ConnectHandler
+def _closed(causes: list[BaseException]) -> bool:
+    """paramiko and netmiko's ways of saying the other side hung up."""
+    text = " ".join(str(e) for e in causes).lower()
+    return any(isinstance(e, EOFError | ConnectionResetError | BrokenPipeError) for e in causes) or any(
+        marker in text
+        for marker in ("error reading ssh protocol banner", "connection reset", "socket is closed", "closed by remote")
+    )
 
+
+def _connect(device: Device, spec: PlatformSpec, timeouts: Timeouts, policy: HostKeyPolicy, watchdog: Watchdog):
     password = password_for(device)
     if password is None:
         raise DeviceFailed(
             f"no password: set {device.password_env or 'HOSTLINT_SWITCH_PASSWORD'} or store one in the keyring"
         )
+    watchdog.enter("connect", timeouts.connect)
     try:
-        return ConnectHandler(
-            device_type=spec.device_type,
+        return open_session(
+            spec.device_type,
+            policy,
+            watchdog,
+            timeouts,
             host=device.hostname,
             port=device.port,
             username=device.username or "",
             password=password,
-            conn_timeout=timeouts.connect,
-            auth_timeout=timeouts.connect,
-            banner_timeout=timeouts.connect,
-            timeout=timeouts.command,
-            read_timeout_override=timeouts.command,
-            fast_cli=True,
             allow_agent=False,
             use_keys=False,
         )
     except Exception as exc:  # netmiko and paramiko raise many types; each is a reason, not a crash
-        raise DeviceFailed(_connect_reason(exc, device, timeouts)) from None
+        raise DeviceFailed(_connect_reason(exc, device, watchdog)) from None
+    finally:
+        watchdog.stop()
 
 
-def _command_failure(command: str, exc: Exception, timeouts: Timeouts) -> str:
+def _command_failure(command: str, exc: Exception, watchdog: Watchdog) -> str:
     from netmiko.exceptions import ReadTimeout
 
-    if isinstance(exc, ReadTimeout):
-        return f"command {command!r} timed out after {timeouts.command:g}s"
+    what = f"command {command!r}"
+    if watchdog.expired and watchdog.overall:
+        return f"{what}: timed out: the switch's total limit of {watchdog.total:g}s was reached"
+    if watchdog.expired or isinstance(exc, Expired | ReadTimeout):
+        return f"{what}: timed out after {watchdog.seconds:g}s"
+    if isinstance(exc, PeerClosed) or _closed(_causes(exc)):
+        return f"{what}: connection closed by peer"
     text = str(exc).strip()
-    return f"command {command!r} failed: {type(exc).__name__}" + (f": {text.splitlines()[0]}" if text else "")
+    return f"{what}: failed: {type(exc).__name__}" + (f": {text.splitlines()[0]}" if text else "")
 
 
 def _rejection(output: str, spec: PlatformSpec) -> str | None:
@@ -131,13 +154,19 @@ def _rejection(output: str, spec: PlatformSpec) -> str | None:
     return None
 
 
-def collect_device(device: Device, timeouts: Timeouts = Timeouts()) -> DeviceResult:
-    """Connect, run the platform's commands, parse and assemble; never raises for a device fault."""
+def collect_device(
+    device: Device, timeouts: Timeouts = DEFAULT_TIMEOUTS, policy: HostKeyPolicy | None = None
+) -> DeviceResult:
+    """Connect, run the platform's commands, parse and assemble; never raises for a device fault.
+
+    `policy`: how the switch's host key is verified (default: the user's known_hosts, nothing accepted new).
+    """
     if device.problem:
         return DeviceResult(device=device, switch=None, errors=[device.problem])
     spec = load_platform(device.platform)
+    watchdog = Watchdog(timeouts.total)
     try:
-        connection = _connect(device, spec, timeouts)
+        connection = _connect(device, spec, timeouts, policy or HostKeyPolicy(), watchdog)
     except DeviceFailed as failed:
         stub = Switch(
             name=device.name, platform=device.platform, mgmt_address=device.hostname, connection_state="unreachable"
@@ -148,10 +177,11 @@ def collect_device(device: Device, timeouts: Timeouts = Timeouts()) -> DeviceRes
     commands: dict[str, str] = {}
     try:
         for command in spec.commands:
+            watchdog.enter(f"command {command.command!r}", timeouts.command)
             try:
                 output = connection.send_command(command.command, read_timeout=timeouts.command)
             except Exception as exc:  # a timeout or a dropped session ends this device, not the run
-                errors.append(_command_failure(command.command, exc, timeouts))
+                errors.append(_command_failure(command.command, exc, watchdog))
                 break
             rejected = _rejection(output, spec)
             if rejected:
@@ -162,9 +192,7 @@ def collect_device(device: Device, timeouts: Timeouts = Timeouts()) -> DeviceRes
             parsed = parse_output(command, output, device.name)
             sections.setdefault(command.section, Parsed()).merge(parsed)
     finally:
-        # A session that already broke has nothing left to close.
-        with contextlib.suppress(Exception):
-            connection.disconnect()
+        close_session(connection, watchdog)
     switch, warnings = build_switch(device, sections, commands)
     for note in (n for p in sections.values() for n in p.notes):
         log.warning("%s", note)
@@ -178,14 +206,16 @@ def collect_device(device: Device, timeouts: Timeouts = Timeouts()) -> DeviceRes
 def collect_switches(
     devices: Iterable[Device],
     concurrency: int = 10,
-    timeouts: Timeouts = Timeouts(),
+    timeouts: Timeouts = DEFAULT_TIMEOUTS,
     on_done: Callable[[DeviceResult], None] | None = None,
+    policy: HostKeyPolicy | None = None,
 ) -> Snapshot:
     """Collect every device, at most `concurrency` at once, into one snapshot (inventory order)."""
     devices = list(devices)
+    policy = policy or HostKeyPolicy()
     results: list[DeviceResult | None] = [None] * len(devices)
     with ThreadPoolExecutor(max_workers=max(1, concurrency), thread_name_prefix="hostlint-switch") as pool:
-        futures = {pool.submit(collect_device, device, timeouts): index for index, device in enumerate(devices)}
+        futures = {pool.submit(collect_device, device, timeouts, policy): index for index, device in enumerate(devices)}
         for future in as_completed(futures):
             result = future.result()
             results[futures[future]] = result

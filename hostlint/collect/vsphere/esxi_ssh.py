@@ -1,10 +1,12 @@
 """PCIe link width and speed of ESXi hosts over SSH (`lspci -vv`): the vSphere API has neither.
 
 Each connected host is reached by its name, or by its management vmk's IP address when the
-name does not resolve. Where to connect, the port, keys, jump hosts and known hosts come from
-the OpenSSH client configuration (`~/.ssh/config`, or the file given), as for `ssh`; the host
-key must be known. Authentication uses the agent and keys, and a password only when
-HOSTLINT_ESXI_SSH_PASSWORD is set (also answering ESXi's keyboard-interactive prompt).
+name does not resolve. Where to connect, the port, keys and jump hosts come from the OpenSSH
+client configuration (`~/.ssh/config`, or the file given), as for `ssh`. The host key is
+verified by hostlint's `HostKeyPolicy` before logging in: against `--known-hosts FILE`, else
+the config's UserKnownHostsFile for that host, else the user's known_hosts. Authentication
+uses the agent and keys, and a password only when HOSTLINT_ESXI_SSH_PASSWORD is set
+(also answering ESXi's keyboard-interactive prompt).
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from pathlib import Path
 
 import asyncssh
 
+from hostlint.collect.hostkeys import AsyncsshVerifier, HostKeyPolicy, KnownHostsError
 from hostlint.collect.pcie import LspciDevices, normalise_pci_address, parse_lspci
 from hostlint.snapshot.common import CollectionError, PciLink
 from hostlint.snapshot.esxi import EsxiHost
@@ -41,10 +44,24 @@ class SshSettings:
     user: str
     config: Path | None = None
     password: str | None = field(default=None, repr=False)
+    host_keys: HostKeyPolicy = field(default_factory=HostKeyPolicy)
 
     @classmethod
-    def from_environment(cls, user: str, config: Path | None = None) -> SshSettings:
-        return cls(user=user, config=config, password=os.environ.get(PASSWORD_ENV) or None)
+    def from_environment(
+        cls, user: str, config: Path | None = None, host_keys: HostKeyPolicy | None = None
+    ) -> SshSettings:
+        password = os.environ.get(PASSWORD_ENV) or None
+        return cls(user=user, config=config, password=password, host_keys=host_keys or HostKeyPolicy())
+
+    def policy_for(self, target: str) -> HostKeyPolicy:
+        """`host_keys`; when it names no file, the ssh config's UserKnownHostsFile for `target` (its first file)."""
+        if self.host_keys.known_hosts is not None or self.config is None:
+            return self.host_keys
+        resolved = asyncssh.SSHClientConnectionOptions(config=[str(self.config)], host=target).known_hosts
+        files = [Path(name).expanduser() for name in resolved or () if isinstance(name, str)]
+        if not files:
+            return self.host_keys
+        return HostKeyPolicy(known_hosts=files[0], accept_new=self.host_keys.accept_new)
 
 
 def management_ip(host: EsxiHost) -> str | None:
@@ -55,9 +72,9 @@ def management_ip(host: EsxiHost) -> str | None:
     return chosen.ip if chosen else None
 
 
-def _reason(exc: BaseException) -> str:
+def _reason(exc: BaseException, verifier: AsyncsshVerifier | None = None) -> str:
     if isinstance(exc, asyncssh.HostKeyNotVerifiable):
-        return f"host key not verifiable ({exc.reason}); add it to known_hosts (ssh-keyscan) first"
+        return f"host key: {verifier.refusal if verifier and verifier.refusal else exc.reason}"
     if isinstance(exc, asyncssh.PermissionDenied):
         return f"login refused: {exc.reason}"
     if isinstance(exc, asyncssh.Error):
@@ -67,13 +84,14 @@ def _reason(exc: BaseException) -> str:
     return str(exc) or type(exc).__name__
 
 
-async def _run_lspci(target: str, settings: SshSettings) -> str:
+async def _run_lspci(target: str, settings: SshSettings, verifier: AsyncsshVerifier) -> str:
     options = {"config": [str(settings.config)]} if settings.config else {}
     async with asyncssh.connect(
         target,
         username=settings.user,
         password=settings.password,
         connect_timeout=CONNECT_TIMEOUT_S,
+        **verifier.options(),
         **options,
     ) as connection:
         result = await asyncio.wait_for(connection.run(LSPCI, check=False), COMMAND_TIMEOUT_S)
@@ -84,15 +102,19 @@ async def _run_lspci(target: str, settings: SshSettings) -> str:
 
 
 async def _lspci_at(target: str, settings: SshSettings) -> str:
+    verifier = None
     try:
-        return await _run_lspci(target, settings)
+        policy = settings.policy_for(target)
+        policy.load()
+        verifier = AsyncsshVerifier(policy)
+        return await _run_lspci(target, settings, verifier)
     except socket.gaierror as exc:
         raise NameNotResolved(f"SSH to {target}: name does not resolve ({exc.strerror})") from exc
-    except SshFailure as exc:
+    except (SshFailure, KnownHostsError) as exc:
         raise SshFailure(f"SSH to {target}: {exc}") from exc
     except (asyncssh.Error, OSError, TimeoutError, ValueError) as exc:
         # ValueError: a key that cannot be read (encrypted, not a key) or a config that cannot be parsed
-        raise SshFailure(f"SSH to {target}: {_reason(exc)}") from exc
+        raise SshFailure(f"SSH to {target}: {_reason(exc, verifier)}") from exc
 
 
 async def lspci_output(host: EsxiHost, settings: SshSettings) -> str:
