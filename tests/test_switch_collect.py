@@ -194,7 +194,7 @@ all:
 
 
 def test_cli_inventory_keeps_going_past_unsupported_unresolvable_and_passwordless_devices(
-    emulator, tmp_path, monkeypatch
+    emulator, tmp_path, monkeypatch, trusted
 ):
     """Each device that cannot be collected is a named collection error; the others are collected, exit 3."""
     junos = emulator.add(EmulatedSwitch(name="ex1", platform="juniper_junos", outputs=build("juniper_junos")))
@@ -215,7 +215,10 @@ eos1: {{hostname: 127.0.0.1, port: {eos}, platform: eos, username: netadmin, dat
     output = tmp_path / "s.json"
     result = CliRunner().invoke(
         cli,
-        ["collect", "switches", "-i", str(inventory), "-o", str(output), "--connect-timeout", "5"],
+        [
+            "collect", "switches", "-i", str(inventory), "-o", str(output), "--connect-timeout", "5",
+            "--known-hosts", str(trusted().known_hosts),
+        ],
         standalone_mode=False,
         catch_exceptions=False,
     )
