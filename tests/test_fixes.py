@@ -66,9 +66,11 @@ def _switch(name: str, platform: str, ports: dict[int, int | None], lacp: set[in
         ports=[
             SwitchPort(
                 name=port(number),
+                status="up",
                 mode="trunk",
                 mtu=1500,
                 port_channel=channel(in_channel) if in_channel is not None else None,
+                member_state="bundled" if in_channel is not None else None,
                 configured_speed_mbps=1000 if number == 1 else None,
                 configured_duplex="full" if number == 1 else None,
             )
@@ -79,11 +81,13 @@ def _switch(name: str, platform: str, ports: dict[int, int | None], lacp: set[in
                 name=channel(number),
                 mode="lacp-active" if number in lacp else "static",
                 members=members,
+                mtu=1500,
+                status="up",
                 multichassis_id=number if peer and number != 1 else None,
             )
             for number, members in sorted(channels.items())
         ],
-        multichassis=MultiChassis(kind=spec["pair"], domain_id="1", peer=peer) if peer else None,
+        multichassis=MultiChassis(kind=spec["pair"], domain_id="1", peer=peer, peer_link_up=True) if peer else None,
     )
 
 
@@ -116,7 +120,7 @@ def site(platform: str) -> Snapshot:
         switches.append(_switch("sw2", platform, {11: None, 48: 2, 49: 1}, set(), "sw1"))
         vmnic3 = _nic("vmnic3", "sw2", port(11))
     else:
-        switches[0].ports.append(SwitchPort(name=port(12), mode="trunk", mtu=1500))
+        switches[0].ports.append(SwitchPort(name=port(12), status="up", mode="trunk", mtu=1500))
         vmnic3 = _nic("vmnic3", "sw1", port(12))
     esx01 = EsxiHost(
         name="esx01",

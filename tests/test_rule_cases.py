@@ -85,6 +85,8 @@ def test_rule_case(code: str, case: dict) -> None:
         assert case["actual"] in str(result.findings[0].actual)
     if "fix" in case:
         assert [step.action for step in result.findings[0].fix] == case["fix"]
+    if "reason" in case:
+        assert case["reason"] in result.skipped[0].reason
 
 
 def test_every_rule_has_docs_and_cases() -> None:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from hostlint import vocab
-from hostlint.join.facts import Facts, TeamFact, UplinkFact
+from hostlint.join.facts import Facts, TeamFact, UplinkFact, summarise_unknowns
 from hostlint.join.iscsi import iscsi_facts
 from hostlint.join.pcie import pcie_facts
 from hostlint.join.state import host_missing
@@ -61,6 +61,7 @@ def _team(
     team.switches = sorted({u.switch for u in active if u.switch})
     team.logical_switches = sorted({u.logical_switch for u in active if u.logical_switch})
     team.channel_ids = sorted({u.channel_id for u in active if u.channel_id})
+    summarise_unknowns(team, active)
     for uplink in members:
         for kind, reason in uplink.missing.items():
             team.missing.setdefault(kind, reason)

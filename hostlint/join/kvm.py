@@ -6,7 +6,7 @@ read `policy` and `lag` with vSphere meanings that a bond mode does not have.
 
 from __future__ import annotations
 
-from hostlint.join.facts import BondFact, Facts, GuestNicFact, UplinkFact
+from hostlint.join.facts import BondFact, Facts, GuestNicFact, UplinkFact, summarise_unknowns
 from hostlint.join.pcie import pcie_facts
 from hostlint.join.state import host_missing
 from hostlint.join.switches import SwitchIndex
@@ -146,6 +146,7 @@ def _bond_fact(view: _Host, bond: Bond, index: SwitchIndex) -> BondFact:
     for uplink in uplinks:
         for kind, reason in uplink.missing.items():
             fact.missing.setdefault(kind, reason)
+    summarise_unknowns(fact, uplinks)
     return fact
 
 

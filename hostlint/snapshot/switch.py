@@ -23,17 +23,20 @@ MemberState = Literal["bundled", "hot-standby", "suspended", "individual", "down
 
 @leaf
 class SwitchPort:
-    """`mtu` is the largest IP packet the port passes (vendor L2 MTUs are converted)."""
+    """`mtu` is the largest IP packet the port passes (vendor L2 MTUs are converted).
+
+    Every fact is what the switch showed, or None when it was not shown: never a default.
+    """
 
     name: str
     description: str | None = None
-    status: PortStatus | None = "up"
+    status: PortStatus | None = None
     mode: Literal["access", "trunk", "routed"] | None = None
     configured_speed_mbps: int | None = None
     configured_duplex: Duplex | None = None
     speed_mbps: int | None = None
     duplex: Duplex | None = None
-    mtu: int | None = 1500
+    mtu: int | None = None
     port_channel: str | None = None
     member_state: MemberState | None = None
     neighbours: list[Neighbour] = Field(default_factory=list)
@@ -41,10 +44,10 @@ class SwitchPort:
 
 class PortChannel(Model):
     name: str
-    mode: ChannelMode | None
+    mode: ChannelMode | None = None
     members: list[str] = Field(default_factory=list)
-    mtu: int | None = 1500
-    status: Literal["up", "down"] | None = "up"
+    mtu: int | None = None
+    status: Literal["up", "down"] | None = None
     load_balance: str | None = None
     multichassis_id: int | None = None
 
@@ -62,7 +65,7 @@ class MultiChassis(Model):
     kind: Literal["stack", "vpc", "mlag", "vss", "virtual-chassis"]
     domain_id: str
     peer: str | None = None
-    peer_link_up: bool | None = True
+    peer_link_up: bool | None = None
 
 
 class Switch(Model):
