@@ -94,6 +94,7 @@ def _switch(name: str, platform: str, ports: dict[int, int | None], lacp: set[in
 def _nic(name: str, switch: str, port: str, forced: bool = False) -> PhysicalNic:
     return PhysicalNic(
         name=name,
+        link_up=True,
         speed_mbps=10000,
         duplex="full",
         configured_speed_mbps=1000 if forced else None,
@@ -128,26 +129,37 @@ def site(platform: str) -> Snapshot:
         vswitches=[
             StandardVSwitch(
                 name="vSwitch0",
+                mtu=1500,
                 uplinks=["vmnic0", "vmnic1"],
                 teaming=Teaming(active=["vmnic0"], standby=["vmnic1"], failure_detection="beacon"),
             ),
             StandardVSwitch(
                 name="vSwitch1",
+                mtu=1500,
                 uplinks=["vmnic2", "vmnic3"],
                 teaming=Teaming(policy="loadbalance_ip", active=["vmnic2", "vmnic3"]),
             ),
             StandardVSwitch(
-                name="vSwitch2", uplinks=["vmnic4", "vmnic5"], teaming=Teaming(active=["vmnic4", "vmnic5"])
+                name="vSwitch2", mtu=1500, uplinks=["vmnic4", "vmnic5"], teaming=Teaming(active=["vmnic4", "vmnic5"])
             ),
             StandardVSwitch(
                 name="vSwitch3",
+                mtu=1500,
                 uplinks=["vmnic6", "vmnic7"],
                 teaming=Teaming(policy="loadbalance_ip", active=["vmnic6", "vmnic7"]),
             ),
         ],
         portgroups=[PortGroup(name="vMotion", vswitch="vSwitch1", vlan=20)],
         vmks=[
-            Vmk(name="vmk1", portgroup="vMotion", vswitch="vSwitch1", ip="10.20.20.11", prefix=24, services=["vmotion"])
+            Vmk(
+                name="vmk1",
+                mtu=1500,
+                portgroup="vMotion",
+                vswitch="vSwitch1",
+                ip="10.20.20.11",
+                prefix=24,
+                services=["vmotion"],
+            )
         ],
         pnics=[
             _nic("vmnic0", "sw1", port(1), forced=True),
@@ -160,7 +172,7 @@ def site(platform: str) -> Snapshot:
     esx02 = EsxiHost(
         name="esx02",
         portgroups=[PortGroup(name="vMotion", vswitch="vSwitch1", vlan=20)],
-        vmks=[Vmk(name="vmk1", portgroup="vMotion", ip="10.20.20.12", prefix=24, services=["vmotion"])],
+        vmks=[Vmk(name="vmk1", mtu=1500, portgroup="vMotion", ip="10.20.20.12", prefix=24, services=["vmotion"])],
     )
     return Snapshot(source="test:fixes", esxi_hosts=[esx01, esx02], switches=switches)
 

@@ -99,7 +99,9 @@ def _host(name: str, mode: str, ports: tuple[str, str], switch: str, domains: li
                 active_aggregator_id=1 if lacp else None,
                 partner_mac="00:00:00:00:00:00" if lacp else None,
                 members=[
-                    BondMember(name=nic, speed_mbps=10000, duplex="full", aggregator_id=n if lacp else None)
+                    BondMember(
+                        name=nic, link_up=True, speed_mbps=10000, duplex="full", aggregator_id=n if lacp else None
+                    )
                     for n, nic in enumerate(("eno1", "eno2"), 1)
                 ],
             )
@@ -135,7 +137,9 @@ def kvm_site(platform: str) -> Snapshot:
     guests = [
         LibvirtDomain(
             name="db01",
-            interfaces=[DomainInterface(mac="52:54:00:aa:00:01", source="br0", mtu=9000, target="vnet0")],
+            interfaces=[
+                DomainInterface(mac="52:54:00:aa:00:01", model="virtio", source="br0", mtu=9000, target="vnet0")
+            ],
         ),
         LibvirtDomain(
             name="legacy01",

@@ -16,7 +16,10 @@ def _host(neighbours: dict[str, Neighbour | None], policy: str = "loadbalance_ip
         vswitches=[
             StandardVSwitch(name="vSwitch1", mtu=9000, uplinks=nics, teaming=Teaming(policy=policy, active=nics))
         ],
-        pnics=[PhysicalNic(name=n, speed_mbps=10000, duplex="full", neighbour=nb) for n, nb in neighbours.items()],
+        pnics=[
+            PhysicalNic(name=n, link_up=True, speed_mbps=10000, duplex="full", neighbour=nb)
+            for n, nb in neighbours.items()
+        ],
         **host,
     )
 
@@ -32,7 +35,12 @@ def _switch(name: str, ports: dict[str, str | None], mc: MultiChassis | None = N
         load_balance=LoadBalance(hash="src-dst-ip", raw="src-dst ip"),
         ports=[
             SwitchPort(
-                name=p, status="up", speed_mbps=10000, duplex="full", mtu=9216, port_channel=c,
+                name=p,
+                status="up",
+                speed_mbps=10000,
+                duplex="full",
+                mtu=9216,
+                port_channel=c,
                 member_state="bundled" if c else None,
             )
             for p, c in ports.items()

@@ -28,7 +28,7 @@ class UplinkFact(Fact):
     nic: str
     team: str | None = None
     role: str = "active"
-    link_up: bool = True
+    link_up: bool | None = True
     speed_mbps: int | None = None
     duplex: str | None = None
     configured_speed_mbps: int | None = None
@@ -69,7 +69,7 @@ class TeamFact(Fact):
     standby: list[str] = Field(default_factory=list)
     unused: list[str] = Field(default_factory=list)
     failure_detection: str = "link"
-    mtu: int = 1500
+    mtu: int | None = 1500
     lag: str | None = None
     lag_mode: str | None = None
     lag_hash: str | None = None
@@ -89,7 +89,7 @@ class VmkFact(Fact):
     vswitch: str | None = None
     dvswitch: str | None = None
     vswitch_mtu: int | None = None
-    mtu: int
+    mtu: int | None
     ip: str | None = None
     prefix: int | None = None
     network: str | None = None
@@ -157,8 +157,8 @@ class VmNicFact(Fact):
 
 class VmFact(Fact):
     vm: str
-    vcpus: int
-    cpu_hot_add: bool
+    vcpus: int | None
+    cpu_hot_add: bool | None
 
 
 class BondFact(TeamFact):
@@ -184,7 +184,7 @@ class GuestNicFact(Fact):
 
     domain: str
     domain_state: str = "running"
-    model: str
+    model: str | None
     source_type: str
     source: str | None = None
     mtu: int | None = None

@@ -1,4 +1,8 @@
-"""ESXi host facts as the vSphere API reports them."""
+"""ESXi host facts as the vSphere API reports them.
+
+A fact the collector did not read is None (unknown), never a default: rules that need it are
+skipped, naming the vSphere property (hostlint.join.sources).
+"""
 
 from __future__ import annotations
 
@@ -36,7 +40,7 @@ class Discovery(Model):
 
 class StandardVSwitch(Model):
     name: str
-    mtu: int = 1500
+    mtu: int | None = None
     uplinks: list[str] = Field(default_factory=list)
     teaming: Teaming = Field(default_factory=Teaming)
     discovery: Discovery = Field(default_factory=Discovery)
@@ -78,7 +82,7 @@ class DvsHostMember(Model):
 
 class DistributedSwitch(Model):
     name: str
-    max_mtu: int = 1500
+    max_mtu: int | None = None
     lacp_api_version: Literal["singleLag", "multipleLag"] | None = None
     lags: list[Lag] = Field(default_factory=list)
     portgroups: list[DvPortgroup] = Field(default_factory=list)
@@ -92,7 +96,7 @@ class Vmk:
     portgroup: str
     vswitch: str | None = None
     dvswitch: str | None = None
-    mtu: int = 1500
+    mtu: int | None = None
     ip: str | None = None
     prefix: int | None = None
     mac: str | None = None
@@ -108,7 +112,7 @@ class PhysicalNic:
     driver: str | None = None
     mac: str | None = None
     pci: str | None = None
-    link_up: bool = True
+    link_up: bool | None = None
     speed_mbps: int | None = None
     duplex: Duplex | None = None
     configured_speed_mbps: int | None = None
@@ -135,8 +139,8 @@ class VmNic:
 @leaf
 class VirtualMachine:
     name: str
-    vcpus: int = 1
-    cpu_hot_add: bool = False
+    vcpus: int | None = None
+    cpu_hot_add: bool | None = None
     nics: list[VmNic] = Field(default_factory=list)
 
 

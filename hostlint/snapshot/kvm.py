@@ -1,4 +1,8 @@
-"""KVM host facts: the Linux host's own network state and libvirt's view."""
+"""KVM host facts: the Linux host's own network state and libvirt's view.
+
+A fact the collector did not read is None (unknown), never a default: rules that need it are
+skipped, naming the file it comes from (hostlint.join.sources).
+"""
 
 from __future__ import annotations
 
@@ -24,7 +28,7 @@ BondMode = Literal[
 class LinuxInterface(Model):
     name: str
     kind: Literal["physical", "bond", "bridge", "vlan", "tap", "veth", "ovs", "other"] = "physical"
-    mtu: int = 1500
+    mtu: int | None = None
     mac: str | None = None
     operstate: str | None = None
     speed_mbps: int | None = None
@@ -37,7 +41,7 @@ class LinuxInterface(Model):
 
 class BondMember(Model):
     name: str
-    link_up: bool = True
+    link_up: bool | None = None
     speed_mbps: int | None = None
     duplex: Duplex | None = None
     aggregator_id: int | None = None
@@ -72,7 +76,7 @@ class Vlan(Model):
 
 class DomainInterface(Model):
     mac: str | None = None
-    model: str = "virtio"
+    model: str | None = None
     source_type: Literal["bridge", "network", "direct", "user", "other"] = "bridge"
     source: str | None = None
     mtu: int | None = None
