@@ -28,6 +28,7 @@ def test_profiles_are_cumulative_and_select_overrides_them() -> None:
     assert codes(run("check", demo, "--format", "json", "--profile", "minimal")[1]) == {
         "LG001",
         "LG002",
+        "LG010",
         "LK001",
         "LK002",
         "MT001",
@@ -59,7 +60,7 @@ def test_rule_explains_by_code_or_name() -> None:
 
 def test_bad_snapshot_is_one_line_and_exit_2(tmp_path: Path) -> None:
     bad = tmp_path / "snap.json"
-    bad.write_text('{"schema_version": 1, "esxi_hosts": [{"name": 3}]}')
+    bad.write_text('{"schema_version": 2, "esxi_hosts": [{"name": 3}]}')
     code, out, err = run("check", str(bad))
     assert code == Exit.USAGE and out == ""
     assert err.strip().count("\n") == 0 and "snap.json: field esxi_hosts.0.name" in err

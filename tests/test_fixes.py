@@ -66,9 +66,11 @@ def _switch(name: str, platform: str, ports: dict[int, int | None], lacp: set[in
         ports=[
             SwitchPort(
                 name=port(number),
+                status="up",
                 mode="trunk",
                 mtu=1500,
                 port_channel=channel(in_channel) if in_channel is not None else None,
+                member_state="bundled" if in_channel is not None else None,
                 configured_speed_mbps=1000 if number == 1 else None,
                 configured_duplex="full" if number == 1 else None,
             )
@@ -79,17 +81,20 @@ def _switch(name: str, platform: str, ports: dict[int, int | None], lacp: set[in
                 name=channel(number),
                 mode="lacp-active" if number in lacp else "static",
                 members=members,
+                mtu=1500,
+                status="up",
                 multichassis_id=number if peer and number != 1 else None,
             )
             for number, members in sorted(channels.items())
         ],
-        multichassis=MultiChassis(kind=spec["pair"], domain_id="1", peer=peer) if peer else None,
+        multichassis=MultiChassis(kind=spec["pair"], domain_id="1", peer=peer, peer_link_up=True) if peer else None,
     )
 
 
 def _nic(name: str, switch: str, port: str, forced: bool = False) -> PhysicalNic:
     return PhysicalNic(
         name=name,
+        link_up=True,
         speed_mbps=10000,
         duplex="full",
         configured_speed_mbps=1000 if forced else None,
@@ -116,7 +121,7 @@ def site(platform: str) -> Snapshot:
         switches.append(_switch("sw2", platform, {11: None, 48: 2, 49: 1}, set(), "sw1"))
         vmnic3 = _nic("vmnic3", "sw2", port(11))
     else:
-        switches[0].ports.append(SwitchPort(name=port(12), mode="trunk", mtu=1500))
+        switches[0].ports.append(SwitchPort(name=port(12), status="up", mode="trunk", mtu=1500))
         vmnic3 = _nic("vmnic3", "sw1", port(12))
     esx01 = EsxiHost(
         name="esx01",
@@ -124,26 +129,37 @@ def site(platform: str) -> Snapshot:
         vswitches=[
             StandardVSwitch(
                 name="vSwitch0",
+                mtu=1500,
                 uplinks=["vmnic0", "vmnic1"],
                 teaming=Teaming(active=["vmnic0"], standby=["vmnic1"], failure_detection="beacon"),
             ),
             StandardVSwitch(
                 name="vSwitch1",
+                mtu=1500,
                 uplinks=["vmnic2", "vmnic3"],
                 teaming=Teaming(policy="loadbalance_ip", active=["vmnic2", "vmnic3"]),
             ),
             StandardVSwitch(
-                name="vSwitch2", uplinks=["vmnic4", "vmnic5"], teaming=Teaming(active=["vmnic4", "vmnic5"])
+                name="vSwitch2", mtu=1500, uplinks=["vmnic4", "vmnic5"], teaming=Teaming(active=["vmnic4", "vmnic5"])
             ),
             StandardVSwitch(
                 name="vSwitch3",
+                mtu=1500,
                 uplinks=["vmnic6", "vmnic7"],
                 teaming=Teaming(policy="loadbalance_ip", active=["vmnic6", "vmnic7"]),
             ),
         ],
         portgroups=[PortGroup(name="vMotion", vswitch="vSwitch1", vlan=20)],
         vmks=[
-            Vmk(name="vmk1", portgroup="vMotion", vswitch="vSwitch1", ip="10.20.20.11", prefix=24, services=["vmotion"])
+            Vmk(
+                name="vmk1",
+                mtu=1500,
+                portgroup="vMotion",
+                vswitch="vSwitch1",
+                ip="10.20.20.11",
+                prefix=24,
+                services=["vmotion"],
+            )
         ],
         pnics=[
             _nic("vmnic0", "sw1", port(1), forced=True),
@@ -156,7 +172,7 @@ def site(platform: str) -> Snapshot:
     esx02 = EsxiHost(
         name="esx02",
         portgroups=[PortGroup(name="vMotion", vswitch="vSwitch1", vlan=20)],
-        vmks=[Vmk(name="vmk1", portgroup="vMotion", ip="10.20.20.12", prefix=24, services=["vmotion"])],
+        vmks=[Vmk(name="vmk1", mtu=1500, portgroup="vMotion", ip="10.20.20.12", prefix=24, services=["vmotion"])],
     )
     return Snapshot(source="test:fixes", esxi_hosts=[esx01, esx02], switches=switches)
 

@@ -99,7 +99,9 @@ def _host(name: str, mode: str, ports: tuple[str, str], switch: str, domains: li
                 active_aggregator_id=1 if lacp else None,
                 partner_mac="00:00:00:00:00:00" if lacp else None,
                 members=[
-                    BondMember(name=nic, speed_mbps=10000, duplex="full", aggregator_id=n if lacp else None)
+                    BondMember(
+                        name=nic, link_up=True, speed_mbps=10000, duplex="full", aggregator_id=n if lacp else None
+                    )
                     for n, nic in enumerate(("eno1", "eno2"), 1)
                 ],
             )
@@ -120,7 +122,11 @@ def kvm_site(platform: str) -> Snapshot:
         platform=platform,
         load_balance=LoadBalance(hash="src-dst-ip"),
         ports=[
-            SwitchPort(name=port(n), mode="trunk", mtu=9216, port_channel=channel(10 if n < 3 else 20))
+            SwitchPort(
+                name=port(n), status="up", mode="trunk", mtu=9216, port_channel=channel(10 if n < 3 else 20),
+                # Channel 10 is LACP facing a balance-xor bond: no partner, so not bundled.
+                member_state="bundled" if n >= 3 else "individual" if platform == "cisco_ios" else "suspended",
+            )
             for n in (1, 2, 3, 4)
         ],
         port_channels=[
@@ -131,7 +137,9 @@ def kvm_site(platform: str) -> Snapshot:
     guests = [
         LibvirtDomain(
             name="db01",
-            interfaces=[DomainInterface(mac="52:54:00:aa:00:01", source="br0", mtu=9000, target="vnet0")],
+            interfaces=[
+                DomainInterface(mac="52:54:00:aa:00:01", model="virtio", source="br0", mtu=9000, target="vnet0")
+            ],
         ),
         LibvirtDomain(
             name="legacy01",
@@ -216,7 +224,8 @@ def test_lab_plan_steps_platforms_and_order() -> None:
     assert plan.steps[0].change.values == {"domain": "db01", "mac": "52:54:00:1a:00:01"}
     assert (plan.steps[0].change.before, plan.steps[0].change.after) == (9000, 1500)
     assert plan.manual == [] and plan.conflicts == []
-    assert sorted(f.code for f in plan.advice) == ["VN101"]
+    # LG010 (eno1, eno2 suspended in the LACP channel) has no script: the bond-mode step cures it.
+    assert sorted(f.code for f in plan.advice) == ["LG010", "LG010", "VN101"]
 
 
 def test_unsafe_kvm_fixes_are_held_back_without_the_flag(tmp_path: Path) -> None:

@@ -88,7 +88,7 @@ def test_port_channel_membership_mode_and_hash() -> None:
 def test_objects_that_appear_or_disappear_are_one_change_each() -> None:
     after = clean()
     removed = after.esxi_hosts[2].pnics.pop()
-    after.esxi_hosts[2].pnics.append(PhysicalNic(name="vmnic9", speed_mbps=25000, duplex="full"))
+    after.esxi_hosts[2].pnics.append(PhysicalNic(name="vmnic9", link_up=True, speed_mbps=25000, duplex="full"))
     host = after.esxi_hosts[2].name
     assert changes(clean(), after) == [
         (f"{host}/{removed.name}", "present", True, False),

@@ -16,7 +16,10 @@ def _host(neighbours: dict[str, Neighbour | None], policy: str = "loadbalance_ip
         vswitches=[
             StandardVSwitch(name="vSwitch1", mtu=9000, uplinks=nics, teaming=Teaming(policy=policy, active=nics))
         ],
-        pnics=[PhysicalNic(name=n, speed_mbps=10000, duplex="full", neighbour=nb) for n, nb in neighbours.items()],
+        pnics=[
+            PhysicalNic(name=n, link_up=True, speed_mbps=10000, duplex="full", neighbour=nb)
+            for n, nb in neighbours.items()
+        ],
         **host,
     )
 
@@ -30,7 +33,18 @@ def _switch(name: str, ports: dict[str, str | None], mc: MultiChassis | None = N
         name=name,
         platform="cisco_nxos",
         load_balance=LoadBalance(hash="src-dst-ip", raw="src-dst ip"),
-        ports=[SwitchPort(name=p, mtu=9216, port_channel=c) for p, c in ports.items()],
+        ports=[
+            SwitchPort(
+                name=p,
+                status="up",
+                speed_mbps=10000,
+                duplex="full",
+                mtu=9216,
+                port_channel=c,
+                member_state="bundled" if c else None,
+            )
+            for p, c in ports.items()
+        ],
         port_channels=[
             PortChannel(name=c, mode="static", members=m, mtu=9216, multichassis_id=11) for c, m in channels.items()
         ],
@@ -102,7 +116,11 @@ def test_unknown_switch_port_and_unreachable_switch_are_missing_with_reasons() -
 
 def _pair(peer_of_nx2: str = "nx1", link: bool = True) -> list[Switch]:
     return [
-        _switch("nx1", {"Ethernet1/11": "port-channel11"}, MultiChassis(kind="vpc", domain_id="10", peer="nx2")),
+        _switch(
+            "nx1",
+            {"Ethernet1/11": "port-channel11"},
+            MultiChassis(kind="vpc", domain_id="10", peer="nx2", peer_link_up=True),
+        ),
         _switch(
             "nx2",
             {"Ethernet1/11": "port-channel11"},

@@ -47,8 +47,12 @@ def _esx(name: str, vmk_mtu: int = 9000, **kw) -> EsxiHost:
             Vmk(name="vmk3", portgroup="iSCSI-B", mtu=9000, ip="10.0.50.12", prefix=24, services=["iscsi"]),
         ],
         pnics=[
-            PhysicalNic(name="vmnic2", pci="0000:3b:00.0", speed_mbps=10000, neighbour=cdp("nx1", "Eth1/11")),
-            PhysicalNic(name="vmnic3", pci="0000:3b:00.1", speed_mbps=10000, neighbour=cdp("nx1", "Eth1/12")),
+            PhysicalNic(
+                name="vmnic2", link_up=True, pci="0000:3b:00.0", speed_mbps=10000, neighbour=cdp("nx1", "Eth1/11")
+            ),
+            PhysicalNic(
+                name="vmnic3", link_up=True, pci="0000:3b:00.1", speed_mbps=10000, neighbour=cdp("nx1", "Eth1/12")
+            ),
         ],
         **kw,
     )
@@ -112,8 +116,8 @@ def test_distributed_switch_lag_team() -> None:
     host = EsxiHost(
         name="esx01",
         pnics=[
-            PhysicalNic(name="vmnic4", neighbour=cdp("nx1", "Eth1/20")),
-            PhysicalNic(name="vmnic5", neighbour=cdp("nx1", "Eth1/21")),
+            PhysicalNic(name="vmnic4", link_up=True, neighbour=cdp("nx1", "Eth1/20")),
+            PhysicalNic(name="vmnic5", link_up=True, neighbour=cdp("nx1", "Eth1/21")),
         ],
         vms=[
             VirtualMachine(

@@ -61,14 +61,20 @@ def _host(**kw) -> KvmHost:
             LinuxInterface(name="br-stor", kind="bridge", mtu=9000),
             LinuxInterface(name="virbr1", kind="bridge", mtu=9000),
         ],
-        bonds=[Bond(name="bond0", mode="active-backup", members=[BondMember(name="eno1"), BondMember(name="eno2")])],
+        bonds=[
+            Bond(
+                name="bond0",
+                mode="active-backup",
+                members=[BondMember(name="eno1", link_up=True), BondMember(name="eno2", link_up=True)],
+            )
+        ],
         bridges=[Bridge(name="br-stor", members=["bond0.20"])],
         vlans=[Vlan(name="bond0.20", parent="bond0", vlan_id=20)],
         networks=[LibvirtNetwork(name="stor", bridge="br-stor"), LibvirtNetwork(name="iso", bridge="virbr1", mtu=9000)],
         domains=[LibvirtDomain(name="nfs01", interfaces=[
-            DomainInterface(mac="52:54:00:00:00:09", source_type="network", source="stor", mtu=9000),
-            DomainInterface(mac="52:54:00:00:00:0a", source_type="direct", source="eno4", mtu=9000),
-            DomainInterface(mac="52:54:00:00:00:0b", source_type="network", source="iso", mtu=9000),
+            DomainInterface(mac="52:54:00:00:00:09", model="virtio", source_type="network", source="stor", mtu=9000),
+            DomainInterface(mac="52:54:00:00:00:0a", model="virtio", source_type="direct", source="eno4", mtu=9000),
+            DomainInterface(mac="52:54:00:00:00:0b", model="virtio", source_type="network", source="iso", mtu=9000),
         ])],
         **kw,
     )

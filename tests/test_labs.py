@@ -7,6 +7,8 @@ cabling.yaml) with a problem or two planted in it, and an expected.yaml:
     findings:                 # exactly these (code, object) pairs
       - {code: LG001, object: esx02.site.example/vSwitch1}
     unresolved: [objects]     # optional: uplinks the join may leave without a switch port
+    skipped:                  # optional: for the codes named here, exactly these skips,
+      - {code: LG010, object: ..., reason: a substring of the reason}
 
 Besides the check itself, each lab is checked through the CLI, and once more
 with its switch data removed: what needs switch facts must then be skipped
@@ -31,7 +33,7 @@ from hostlint.snapshot import load_site
 
 LABS = Path(__file__).resolve().parent.parent / "fixtures" / "labs"
 LAB_DIRS = sorted(p for p in LABS.iterdir() if (p / "expected.yaml").is_file())
-EXPECTED_KEYS = {"description", "findings", "unresolved"}
+EXPECTED_KEYS = {"description", "findings", "unresolved", "skipped"}
 
 # Rules (or the host side of a rule) that read only host facts: they must still
 # find what they found when the switch data is gone. LK002's switch side (a
@@ -101,6 +103,17 @@ def test_expected_file_is_well_formed(lab):
     assert all(set(f) == {"code", "object"} for f in findings), findings
     assert len({(f["code"], f["object"]) for f in findings}) == len(findings), "a finding is listed twice"
     assert isinstance(expected.get("unresolved", []), list)
+    assert all(set(s) == {"code", "object", "reason"} for s in expected.get("skipped") or []), expected["skipped"]
+
+
+@pytest.mark.parametrize("lab", [lab for lab in LAB_DIRS if expected_of(lab).get("skipped")], ids=lambda p: p.name)
+def test_lab_skips_exactly_what_it_declares_with_the_reason(lab, results):
+    declared = {(s["code"], s["object"]): s["reason"] for s in expected_of(lab)["skipped"]}
+    codes = {code for code, _ in declared}
+    actual = {(s.code, s.object): s.reason for s in results[lab.name].skipped if s.code in codes}
+    assert set(actual) == set(declared), f"{lab.name}: skips differ:{difference(set(declared), set(actual))}"
+    for key, reason in declared.items():
+        assert reason in actual[key], (key, actual[key])
 
 
 @pytest.mark.parametrize("lab", lab_params())

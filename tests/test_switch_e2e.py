@@ -57,7 +57,7 @@ def _host(platform: str) -> Snapshot:
         ],
         pnics=[
             PhysicalNic(
-                name=nic,
+                name=nic, link_up=True,
                 speed_mbps=10000,
                 duplex="full",
                 neighbour=Neighbour(protocol=protocol, device_id=switch, port_id=port),

@@ -177,14 +177,34 @@ def _iscsi_site() -> Snapshot:
         PortGroup(name="iSCSI-B", vswitch="vSwitch0", vlan=50, teaming=Teaming(active=["vmnic1"], unused=["vmnic0"])),
     ]
     host.vmks += [
-        Vmk(name="vmk2", portgroup="iSCSI-A", vswitch="vSwitch0", ip="10.0.50.11", prefix=24, services=["iscsi"]),
-        Vmk(name="vmk3", portgroup="iSCSI-B", vswitch="vSwitch0", ip="10.0.50.12", prefix=24, services=["iscsi"]),
+        Vmk(
+            name="vmk2",
+            mtu=1500,
+            portgroup="iSCSI-A",
+            vswitch="vSwitch0",
+            ip="10.0.50.11",
+            prefix=24,
+            services=["iscsi"],
+        ),
+        Vmk(
+            name="vmk3",
+            mtu=1500,
+            portgroup="iSCSI-B",
+            vswitch="vSwitch0",
+            ip="10.0.50.12",
+            prefix=24,
+            services=["iscsi"],
+        ),
     ]
-    host.pnics += [PhysicalNic(name="vmnic4", speed_mbps=25000), PhysicalNic(name="vmnic5", speed_mbps=25000)]
+    host.pnics += [
+        PhysicalNic(name="vmnic4", link_up=True, speed_mbps=25000),
+        PhysicalNic(name="vmnic5", link_up=True, speed_mbps=25000),
+    ]
     host.iscsi_adapters = [IscsiAdapter(name="vmhba64", bound_vmks=["vmk2", "vmk3"], targets=["10.0.50.10:3260"])]
     site.distributed_switches = [
         DistributedSwitch(
             name="DSwitch-Storage",
+            max_mtu=1500,
             portgroups=[
                 DvPortgroup(name="dv-iSCSI-A", teaming=Teaming(active=["uplink1"], unused=["uplink2"])),
                 DvPortgroup(name="dv-iSCSI-B", teaming=Teaming(active=["uplink2"], unused=["uplink1"])),

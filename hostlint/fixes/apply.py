@@ -197,6 +197,10 @@ def _join_channel(switch: Switch, interface: str, ports: list[str], mode: str, m
         port.port_channel = channel.name
         if port.name not in channel.members:
             channel.members.append(port.name)
+        # A port that is up bundles into a static channel, and into an LACP channel once its host
+        # answers LACP (which the fixes only ask for towards hosts that do; _renegotiate corrects
+        # bonds that do not).
+        port.member_state = "bundled" if port.status == "up" else "down"
 
 
 def _switch_static_port_channel(snapshot: Snapshot, change: Change) -> None:
@@ -220,7 +224,9 @@ def _switch_remove_port_channel(snapshot: Snapshot, change: Change) -> None:
     channel = _channel(switch, change.values["interface"])
     leaving = {names.interface_key(p) for p in change.values["members"]}
     for name in change.values["members"]:
-        _port(switch, name).port_channel = None
+        port = _port(switch, name)
+        port.port_channel = None
+        port.member_state = None
     if channel is not None:
         channel.members = [m for m in channel.members if names.interface_key(m) not in leaving]
         if not channel.members and change.values.get("remove_interface"):
@@ -263,17 +269,24 @@ def _renegotiate(snapshot: Snapshot, touched: Callable[[BondFact], bool]) -> Non
         if fact.implementation != "linux" or not touched(fact):
             continue
         bond = _bond(_kvm_host(snapshot, fact.host), fact.vswitch)
+        up = [u for u in fact.uplinks if u.link_up]
+        negotiated = (
+            bond.mode == "802.3ad"
+            and bool(up)
+            and len({u.channel_id for u in up}) == 1
+            and all(u.channel_mode in ("lacp-active", "lacp-passive") for u in up)
+        )
+        for uplink in up:
+            if uplink.channel_mode in ("lacp-active", "lacp-passive") and uplink.switch and uplink.port:
+                # An LACP member whose host does not answer: suspended (stand-alone on IOS).
+                port = _port(_switch(snapshot, uplink.switch), uplink.port)
+                lone = "individual" if uplink.platform == "cisco_ios" else "suspended"
+                port.member_state = "bundled" if negotiated else lone
         if bond.mode != "802.3ad":
             bond.partner_mac = bond.active_aggregator_id = None
             for member in bond.members:
                 member.partner_mac = member.aggregator_id = None
             continue
-        up = [u for u in fact.uplinks if u.link_up]
-        negotiated = (
-            bool(up)
-            and len({u.channel_id for u in up}) == 1
-            and all(u.channel_mode in ("lacp-active", "lacp-passive") for u in up)
-        )
         host = _kvm_host(snapshot, fact.host)
         neighbour = next((i.neighbour for i in host.interfaces if i.name == up[0].nic), None) if up else None
         partner = (neighbour.device_id if neighbour else up[0].switch) if negotiated else "00:00:00:00:00:00"

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from hostlint import vocab
-from hostlint.join.facts import Facts, TeamFact, UplinkFact
+from hostlint.join.facts import Facts, TeamFact, UplinkFact, summarise_unknowns
 from hostlint.join.iscsi import iscsi_facts
 from hostlint.join.pcie import pcie_facts
+from hostlint.join.sources import esxi_unknown
 from hostlint.join.state import host_missing
 from hostlint.join.switches import SwitchIndex
 from hostlint.join.vmk import vmk_facts
@@ -30,6 +31,8 @@ def _uplink(
         uplink.missing["host"] = f"{uplink.object}: uplink named by the switch but not in the host's pNIC list"
         return uplink
     uplink.link_up = pnic.link_up
+    if pnic.link_up is None:
+        uplink.missing["link_up"] = esxi_unknown(host.name, nic_name, "link_up")
     uplink.speed_mbps = pnic.speed_mbps
     uplink.duplex = pnic.duplex
     uplink.configured_speed_mbps = pnic.configured_speed_mbps
@@ -61,6 +64,7 @@ def _team(
     team.switches = sorted({u.switch for u in active if u.switch})
     team.logical_switches = sorted({u.logical_switch for u in active if u.logical_switch})
     team.channel_ids = sorted({u.channel_id for u in active if u.channel_id})
+    summarise_unknowns(team, active)
     for uplink in members:
         for kind, reason in uplink.missing.items():
             team.missing.setdefault(kind, reason)
@@ -81,6 +85,8 @@ def _standard_teams(host: EsxiHost, index: SwitchIndex, facts: Facts) -> None:
             mtu=vswitch.mtu,
             missing=host_missing(host),
         )
+        if vswitch.mtu is None:
+            base.missing["mtu"] = esxi_unknown(host.name, vswitch.name, "mtu")
         team = _team(base, vswitch.teaming, uplinks)
         facts.teams.append(team)
         facts.uplinks.extend(team.uplinks)
@@ -127,6 +133,8 @@ def _distributed_teams(
                 mtu=dvs.max_mtu,
                 missing=host_missing(host),
             )
+            if dvs.max_mtu is None:
+                base.missing["mtu"] = esxi_unknown(host.name, dvs.name, "max_mtu")
             lag_name = next((a for a in pg.teaming.active if a in lags), None)
             teaming = pg.teaming
             if lag_name:

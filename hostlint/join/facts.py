@@ -2,8 +2,14 @@
 
 Fields are flat (no nested optional objects) so a rule's expression can test
 `u.port_channel == null` without guarding every step. `missing` maps a kind of
-fact (`switch`, `host`) to the reason it is not known; a rule that needs that
-kind is skipped for the object with the reason.
+fact (`switch`, `host`, `pcie`) to the reason it is not known; a rule that needs
+that kind is skipped for the object with the reason.
+
+`missing` also maps a field that is unknown (its source did not show it) to the
+reason, e.g. `port_mtu: "cat-a Te1/1/3: MTU not shown by `show interfaces`"`. Null
+then means "does not apply" (no port-channel), never "not read": rules see an
+unknown field as absent, and a rule that reads it is skipped with that reason
+(hostlint.rules.engine).
 """
 
 from __future__ import annotations
@@ -22,7 +28,7 @@ class UplinkFact(Fact):
     nic: str
     team: str | None = None
     role: str = "active"
-    link_up: bool = True
+    link_up: bool | None = True
     speed_mbps: int | None = None
     duplex: str | None = None
     configured_speed_mbps: int | None = None
@@ -41,6 +47,10 @@ class UplinkFact(Fact):
     channel_id: str | None = None
     channel_mode: str | None = None
     channel_mtu: int | None = None
+    # This port's state in its channel (bundled, hot-standby, suspended, individual, down).
+    member_state: str | None = None
+    # Members of this port's channel (either half of a vPC/MLAG channel) that are suspended.
+    channel_suspended: list[str] = Field(default_factory=list)
     switch_hash: str | None = None
     switch_hash_fields: list[str] = Field(default_factory=list)
     channel_members: int | None = None
@@ -59,7 +69,7 @@ class TeamFact(Fact):
     standby: list[str] = Field(default_factory=list)
     unused: list[str] = Field(default_factory=list)
     failure_detection: str = "link"
-    mtu: int = 1500
+    mtu: int | None = 1500
     lag: str | None = None
     lag_mode: str | None = None
     lag_hash: str | None = None
@@ -79,7 +89,7 @@ class VmkFact(Fact):
     vswitch: str | None = None
     dvswitch: str | None = None
     vswitch_mtu: int | None = None
-    mtu: int
+    mtu: int | None
     ip: str | None = None
     prefix: int | None = None
     network: str | None = None
@@ -147,8 +157,8 @@ class VmNicFact(Fact):
 
 class VmFact(Fact):
     vm: str
-    vcpus: int
-    cpu_hot_add: bool
+    vcpus: int | None
+    cpu_hot_add: bool | None
 
 
 class BondFact(TeamFact):
@@ -174,7 +184,7 @@ class GuestNicFact(Fact):
 
     domain: str
     domain_state: str = "running"
-    model: str
+    model: str | None
     source_type: str
     source: str | None = None
     mtu: int | None = None
@@ -184,6 +194,20 @@ class GuestNicFact(Fact):
     path: list[str] = Field(default_factory=list)
     path_mtu: int | None = None
     vhost_net: bool | None = None
+
+
+# Team fields summarising a field of its active uplinks: unknown when any of those is unknown.
+TEAM_SUMMARIES = {"logical_switches": "logical_switch", "channel_ids": "channel_id"}
+# `missing` keys that name a kind of fact (checked by a rule's `needs`), not one field.
+KINDS = frozenset({"switch", "host", "pcie"})
+
+
+def summarise_unknowns(team: TeamFact, uplinks: list[UplinkFact]) -> None:
+    """Mark a team's summary fields unknown when an uplink they summarise has that field unknown."""
+    for summary, field in TEAM_SUMMARIES.items():
+        reasons = list(dict.fromkeys(u.missing[field] for u in uplinks if u.role == "active" and field in u.missing))
+        if reasons:
+            team.missing[summary] = "; ".join(reasons)
 
 
 class Unresolved(BaseModel):

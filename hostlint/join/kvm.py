@@ -6,8 +6,9 @@ read `policy` and `lag` with vSphere meanings that a bond mode does not have.
 
 from __future__ import annotations
 
-from hostlint.join.facts import BondFact, Facts, GuestNicFact, UplinkFact
+from hostlint.join.facts import BondFact, Facts, GuestNicFact, UplinkFact, summarise_unknowns
 from hostlint.join.pcie import pcie_facts
+from hostlint.join.sources import kvm_unknown
 from hostlint.join.state import host_missing
 from hostlint.join.switches import SwitchIndex
 from hostlint.snapshot.kvm import Bond, DomainInterface, KvmHost, LibvirtDomain
@@ -66,7 +67,7 @@ class _Host:
 
 
 def _uplink(
-    view: _Host, nic: str, team: str | None, link_up: bool, speed: int | None, duplex: str | None,
+    view: _Host, nic: str, team: str | None, link_up: bool | None, speed: int | None, duplex: str | None,
     index: SwitchIndex,
 ) -> UplinkFact:
     host = view.host
@@ -81,6 +82,8 @@ def _uplink(
         duplex=duplex,
         missing=host_missing(host),
     )
+    if link_up is None:
+        uplink.missing["link_up"] = kvm_unknown(host.name, nic, "link_up" if team else "operstate")
     interface = view.interfaces.get(nic)
     index.resolve(uplink, interface.neighbour if interface else None)
     return uplink
@@ -101,7 +104,7 @@ def _bond_fact(view: _Host, bond: Bond, index: SwitchIndex) -> BondFact:
             )
         )
     member_names = [m.name for m in bond.members]
-    bond_mtu = view.mtu(bond.name) or next((view.mtu(m) for m in member_names if view.mtu(m)), 1500)
+    bond_mtu = view.mtu(bond.name)
     if bond.implementation == "linux":
         bridge = view.master(bond.name)
     else:
@@ -110,7 +113,7 @@ def _bond_fact(view: _Host, bond: Bond, index: SwitchIndex) -> BondFact:
     uppers = [bridge] if bridge else []
     uppers += view.vlans_on.get(bond.name, [])
     upper_mtus = [(u, view.mtu(u)) for u in uppers if view.mtu(u)]
-    mtus = [f"{name} {mtu}" for name, mtu in [(bond.name, bond_mtu), *member_mtus, *upper_mtus]]
+    mtus = [f"{name} {mtu}" for name, mtu in [(bond.name, bond_mtu), *member_mtus, *upper_mtus] if mtu]
     up = [m for m in bond.members if m.link_up]
     fact = BondFact(
         object=team_name,
@@ -146,6 +149,14 @@ def _bond_fact(view: _Host, bond: Bond, index: SwitchIndex) -> BondFact:
     for uplink in uplinks:
         for kind, reason in uplink.missing.items():
             fact.missing.setdefault(kind, reason)
+    summarise_unknowns(fact, uplinks)
+    # MTUs not read (an interface listed without /sys/class/net/IFACE/mtu) leave the comparison unknown.
+    for field, names in (("mtu", [bond.name]), ("member_mtus", member_names), ("upper_mtus", uppers)):
+        unread = [kvm_unknown(host.name, n, "mtu") for n in names if n in view.interfaces and view.mtu(n) is None]
+        if field == "mtu" and bond_mtu is None and not unread:
+            unread = [kvm_unknown(host.name, bond.name, "mtu")]
+        if unread:
+            fact.missing[field] = "; ".join(unread)
     return fact
 
 
@@ -185,6 +196,18 @@ def _guest_path(view: _Host, interface: DomainInterface) -> tuple[str | None, li
     return bridge, path, min(seen.values()) if seen else None
 
 
+def _path_names(view: _Host, interface: DomainInterface, bridge: str | None) -> list[str]:
+    """The host interfaces (known to the snapshot) a guest NIC's frames pass on their way out."""
+    names: list[str] = []
+    if interface.source_type == "direct" and interface.source:
+        names = view.below(interface.source)
+    elif bridge:
+        names = [bridge]
+        for member in view.bridge_members(bridge):
+            names += view.below(member)
+    return [n for n in names if n in view.interfaces]
+
+
 def _guest_nics(view: _Host, domain: LibvirtDomain) -> list[GuestNicFact]:
     host = view.host
     facts = []
@@ -209,6 +232,13 @@ def _guest_nics(view: _Host, domain: LibvirtDomain) -> list[GuestNicFact]:
                 missing=host_missing(host),
             )
         )
+        fact = facts[-1]
+        if interface.model is None:
+            nic = f"{domain.name} {fact.object.rsplit('/', 1)[-1]}"
+            fact.missing["model"] = kvm_unknown(host.name, nic, "nic_model")
+        unread = [kvm_unknown(host.name, n, "mtu") for n in _path_names(view, interface, bridge) if view.mtu(n) is None]
+        if unread:
+            fact.missing["path_mtu"] = "; ".join(unread)
     return facts
 
 

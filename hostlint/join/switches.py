@@ -6,6 +6,7 @@ from dataclasses import dataclass
 
 from hostlint import names, vocab
 from hostlint.join.facts import UplinkFact
+from hostlint.join.sources import switch_unknown
 from hostlint.snapshot import Snapshot
 from hostlint.snapshot.common import Neighbour
 from hostlint.snapshot.switch import PortChannel, Switch, SwitchPort
@@ -19,11 +20,15 @@ class IndexedSwitch:
     ports: dict[str, SwitchPort]
     channels: dict[str, PortChannel]
     logical: str
+    # Why the switch's pairing cannot be trusted (a peer link whose state was not shown), or None.
+    pair_unknown: str | None = None
 
 
-def _logical_names(switches: dict[str, Switch]) -> dict[str, str]:
-    """Each switch's logical switch: itself, or its vPC/MLAG/VSS pair when both ends agree."""
-    logical = {}
+def _logical_names(switches: dict[str, Switch]) -> tuple[dict[str, str], dict[str, str]]:
+    """Each switch's logical switch: itself, or its vPC/MLAG/VSS pair when both ends agree and both
+    show their peer link up. A pair whose peer link state was not shown is not trusted: the second
+    mapping says why, by switch key."""
+    logical, unknown = {}, {}
     for key, switch in switches.items():
         logical[key] = switch.name
         mc = switch.multichassis
@@ -37,12 +42,15 @@ def _logical_names(switches: dict[str, Switch]) -> dict[str, str]:
             and pmc.domain_id == mc.domain_id
             and pmc.peer is not None
             and names.device_key(pmc.peer) == key
-            and mc.peer_link_up
-            and pmc.peer_link_up
         ):
-            pair = "+".join(sorted((switch.name, peer.name)))
-            logical[key] = f"{mc.kind}:{mc.domain_id}:{pair}"
-    return logical
+            if mc.peer_link_up is None or pmc.peer_link_up is None:
+                shown_by, side = (switch, mc) if mc.peer_link_up is None else (peer, pmc)
+                obj = f"{side.kind} {side.domain_id}"
+                unknown[key] = switch_unknown(shown_by.name, shown_by.platform, obj, "peer_link")
+            elif mc.peer_link_up and pmc.peer_link_up:
+                pair = "+".join(sorted((switch.name, peer.name)))
+                logical[key] = f"{mc.kind}:{mc.domain_id}:{pair}"
+    return logical, unknown
 
 
 class SwitchIndex:
@@ -50,7 +58,7 @@ class SwitchIndex:
 
     def __init__(self, snapshot: Snapshot):
         by_key = {names.device_key(s.name): s for s in snapshot.switches}
-        logical = _logical_names(by_key)
+        logical, pair_unknown = _logical_names(by_key)
         self._switches: dict[str, IndexedSwitch] = {}
         for key, switch in by_key.items():
             indexed = IndexedSwitch(
@@ -58,15 +66,22 @@ class SwitchIndex:
                 ports={names.interface_key(p.name): p for p in switch.ports},
                 channels={names.interface_key(c.name): c for c in switch.port_channels},
                 logical=logical[key],
+                pair_unknown=pair_unknown.get(key),
             )
             for alias in [switch.name, *switch.aliases, switch.mgmt_address]:
                 if alias:
                     self._switches[names.device_key(alias)] = indexed
         self._channel_members: dict[str, int] = {}
+        # Per channel id: (switch, member, state) of every member on either half of the channel.
+        self._member_states: dict[str, list[tuple[str, str, str | None]]] = {}
         for indexed in {id(i): i for i in self._switches.values()}.values():
             for channel in indexed.switch.port_channels:
                 key = _channel_id(indexed, channel)
                 self._channel_members[key] = self._channel_members.get(key, 0) + len(channel.members)
+                for member in channel.members:
+                    port = indexed.ports.get(names.interface_key(member))
+                    state = port.member_state if port else None
+                    self._member_states.setdefault(key, []).append((indexed.switch.name, member, state))
         self._cabling = {
             (names.device_key(c.host), c.nic.casefold()): c for c in snapshot.cabling
         }
@@ -121,6 +136,10 @@ class SwitchIndex:
 
     def _fill(self, uplink: UplinkFact, found: IndexedSwitch, port: SwitchPort) -> None:
         switch = found.switch
+
+        def unknown(field: str, obj: str, fact: str) -> None:
+            uplink.missing[field] = switch_unknown(switch.name, switch.platform, obj, fact)
+
         uplink.platform = switch.platform
         uplink.port = port.name
         uplink.port_status = port.status
@@ -129,18 +148,60 @@ class SwitchIndex:
         uplink.port_speed_mbps = port.speed_mbps
         uplink.port_duplex = port.duplex
         uplink.port_mtu = port.mtu
-        uplink.logical_switch = found.logical
+        for field, value, fact in (("port_status", port.status, "status"), ("port_mtu", port.mtu, "mtu")):
+            if value is None:
+                unknown(field, port.name, fact)
+        # A port that is down has no negotiated speed or duplex; one that is up (or whose status is
+        # unknown) and shows none was not read.
+        if port.status not in ("down", "disabled", "err-disabled"):
+            for field, value, fact in (
+                ("port_speed_mbps", port.speed_mbps, "speed"),
+                ("port_duplex", port.duplex, "duplex"),
+            ):
+                if value is None:
+                    unknown(field, port.name, fact)
+        if found.pair_unknown:
+            uplink.missing["logical_switch"] = found.pair_unknown
+        else:
+            uplink.logical_switch = found.logical
         global_hash = switch.load_balance.hash if switch.load_balance else None
-        channel = found.channels.get(names.interface_key(port.port_channel or ""))
+        if not port.port_channel:
+            return
+        channel = found.channels.get(names.interface_key(port.port_channel))
         if channel is None:
+            uplink.port_channel = port.port_channel
+            reason = f"{switch.name} {port.name}: member of {port.port_channel}, which the switch did not list"
+            for field in ("channel_id", "channel_mode", "channel_mtu", "member_state", "channel_suspended"):
+                uplink.missing[field] = reason
             return
         uplink.port_channel = channel.name
         uplink.channel_mode = channel.mode
         uplink.channel_mtu = channel.mtu
+        uplink.member_state = port.member_state
+        for field, value, obj, fact in (
+            ("channel_mode", channel.mode, channel.name, "channel_mode"),
+            ("channel_mtu", channel.mtu, channel.name, "channel_mtu"),
+            ("member_state", port.member_state, port.name, "member_state"),
+        ):
+            if value is None:
+                unknown(field, obj, fact)
         uplink.switch_hash = channel.load_balance or global_hash
         uplink.switch_hash_fields = vocab.hash_fields(uplink.switch_hash)
-        uplink.channel_id = _channel_id(found, channel)
-        uplink.channel_members = self._channel_members[uplink.channel_id]
+        channel_id = _channel_id(found, channel)
+        if found.pair_unknown and channel.multichassis_id is not None:
+            # Without a trusted pair, which channel the other half belongs to is unknown too.
+            uplink.missing["channel_id"] = found.pair_unknown
+        else:
+            uplink.channel_id = channel_id
+        uplink.channel_members = self._channel_members[channel_id]
+        states = self._member_states.get(channel_id, [])
+        uplink.channel_suspended = [f"{sw} {member}" for sw, member, state in states if state == "suspended"]
+        not_shown = [(sw, member) for sw, member, state in states if state is None]
+        if not_shown:
+            sw, member = not_shown[0]
+            owner = self.lookup(sw)
+            platform = owner.switch.platform if owner else None
+            uplink.missing["channel_suspended"] = switch_unknown(sw, platform, member, "member_state")
 
 
 def _channel_id(found: IndexedSwitch, channel: PortChannel) -> str:

@@ -6,6 +6,7 @@ import ipaddress
 from collections import Counter, defaultdict
 
 from hostlint.join.facts import Facts, TeamFact, VmkFact
+from hostlint.join.sources import esxi_unknown
 from hostlint.join.state import host_missing
 from hostlint.site import SiteParams
 from hostlint.snapshot.esxi import EsxiHost
@@ -51,6 +52,10 @@ def vmk_facts(host: EsxiHost, host_teams: list[TeamFact], facts: Facts, site: Si
             vlan=pg.vlan if pg else None,
             missing=host_missing(host),
         )
+        if vmk.mtu is None:
+            fact.missing["mtu"] = esxi_unknown(host.name, vmk.name, "vmk_mtu")
+        if vswitch is not None and vswitch.mtu is None:
+            fact.missing["vswitch_mtu"] = esxi_unknown(host.name, vswitch.name, "mtu")
         fact.storage = site.is_storage(fact.vlan, fact.services)
         fact.expected_mtu = site.expected_mtu(vmk.portgroup, fact.vlan, fact.services)
         team = _team_of(vswitch_name, vmk.dvswitch, vmk.portgroup, teams, host.name)
@@ -61,6 +66,10 @@ def vmk_facts(host: EsxiHost, host_teams: list[TeamFact], facts: Facts, site: Si
                 fact.missing.setdefault("switch", team.missing["switch"])
             mtus = [m for u in team.uplinks for m in (u.port_mtu, u.channel_mtu) if m is not None]
             fact.path_mtu = min(mtus) if mtus else None
+            unknown = [u.missing[k] for u in team.uplinks for k in ("port_mtu", "channel_mtu") if k in u.missing]
+            if unknown:
+                # The smallest MTU of a path with an unread hop is not known.
+                fact.missing["path_mtu"] = "; ".join(dict.fromkeys(unknown))
             fact.path = [f"{u.nic} -> {u.switch} {u.port}" for u in team.uplinks if u.port]
         else:
             fact.missing.setdefault("switch", f"{fact.object}: port group {vmk.portgroup} has no known uplinks")
@@ -74,6 +83,13 @@ def link_segments(facts: Facts) -> None:
         if vmk.network is not None:
             segments[(vmk.vlan, vmk.network)].append(vmk)
     for members in segments.values():
+        unknown = [v.missing["mtu"] for v in members if v.mtu is None]
+        members = [v for v in members if v.mtu is not None]
+        if unknown:
+            for vmk in members:
+                vmk.missing["segment_mtu"] = vmk.missing["segment_mtus"] = "; ".join(unknown)
+        if not members:
+            continue
         counts = Counter(v.mtu for v in members)
         # The segment's MTU is the most common one; on a tie the larger, since
         # someone deliberately configured jumbo frames there.

@@ -66,6 +66,8 @@ class Case(BaseModel):
     message: str | None = None
     actual: str | None = None
     fix: list[str] | None = None
+    # A skip case may pin the reason it is skipped for (e.g. the unknown field it names).
+    reason: str | None = None
 
 
 class CaseFile(BaseModel):
@@ -134,4 +136,6 @@ def run_case(rule: Rule, case: Case) -> CaseOutcome:
             problems.append(f"actual {finding.actual!r} does not contain {case.actual!r}")
         if case.fix is not None and [step.action for step in finding.fix] != case.fix:
             problems.append(f"fix {[step.action for step in finding.fix]} is not {case.fix}")
+    elif result.skipped and case.reason is not None and case.reason not in result.skipped[0].reason:
+        problems.append(f"skip reason {result.skipped[0].reason!r} does not contain {case.reason!r}")
     return CaseOutcome(case, outcome, problems)

@@ -2,6 +2,15 @@
 
 Each rule is compiled once. Each fact becomes one `cel.Context`, shared by all
 rules that iterate that kind of fact, so the fact is converted to CEL values once.
+
+Unknown facts: a field named in a fact's (or a nested uplink's) `missing` is left
+out of what CEL sees, so it is absent, not null. An expression that reads it
+fails with a missing key, which is reported as the rule skipped for the object
+with the reason the join recorded ("cat-a Te1/1/3: MTU not shown by `show
+interfaces`"). CEL's `&&` and `||` absorb the error when the other side decides
+(`false && u.port_mtu < 9000` is false), so a rule is skipped only when the
+unknown value could change its answer; a null can never silently make a rule
+pass or fire. Rules may test `has(u.port_mtu)` to handle an unknown value themselves.
 """
 
 from __future__ import annotations
@@ -11,13 +20,38 @@ from typing import Any
 
 import cel
 
-from hostlint.join.facts import Fact, Facts
+from hostlint.join.facts import KINDS, Fact, Facts
 from hostlint.results import CheckResult, Finding, FixRequest, Passed, Skipped
 from hostlint.rules.model import Rule
 
 
 class RuleEvaluationError(Exception):
     """A rule's expression failed on a fact (a defect in the rule, not in the site)."""
+
+
+class UnknownFact(Exception):
+    """A rule's expression read a fact field that is unknown; the message is the reason."""
+
+
+def cel_view(data: dict[str, Any], unknown: dict[str, list[str]]) -> dict[str, Any]:
+    """`data` (a dumped fact) without its unknown fields, at any depth; `unknown` collects the
+    reasons by field name. Returns `data` itself when nothing is unknown."""
+    missing = data.get("missing")
+    fields = [k for k in missing if k not in KINDS and k in data] if isinstance(missing, dict) else []
+    view = None
+    for field in fields:
+        unknown.setdefault(field, []).append(missing[field])
+    for key, value in data.items():
+        if isinstance(value, list) and value and isinstance(value[0], dict):
+            items = [cel_view(item, unknown) for item in value]
+            if any(a is not b for a, b in zip(items, value, strict=True)):
+                view = view if view is not None else dict(data)
+                view[key] = items
+    if fields:
+        view = view if view is not None else dict(data)
+        for field in fields:
+            del view[field]
+    return data if view is None else view
 
 
 def _join(items: list[Any], separator: str) -> str:
@@ -70,26 +104,60 @@ class CompiledRule:
             step_when=[compile_(f"fix.{step.action}.when", step.when) for step in steps],
         )
 
-    def _run(self, program: Any, context: Any, field: str, fact: Fact) -> Any:
+    def _run(
+        self, program: Any, context: Any, field: str, fact: Fact, unknown: dict[str, list[str]] | None = None
+    ) -> Any:
         try:
             return program.execute(context)
-        except (KeyError, TypeError, ValueError, RuntimeError) as exc:
+        except KeyError as exc:
+            key = exc.args[0] if exc.args else None
+            if unknown and key in unknown:
+                raise UnknownFact("; ".join(dict.fromkeys(unknown[key]))) from exc
+            raise RuleEvaluationError(f"{self.rule.code} on {fact.object}: {field}: {exc}") from exc
+        except (TypeError, ValueError, RuntimeError) as exc:
             raise RuleEvaluationError(f"{self.rule.code} on {fact.object}: {field}: {exc}") from exc
 
     def evaluate(
-        self, fact: Fact, data: dict[str, Any], context: Any, result: CheckResult, record_passes: bool
+        self,
+        fact: Fact,
+        data: dict[str, Any],
+        context: Any,
+        result: CheckResult,
+        record_passes: bool,
+        unknown: dict[str, list[str]] | None = None,
+    ) -> None:
+        """Report the rule on `fact`: a finding, a pass, or skipped (with the reason when a fact it
+        reads is unknown)."""
+        try:
+            self._evaluate(fact, data, context, result, record_passes, unknown)
+        except UnknownFact as exc:
+            result.skipped.append(Skipped(code=self.rule.code, object=fact.object, reason=str(exc)))
+
+    def _evaluate(
+        self,
+        fact: Fact,
+        data: dict[str, Any],
+        context: Any,
+        result: CheckResult,
+        record_passes: bool,
+        unknown: dict[str, list[str]] | None,
     ) -> None:
         rule = self.rule
+        run = self._run
+        if unknown:
+            def run(program: Any, context: Any, field: str, fact: Fact) -> Any:
+                return self._run(program, context, field, fact, unknown)
+
         if "host" in fact.missing:
             result.skipped.append(Skipped(code=rule.code, object=fact.object, reason=fact.missing["host"]))
             return
-        if not self._run(self.when, context, "when", fact):
+        if not run(self.when, context, "when", fact):
             return
         for need in rule.needs:
             if need in fact.missing:
                 result.skipped.append(Skipped(code=rule.code, object=fact.object, reason=fact.missing[need]))
                 return
-        if not self._run(self.violation, context, "violation", fact):
+        if not run(self.violation, context, "violation", fact):
             for need in rule.needs_for_pass:
                 if need in fact.missing:
                     reason = f"only partly checked: {fact.missing[need]}"
@@ -98,16 +166,16 @@ class CompiledRule:
             if record_passes:
                 result.passed.append(Passed(code=rule.code, object=fact.object))
             return
-        expected = self._run(self.expected, context, "expected", fact)
-        actual = self._run(self.actual, context, "actual", fact)
-        fields = {k: _text(self._run(p, context, k, fact)) for k, p in self.values.items()}
+        expected = run(self.expected, context, "expected", fact)
+        actual = run(self.actual, context, "actual", fact)
+        fields = {k: _text(run(p, context, k, fact)) for k, p in self.values.items()}
         fields.update(object=fact.object, host=fact.host, expected=_text(expected), actual=_text(actual))
         fix = []
         if rule.fix:
             for step, params, when in zip(rule.fix.steps, self.params, self.step_when, strict=True):
-                if not self._run(when, context, f"fix.{step.action}.when", fact):
+                if not run(when, context, f"fix.{step.action}.when", fact):
                     continue
-                evaluated = {k: self._run(p, context, f"fix.{k}", fact) for k, p in params.items()}
+                evaluated = {k: run(p, context, f"fix.{k}", fact) for k, p in params.items()}
                 fix.append(FixRequest(action=step.action, stage=step.stage, params=evaluated))
         result.findings.append(
             Finding(
@@ -139,10 +207,12 @@ def run_rules(
         variable = kind_rules[0].rule.variable
         for fact in facts.of_kind(kind):
             data = fact.model_dump()
-            context = cel.Context(variables={variable: data}, functions=FUNCTIONS)
+            unknown: dict[str, list[str]] = {}
+            view = cel_view(data, unknown)
+            context = cel.Context(variables={variable: view}, functions=FUNCTIONS)
             for item in kind_rules:
                 try:
-                    item.evaluate(fact, data, context, result, record_passes)
+                    item.evaluate(fact, data, context, result, record_passes, unknown)
                 except RuleEvaluationError as exc:
                     result.skipped.append(Skipped(code=item.rule.code, object=fact.object, reason=f"rule error: {exc}"))
     result.unresolved.extend(facts.unresolved)

@@ -1,4 +1,8 @@
-"""ESXi host facts as the vSphere API reports them."""
+"""ESXi host facts as the vSphere API reports them.
+
+A fact the collector did not read is None (unknown), never a default: rules that need it are
+skipped, naming the vSphere property (hostlint.join.sources).
+"""
 
 from __future__ import annotations
 
@@ -50,7 +54,7 @@ class Discovery(Model):
 
 class StandardVSwitch(Model):
     name: Name
-    mtu: EsxiMtu = 1500
+    mtu: EsxiMtu | None = None
     uplinks: list[Name] = Field(default_factory=list)
     teaming: Teaming = Field(default_factory=Teaming)
     discovery: Discovery = Field(default_factory=Discovery)
@@ -92,7 +96,7 @@ class DvsHostMember(Model):
 
 class DistributedSwitch(Model):
     name: Name
-    max_mtu: EsxiMtu = 1500
+    max_mtu: EsxiMtu | None = None
     lacp_api_version: Literal["singleLag", "multipleLag"] | None = None
     lags: list[Lag] = Field(default_factory=list)
     portgroups: list[DvPortgroup] = Field(default_factory=list)
@@ -106,7 +110,7 @@ class Vmk:
     portgroup: Name
     vswitch: Name | None = None
     dvswitch: Name | None = None
-    mtu: EsxiMtu = 1500
+    mtu: EsxiMtu | None = None
     ip: Text | None = None
     prefix: PrefixLength | None = None
     mac: Text | None = None
@@ -122,7 +126,7 @@ class PhysicalNic:
     driver: Text | None = None
     mac: Text | None = None
     pci: Text | None = None
-    link_up: bool = True
+    link_up: bool | None = None
     speed_mbps: SpeedMbps | None = None
     duplex: Duplex | None = None
     configured_speed_mbps: SpeedMbps | None = None
@@ -149,8 +153,8 @@ class VmNic:
 @leaf
 class VirtualMachine:
     name: Name
-    vcpus: int = 1
-    cpu_hot_add: bool = False
+    vcpus: int | None = None
+    cpu_hot_add: bool | None = None
     nics: list[VmNic] = Field(default_factory=list)
 
 

@@ -1,4 +1,8 @@
-"""KVM host facts: the Linux host's own network state and libvirt's view."""
+"""KVM host facts: the Linux host's own network state and libvirt's view.
+
+A fact the collector did not read is None (unknown), never a default: rules that need it are
+skipped, naming the file it comes from (hostlint.join.sources).
+"""
 
 from __future__ import annotations
 
@@ -35,7 +39,7 @@ BondMode = Literal[
 class LinuxInterface(Model):
     name: Name
     kind: Literal["physical", "bond", "bridge", "vlan", "tap", "veth", "ovs", "other"] = "physical"
-    mtu: LinuxMtu = 1500
+    mtu: LinuxMtu | None = None
     mac: Text | None = None
     operstate: Text | None = None
     speed_mbps: SpeedMbps | None = None
@@ -48,7 +52,7 @@ class LinuxInterface(Model):
 
 class BondMember(Model):
     name: Name
-    link_up: bool = True
+    link_up: bool | None = None
     speed_mbps: SpeedMbps | None = None
     duplex: Duplex | None = None
     aggregator_id: int | None = None
@@ -83,7 +87,7 @@ class Vlan(Model):
 
 class DomainInterface(Model):
     mac: Text | None = None
-    model: Text = "virtio"
+    model: Text | None = None
     source_type: Literal["bridge", "network", "direct", "user", "other"] = "bridge"
     source: Name | None = None
     mtu: LinuxMtu | None = None

@@ -11,7 +11,9 @@ from hostlint.snapshot.esxi import DistributedSwitch, EsxiHost
 from hostlint.snapshot.kvm import KvmHost
 from hostlint.snapshot.switch import Switch
 
-SCHEMA_VERSION = 1
+# 2: a fact the source did not show is null (unknown), never a default (1 filled MTU 1500, port
+# up, channel static and the like in for facts the collector did not read).
+SCHEMA_VERSION = 2
 
 
 class CablingEntry(Model):
@@ -37,6 +39,12 @@ class Snapshot(Model):
     @field_validator("schema_version")
     @classmethod
     def _known_version(cls, value: int) -> int:
+        if value == 1:
+            raise ValueError(
+                "schema_version 1 is no longer read: version 1 filled facts the collector did not see with "
+                "guesses (MTU 1500, port up, channel static); collect again with this hostlint, or for a "
+                "hand-written snapshot state every fact (null where unknown) and set schema_version 2"
+            )
         if value != SCHEMA_VERSION:
             raise ValueError(
                 f"unsupported schema_version {value}; this hostlint reads version {SCHEMA_VERSION}"

@@ -33,17 +33,20 @@ MemberState = Literal["bundled", "hot-standby", "suspended", "individual", "down
 
 @leaf
 class SwitchPort:
-    """`mtu` is the largest IP packet the port passes (vendor L2 MTUs are converted)."""
+    """`mtu` is the largest IP packet the port passes (vendor L2 MTUs are converted).
+
+    Every fact is what the switch showed, or None when it was not shown: never a default.
+    """
 
     name: Name
     description: Text | None = None
-    status: PortStatus | None = "up"
+    status: PortStatus | None = None
     mode: Literal["access", "trunk", "routed"] | None = None
     configured_speed_mbps: SpeedMbps | None = None
     configured_duplex: Duplex | None = None
     speed_mbps: SpeedMbps | None = None
     duplex: Duplex | None = None
-    mtu: SwitchMtu | None = 1500
+    mtu: SwitchMtu | None = None
     port_channel: Name | None = None
     member_state: MemberState | None = None
     neighbours: list[Neighbour] = Field(default_factory=list)
@@ -51,10 +54,10 @@ class SwitchPort:
 
 class PortChannel(Model):
     name: Name
-    mode: ChannelMode | None
+    mode: ChannelMode | None = None
     members: list[Name] = Field(default_factory=list)
-    mtu: SwitchMtu | None = 1500
-    status: Literal["up", "down"] | None = "up"
+    mtu: SwitchMtu | None = None
+    status: Literal["up", "down"] | None = None
     load_balance: Text | None = None
     multichassis_id: int | None = None
 
@@ -72,7 +75,7 @@ class MultiChassis(Model):
     kind: Literal["stack", "vpc", "mlag", "vss", "virtual-chassis"]
     domain_id: Text
     peer: Name | None = None
-    peer_link_up: bool | None = True
+    peer_link_up: bool | None = None
 
 
 class Switch(Model):
