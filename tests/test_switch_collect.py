@@ -228,7 +228,7 @@ eos1: {{hostname: 127.0.0.1, port: {eos}, platform: eos, username: netadmin, dat
     reasons = {e.target: e.reason for e in snapshot.collection_errors}
     assert set(reasons) == {"fw1", "sw-typo", "eos-nopass"}
     assert reasons["fw1"].startswith("platform 'paloalto_panos' is not supported; supported: cisco_ios")
-    assert reasons["sw-typo"] == "cannot resolve 'no-such-switch.invalid'"
+    assert reasons["sw-typo"] == "connect: cannot resolve 'no-such-switch.invalid'"
     assert reasons["eos-nopass"].startswith("no password: set HOSTLINT_SWITCH_PASSWORD")
     assert all(e.kind == "switch" for e in snapshot.collection_errors)
     # fw1 has no platform to build a switch for; the others are in the snapshot, Junos collected over SSH.

@@ -291,6 +291,16 @@ def _membership(context: _Context) -> dict[str, tuple[str, str | None]]:
     return found
 
 
+def _static_members(ports: list[SwitchPort], channels: list[PortChannel]) -> None:
+    """Junos has no member summary for a static `ae` (no LACP, so not in `show lacp interfaces`):
+    a member whose link is up carries traffic in the bundle, one whose link is down does not. When
+    the link state is unknown, so is the member's."""
+    static = {c.name for c in channels if c.mode == "static"}
+    for port in ports:
+        if port.port_channel in static and port.member_state is None and port.status is not None:
+            port.member_state = "bundled" if port.status == "up" else "down"
+
+
 def _channel_status(own: Record, summary: Record) -> str | None:
     """Up or down as `show interfaces` shows the channel, else the summary's `U`/`D` flag; else unknown."""
     if own.get("state"):
@@ -457,6 +467,8 @@ def build_switch(device: Device, sections: dict[str, Parsed], commands: dict[str
         if is_port(name)
     ]
     channels = _channels(ports, shown, configured, context)
+    if device.platform == "juniper_junos":
+        _static_members(ports, channels)
     version: Record = {}
     for record in context.records("version", "version"):  # one record per line: the first value wins
         version.update({k: v for k, v in record.items() if k not in version})
