@@ -132,8 +132,12 @@ class PcieFact(Fact):
     width_negotiated: int | None = None
     speed_capable_gts: float | None = None
     speed_negotiated_gts: float | None = None
+    # Per direction, Gbit/s: after line coding (`*_gbps`) and after protocol overhead (`*usable_gbps`),
+    # see hostlint.join.pcie; `ports_gbps` is the ports' line rate, also per direction.
     capable_gbps: float | None = None
     negotiated_gbps: float | None = None
+    capable_usable_gbps: float | None = None
+    usable_gbps: float | None = None
 
 
 class VmNicFact(Fact):
