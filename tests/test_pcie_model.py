@@ -17,9 +17,7 @@ PC_RULES = [rule for rule in load_rules() if rule.code.startswith("PC")]
 def _card(ports: int, port_gbps: int, capable: tuple[int, float], negotiated: tuple[int, float]) -> EsxiHost:
     return EsxiHost(
         name="esx01",
-        pnics=[
-            PhysicalNic(name=f"vmnic{n}", pci=f"0000:3b:00.{n}", speed_mbps=port_gbps * 1000) for n in range(ports)
-        ],
+        pnics=[PhysicalNic(name=f"vmnic{n}", pci=f"0000:3b:00.{n}", speed_mbps=port_gbps * 1000) for n in range(ports)],
         pci_devices=[
             PciLink(
                 address=f"0000:3b:00.{n}",

@@ -145,7 +145,10 @@ class VmNicFact(Fact):
     label: str
     model: str
     portgroup: str | None = None
-    # "standard" or "distributed" when the port group is known on this host, else None.
+    # The distributed port group's key (dvportgroup-NN) when the collector recorded the backing.
+    portgroup_key: str | None = None
+    # "standard", "distributed" (or "opaque", NSX) from the NIC's backing; for older snapshots from the
+    # port group's name when it is on one kind of switch only; else None.
     switch_kind: str | None = None
 
 
