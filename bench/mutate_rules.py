@@ -36,15 +36,15 @@ from pathlib import Path
 import yaml
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
-
-from test_rule_cases import CASES, case_failure  # noqa: E402
+sys.path.insert(0, str(ROOT))
 
 from hostlint.join import build_facts  # noqa: E402
 from hostlint.join.facts import Facts  # noqa: E402
 from hostlint.rules import Rule, load_rules, run_rules  # noqa: E402
+from hostlint.rules.cases import Case, load_cases, run_case  # noqa: E402
 from hostlint.snapshot import load_site  # noqa: E402
 
+CASES = ROOT / "tests" / "rule_cases"
 LABS = ROOT / "fixtures" / "labs"
 FIELDS = ("when", "violation")
 
@@ -234,15 +234,16 @@ def labs_using(rule: Rule, labs: list[Lab]) -> list[Lab]:
     return used
 
 
-def killed_by(rule: Rule, cases: list[dict], labs: list[Lab]) -> str | None:
+def killed_by(rule: Rule, cases: list[Case], labs: list[Lab]) -> str | None:
     """The first test that fails for `rule`, or None when every one passes (the mutant survives)."""
     for case in cases:
         try:
-            failure = case_failure(rule, case)
+            outcome = run_case(rule, case)
+            failure = "; ".join(outcome.problems)
         except Exception as exc:  # a mutant that breaks evaluation is caught, so killed
             failure = f"error: {exc}"
         if failure:
-            return f"case {case['name']!r}: {failure}"
+            return f"case {case.name!r}: {failure}"
     for lab in labs:
         found = {(f.code, f.object) for f in run_rules([rule], lab.facts).findings}
         if found != {pair for pair in lab.expected if pair[0] == rule.code}:
@@ -282,7 +283,7 @@ def main() -> int:
     with tempfile.TemporaryDirectory(prefix="hostlint-mutants-") as tmp:
         work = Path(tmp)
         for rule in rules:
-            cases = yaml.safe_load((CASES / f"{rule.code}.yaml").read_text(encoding="utf-8"))["cases"]
+            cases = load_cases(CASES / f"{rule.code}.yaml")
             used = labs_using(rule, labs)
             counts = {"killed": 0, "survived": 0, "equivalent": 0}
             for mutant in mutants_of(rule):

@@ -7,6 +7,7 @@ entry that matches nothing is reported so the file does not rot.
 
 from __future__ import annotations
 
+import difflib
 import fnmatch
 from datetime import date
 from pathlib import Path
@@ -15,6 +16,7 @@ import yaml
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from hostlint.results import CheckResult, Ignored
+from hostlint.rules import Rule, RuleError
 from hostlint.snapshot import SnapshotError
 from hostlint.yamlfile import load_model
 
@@ -46,6 +48,16 @@ class Baseline(BaseModel):
 
 def load_baseline(path: Path) -> Baseline:
     return load_model(path, Baseline, "baseline", SnapshotError)
+
+
+def check_baseline_codes(baseline: Baseline, rules: list[Rule], path: Path) -> None:
+    """Refuse an entry whose code is no rule's: it would hide nothing and say so only as a note."""
+    codes = {rule.code for rule in rules}
+    for entry in baseline.ignore:
+        if entry.code.upper() not in codes:
+            close = difflib.get_close_matches(entry.code.upper(), sorted(codes), n=1)
+            hint = f"; did you mean {close[0]}?" if close else ""
+            raise RuleError(f"{path}: baseline entry {entry.code} {entry.object}: no rule {entry.code}{hint}")
 
 
 def apply_baseline(result: CheckResult, baseline: Baseline, today: date) -> None:

@@ -5,25 +5,28 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, TypeVar
 
-import yaml
 from pydantic import BaseModel, TypeAdapter, ValidationError
+
+from hostlint.inputfile import InputError, load_yaml
 
 ModelT = TypeVar("ModelT", bound=BaseModel)
 
 
 def validation_message(path: Path, error: ValidationError) -> str:
-    """`FILE: field a.b.0.c: what is wrong (and N more)` for the first error pydantic found."""
-    first = error.errors()[0]
-    where = ".".join(str(part) for part in first["loc"]) or "(top level)"
-    more = f" (and {error.error_count() - 1} more)" if error.error_count() > 1 else ""
-    return f"{path}: field {where}: {first['msg']}{more}"
+    """`FILE: field a.b.0.c: what is wrong; field d: ...`, every error pydantic found, on one line."""
+    problems = []
+    for problem in error.errors():
+        where = ".".join(str(part) for part in problem["loc"]) or "(top level)"
+        problems.append(f"field {where}: {problem['msg']}")
+    return f"{path}: {'; '.join(problems)}"
 
 
 def read_yaml(path: Path, what: str, error: type[Exception]) -> Any:
+    """`path` as YAML, bounded and strict (hostlint.inputfile); any problem is `error` naming the file."""
     try:
-        return yaml.safe_load(path.read_text(encoding="utf-8"))
-    except (OSError, yaml.YAMLError) as exc:
-        raise error(f"{path}: cannot read {what}: {exc}") from exc
+        return load_yaml(path)
+    except InputError as exc:
+        raise error(f"{exc} ({what})") from None
 
 
 def load_model(path: Path, model: type[ModelT], what: str, error: type[Exception]) -> ModelT:

@@ -326,3 +326,52 @@ def test_scan_writes_an_html_report_of_the_stored_scan(tmp_path: Path) -> None:
     assert code == Exit.FINDINGS and f"HTML report: {report}" in out
     page = report.read_text()
     assert "hostlint report: scan 1 (nightly)" in page and "stored in" in page and "LG002" in page
+
+
+def _read_only_mount_works(folder: Path) -> bool:
+    probe = subprocess.run(
+        ["unshare", "-m", "sh", "-c", f"mount --bind {folder} {folder} && mount -o remount,ro,bind {folder}"],
+        capture_output=True,
+    )
+    return probe.returncode == 0
+
+
+@pytest.mark.parametrize("leftover_wal_index", [True, False], ids=["with-shm", "without-shm"])
+def test_history_and_diff_read_a_database_on_a_read_only_file_system(lab, tmp_path, leftover_wal_index):
+    """A database on a read-only mount (root ignores file modes, a read-only file system it cannot)."""
+    folder = tmp_path / "ro"
+    folder.mkdir()
+    db = folder / "history.sqlite"
+    assert run("scan", str(lab), "--db", str(db), "--label", "first")[0] == Exit.CLEAN
+    set_port_mtu(lab, *MTU_PORT, 1500)
+    run("scan", str(lab), "--db", str(db), "--label", "second")
+    if leftover_wal_index:
+        sqlite3.connect(f"file:{db}?mode=ro", uri=True).execute("SELECT 1 FROM scans").fetchall()
+    else:
+        for extra in folder.glob("history.sqlite-*"):
+            extra.unlink()
+    db.chmod(0o444)
+    if not _read_only_mount_works(folder):
+        pytest.skip("cannot make a read-only bind mount here (unshare -m)")
+    root = Path(__file__).resolve().parent.parent
+    script = (
+        f"mount --bind {folder} {folder} && mount -o remount,ro,bind {folder} && "
+        f"{sys.executable} -m hostlint history --db {db} --format json && "
+        f"{sys.executable} -m hostlint diff --db {db} --format json"
+    )
+    done = subprocess.run(
+        ["unshare", "-m", "sh", "-c", script],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "PYTHONPATH": str(root)},
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
+    history_doc, _, diff_doc = done.stdout.partition("\n}\n")
+    history_json = json.loads(history_doc + "\n}")
+    assert [scan["label"] for scan in history_json["scans"]] == ["first", "second"]
+    assert history_json["database"].endswith("(read-only)")
+    assert json.loads(diff_doc)["after"]["id"] == 2
+    assert sorted(p.name for p in folder.iterdir()) == sorted(
+        ["history.sqlite"] + (["history.sqlite-shm", "history.sqlite-wal"] if leftover_wal_index else [])
+    )

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib.resources
+import re
 import shutil
 import struct
 import subprocess
@@ -18,7 +19,7 @@ from hostlint.check import check_paths, check_snapshot
 from hostlint.cli.exit import Exit
 from hostlint.cli.main import cli
 from hostlint.report import FORMATS, render
-from hostlint.report.html import ScanHeader
+from hostlint.report.html import DIAGRAM_HOSTS, ScanHeader
 from hostlint.report.html import render as render_html
 from hostlint.rules import load_rules
 from hostlint.snapshot import load_site
@@ -106,7 +107,10 @@ def test_every_finding_with_expected_actual_and_fix() -> None:
         assert finding.object.replace("/", "/ ").split(" ")[-1] in text
         assert finding.message in text
     assert "static port-channel (mode on)" in text and "cat-a Port-channel11 mode lacp-active" in text
-    assert text.count("unsafe fix: review first") == 6 and text.count("safe fix · 1 step") == 1
+    # Findings of one rule with one message share a group, and the group names its fix once.
+    unsafe_groups = {(f.code, f.message) for f in result.findings if f.applicability == "unsafe"}
+    assert len(unsafe_groups) == 5 < sum(f.applicability == "unsafe" for f in result.findings)
+    assert text.count("unsafe fix: review first") == 5 and text.count("safe fix · 1 step") == 1
     assert "Nothing skipped: every selected rule ran on every object." in text
 
 
@@ -244,3 +248,63 @@ def test_report_renders_in_headless_chromium(tmp_path: Path) -> None:
     reds = sum(1 for r, g, b in pixels if r > 150 and g < 90 and b < 90)
     assert reds > 20
     assert len(set(pixels)) > 100
+
+
+# --- estate scale: groups, filters, size -----------------------------------------------------------------------------
+
+
+def test_findings_are_grouped_by_rule_and_carry_filter_classes() -> None:
+    snapshot, result = check_paths([LABS / "demo"], load_rules())
+    page = render("html", result, load_rules(), snapshot)
+    groups = {(f.code, f.message) for f in result.findings}
+    assert page.count('<details class="grp ') == len(groups)
+    assert 'id="f-sev-error" checked' in page and '<select id="f-rule">' in page and '<select id="f-host">' in page
+    hosts = sorted({h.name for h in snapshot.esxi_hosts})
+    for n, host in enumerate(hosts):
+        assert f'<option value="h-{n}">{host}</option>' in page
+        assert f'body:has(#f-host option[value="h-{n}"]:checked) .f:not(.h-{n}) {{display:none}}' in page
+    for finding in result.findings:
+        host_class = f"h-{hosts.index(finding.host)}"
+        assert re.search(rf'<tr class="f x-{finding.severity} r-{finding.code} {host_class}[ "]', page), finding.object
+
+
+def test_a_large_site_draws_pictures_for_the_most_affected_hosts_only() -> None:
+    snapshot = load_site([LABS / "demo"])
+    template = snapshot.esxi_hosts[0]
+    clones = [template.model_copy(update={"name": f"esx{n:03}.corp.example"}) for n in range(DIAGRAM_HOSTS + 10)]
+    snapshot.esxi_hosts.extend(clones)
+    result = check_snapshot(snapshot, load_rules())
+    page = parse(render("html", result, load_rules(), snapshot))
+    affected = {f.host for f in result.findings}
+    assert len(affected) > DIAGRAM_HOSTS
+    assert page.svgs == DIAGRAM_HOSTS
+    text = " ".join(page.text)
+    assert f"pictures are drawn for the {DIAGRAM_HOSTS} most affected hosts" in text
+
+
+def test_a_filter_hides_what_it_excludes_in_chromium(tmp_path: Path) -> None:
+    """The host filter set to one host leaves the page far shorter: the other hosts and rows are hidden."""
+    browser = chromium()
+    page = report("demo")
+    assert '<option value="h-0">' in page
+    filtered = page.replace('<option value="h-0">', '<option value="h-0" selected>', 1)
+
+    def last_ink_row(html: str, name: str) -> int:
+        path = tmp_path / f"{name}.html"
+        path.write_text(html, encoding="utf-8")
+        shot = tmp_path / f"{name}.png"
+        command = [
+            browser, "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
+            f"--user-data-dir={tmp_path / 'profile'}", "--force-device-scale-factor=0.25", f"--screenshot={shot}",
+            "--window-size=1280,6000", path.as_uri(),
+        ]  # fmt: skip
+        done = subprocess.run(command, capture_output=True, text=True, timeout=120, cwd=tmp_path)
+        assert done.returncode == 0 and shot.is_file(), done.stderr[-2000:]
+        _, _, rows, channels = png_pixels(shot.read_bytes())
+        inked = [
+            y for y, row in enumerate(rows) if any(min(row[i : i + 3]) < 200 for i in range(0, len(row), channels))
+        ]
+        return inked[-1]
+
+    whole, one_host = last_ink_row(page, "whole"), last_ink_row(filtered, "filtered")
+    assert one_host < whole * 0.75, (one_host, whole)

@@ -6,8 +6,6 @@ import importlib.util
 import sys
 from pathlib import Path
 
-import yaml
-
 ROOT = Path(__file__).resolve().parent.parent
 spec = importlib.util.spec_from_file_location("mutate_rules", ROOT / "bench" / "mutate_rules.py")
 mutate_rules = importlib.util.module_from_spec(spec)
@@ -15,6 +13,7 @@ sys.modules["mutate_rules"] = mutate_rules
 spec.loader.exec_module(mutate_rules)
 
 from hostlint.rules import load_rules  # noqa: E402
+from hostlint.rules.cases import load_cases  # noqa: E402
 
 RULES = {rule.code: rule for rule in load_rules()}
 
@@ -38,7 +37,7 @@ def test_text_inside_strings_is_never_mutated() -> None:
 
 def test_a_broken_rule_is_killed_and_the_real_one_passes(tmp_path: Path) -> None:
     rule = RULES["LK001"]
-    cases = yaml.safe_load((ROOT / "tests" / "rule_cases" / "LK001.yaml").read_text())["cases"]
+    cases = load_cases(ROOT / "tests" / "rule_cases" / "LK001.yaml")
     assert mutate_rules.killed_by(rule, cases, []) is None
     broken = mutate_rules.Mutant("LK001", "when", "drop role", "uplink.link_up")
     mutated = mutate_rules.mutated_rule(ROOT / "rules", tmp_path, broken)

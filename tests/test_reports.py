@@ -399,10 +399,12 @@ def broken_site(tmp_path_factory) -> Path:
 
 
 def parse(fmt: str, text: str) -> object:
-    if fmt in ("json", "sarif"):
+    if fmt in ("json", "sarif", "gitlab"):
         return json.loads(text)
     if fmt == "junit":
         return ET.fromstring(text)
+    if fmt == "github":
+        return text.splitlines()
     return text.splitlines()[-1]
 
 
@@ -414,6 +416,8 @@ def test_cli_clean_lab_exits_0(fmt):
     if fmt == "human":
         assert parsed.startswith("0 findings · 0 skipped ·")
         assert not ANSI.search(output)
+    if fmt in ("github", "gitlab"):
+        assert not parsed
 
 
 @pytest.mark.parametrize("fmt", FORMATS)
@@ -429,6 +433,10 @@ def test_cli_findings_exit_1(fmt, broken_site):
         assert [r["ruleId"] for r in parsed["runs"][0]["results"]] == ["LG001", "LG001"]
     elif fmt == "html":
         assert "2 findings (2 errors) on 2 hosts · 0 skipped · 1 passed" in output
+    elif fmt == "github":
+        assert [line.split(" ", 1)[0] for line in parsed] == ["::error", "::error"]
+    elif fmt == "gitlab":
+        assert [issue["check_name"] for issue in parsed] == ["LG001", "LG001"]
     else:
         assert counts(parsed) == {"tests": 3, "failures": 2, "errors": 0, "skipped": 0}
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import socket
 
 import pytest
 from click.testing import CliRunner
@@ -186,15 +187,70 @@ all:
     assert snapshot.source == "switches:inventory.yaml"
 
 
-def test_cli_unsupported_platform_fails_before_connecting(tmp_path):
+def test_cli_inventory_keeps_going_past_unsupported_unresolvable_and_passwordless_devices(
+    emulator, tmp_path, monkeypatch
+):
+    """Each device that cannot be collected is a named collection error; the others are collected, exit 3."""
+    junos = emulator.add(EmulatedSwitch(name="ex1", platform="juniper_junos", outputs=build("juniper_junos")))
+    eos = emulator.add(EmulatedSwitch(name="eos1", platform="arista_eos", outputs=build("arista_eos")))
+    monkeypatch.delenv(PASSWORD_ENV)
+    monkeypatch.setenv("LAB_PASSWORD", PASSWORD)
     inventory = tmp_path / "hosts.yaml"
-    inventory.write_text("fw1:\n  hostname: 127.0.0.1\n  port: 1\n  platform: paloalto_panos\n", encoding="utf-8")
+    inventory.write_text(
+        f"""
+fw1: {{hostname: 127.0.0.1, port: 1, platform: paloalto_panos}}
+ex1: {{hostname: 127.0.0.1, port: {junos}, platform: junos, username: netadmin, data: {{password_env: LAB_PASSWORD}}}}
+sw-typo: {{hostname: no-such-switch.invalid, platform: ios, data: {{password_env: LAB_PASSWORD}}}}
+eos-nopass: {{hostname: 127.0.0.1, port: {eos}, platform: eos, username: netadmin}}
+eos1: {{hostname: 127.0.0.1, port: {eos}, platform: eos, username: netadmin, data: {{password_env: LAB_PASSWORD}}}}
+""",
+        encoding="utf-8",
+    )
+    output = tmp_path / "s.json"
     result = CliRunner().invoke(
         cli,
-        ["collect", "switches", "-i", str(inventory), "-o", str(tmp_path / "s.json")],
+        ["collect", "switches", "-i", str(inventory), "-o", str(output), "--connect-timeout", "5"],
         standalone_mode=False,
         catch_exceptions=False,
     )
+    assert result.return_value == Exit.PARTIAL
+    assert "collected 2 of 5 switches" in result.stderr
+    snapshot = load_snapshot(output)
+    reasons = {e.target: e.reason for e in snapshot.collection_errors}
+    assert set(reasons) == {"fw1", "sw-typo", "eos-nopass"}
+    assert reasons["fw1"].startswith("platform 'paloalto_panos' is not supported; supported: cisco_ios")
+    assert reasons["sw-typo"] == "cannot resolve 'no-such-switch.invalid'"
+    assert reasons["eos-nopass"].startswith("no password: set HOSTLINT_SWITCH_PASSWORD")
+    assert all(e.kind == "switch" for e in snapshot.collection_errors)
+    # fw1 has no platform to build a switch for; the others are in the snapshot, Junos collected over SSH.
+    switches = {s.name: s for s in snapshot.switches}
+    assert list(switches) == ["ex1", "sw-typo", "eos-nopass", "eos1"]
+    assert switches["ex1"].connection_state == "connected" and switches["ex1"].port_channels
+    assert switches["eos1"].connection_state == "connected"
+    assert switches["sw-typo"].connection_state == "unreachable"
+
+
+def test_cli_missing_password_is_exit_2_before_connecting(tmp_path, monkeypatch):
+    monkeypatch.delenv(PASSWORD_ENV)
+    monkeypatch.setitem(__import__("sys").modules, "keyring", None)
+    listener = socket.create_server(("127.0.0.1", 0))  # records whether anything connects
+    listener.setblocking(False)
+    port = listener.getsockname()[1]
+    inventory = tmp_path / "hosts.ini"
+    line = f"sw-ios1 ansible_host=127.0.0.1 ansible_port={port} ansible_network_os=ios\n"
+    inventory.write_text(line, encoding="utf-8")
+    with listener:
+        result = CliRunner().invoke(
+            cli,
+            ["collect", "switches", "-i", str(inventory), "-o", str(tmp_path / "s.json")],
+            standalone_mode=False,
+            catch_exceptions=False,
+        )
+        with pytest.raises(BlockingIOError):
+            listener.accept()
     assert result.return_value == Exit.USAGE
-    assert "fw1: platform 'paloalto_panos' is not supported" in result.stderr
+    assert result.stderr.splitlines() == [
+        f"hostlint: {inventory}: no password for sw-ios1: set HOSTLINT_SWITCH_PASSWORD or store one in the keyring "
+        "(service 'hostlint')"
+    ]
     assert not (tmp_path / "s.json").exists()

@@ -97,7 +97,7 @@ def test_ios_running_config_channel_modes_and_forced_speed():
 
 
 def test_ios_lldp_wrapped_description_does_not_split_entries():
-    neighbours = _parse("cisco_ios", "show lldp neighbors detail").get("neighbours")
+    neighbours = [r for r in _parse("cisco_ios", "show lldp neighbors detail").get("neighbours") if "local_port" in r]
     assert [(r["local_port"], r["system_name"], r["port_id"]) for r in neighbours] == [
         ("Gi1/0/5", "kvm01.lab.example.net", "5254.0012.3401"),
         ("Te1/1/1", "core1.lab.example.net", "Te1/0/1"),
@@ -330,17 +330,23 @@ def test_platform_aliases_and_unsupported():
         canonical_platform("hp_procurve")
 
 
+def _version(platform: str, text: str | None = None) -> tuple[str | None, str | None]:
+    """Model and OS version as assembled from `show version` alone (its lines are records merged)."""
+    device = Device(name=NAMES[platform], hostname="192.0.2.1", platform=platform)
+    switch, warnings = build_switch(device, {"version": _parse(platform, "show version", text)}, {})
+    assert warnings == []
+    return switch.model, switch.os_version
+
+
 def test_ios_version_xe_and_classic():
-    (xe,) = _parse("cisco_ios", "show version").get("version")
-    assert (xe["model"], xe["os_version"]) == ("WS-C3850-48T", "16.12.10a")
+    assert _version("cisco_ios") == ("WS-C3850-48T", "16.12.10a")
     classic = (
         "Cisco IOS Software, C2960X Software (C2960X-UNIVERSALK9-M), Version 15.2(7)E8, RELEASE SOFTWARE (fc1)\n"
         "Technical Support: http://www.cisco.com/techsupport\n\n"
         "Model number                    : WS-C2960X-48TS-L\n"
         "System serial number            : FOC2145Z0AB\n"
     )
-    (record,) = _parse("cisco_ios", "show version", classic).get("version")
-    assert (record["model"], record["os_version"]) == ("WS-C2960X-48TS-L", "15.2(7)E8")
+    assert _version("cisco_ios", classic) == ("WS-C2960X-48TS-L", "15.2(7)E8")
 
 
 def test_eos_mlag_disabled_is_understood_and_no_pair():

@@ -21,6 +21,7 @@ from hostlint.fixes.plan import STAGE_RANK, Plan, build_plan, chain_rollbacks
 from hostlint.fixes.simulate import Simulation, simulate
 from hostlint.fixes.site import Site
 from hostlint.fixes.steps import Change, Source, Step
+from hostlint.fixes.withhold import Withheld, unsafe_reason
 from hostlint.join import build_facts
 from hostlint.results import CheckResult, Finding
 from hostlint.rules.model import Rule
@@ -88,6 +89,13 @@ def what_if(snapshot: Snapshot, rules: list[Rule], sets: list[str]) -> WhatIf:
     prerequisites.sort(key=lambda s: (STAGE_RANK[s.stage], s.order, s.device, s.seq))
     actions = load_actions()
     user = [_user_step(r, c, n, "host", actions) for n, (r, c) in enumerate(requested)]
+    # A requested change whose names cannot be written safely is withheld like any fix.
+    withheld = list(needed.withheld)
+    for step in list(user):
+        reason = unsafe_reason(step.change, step.action, step.stage)
+        if reason is not None:
+            withheld.append(Withheld(step.sources[0], step.change.action, reason))
+            user.remove(step)
 
     for label, steps in _candidates(user, prerequisites):
         simulation = simulate(snapshot, [s.change for s in steps], rules)
@@ -99,5 +107,5 @@ def what_if(snapshot: Snapshot, rules: list[Rule], sets: list[str]) -> WhatIf:
     for number, step in enumerate(ordered, 1):
         step.number = number
     chain_rollbacks(ordered)
-    result.plan = Plan(steps=ordered, manual=needed.manual, advice=needed.advice)
+    result.plan = Plan(steps=ordered, manual=needed.manual, advice=needed.advice, withheld=withheld)
     return result

@@ -12,16 +12,14 @@ from hostlint.baseline import write_baseline as write_baseline_file
 from hostlint.check import check_snapshot, gc_paused
 from hostlint.cli.collect_vsphere_cmd import esxi_ssh_options, esxi_ssh_settings
 from hostlint.cli.exit import Exit
+from hostlint.cli.settings import chosen_rules, config_options, echo_error, rules_dir_option
+from hostlint.config import ConfigError, load_config
 from hostlint.report import FORMATS, render
-from hostlint.rules import RuleError, load_rules, select
+from hostlint.rules import RuleError
 from hostlint.rules.model import PROFILES
 from hostlint.site import load_site_params
 from hostlint.snapshot import SnapshotError, load_site
 from hostlint.snapshot.load import merge
-
-
-def _prefixes(values: tuple[str, ...]) -> list[str]:
-    return [p.strip() for value in values for p in value.split(",") if p.strip()]
 
 
 @click.command()
@@ -36,17 +34,25 @@ def _prefixes(values: tuple[str, ...]) -> list[str]:
 )
 @esxi_ssh_options
 @click.option(
-    "--select", "selected", multiple=True, help="Only rules whose code starts with these prefixes (e.g. LG,MT001)."
+    "--select",
+    "selected",
+    multiple=True,
+    help="Only rules whose code starts with these prefixes, or with these names (e.g. LG,MT001).",
 )
-@click.option("--ignore", "ignored", multiple=True, help="Skip rules whose code starts with these prefixes.")
+@click.option(
+    "--ignore", "ignored", multiple=True, help="Skip rules whose code starts with these prefixes, or with these names."
+)
 @click.option(
     "--profile",
     type=click.Choice(PROFILES),
-    default="recommended",
-    show_default=True,
-    help="minimal: what breaks connectivity; recommended: + best practice; strict: + advisories.",
+    help="minimal: what breaks connectivity; recommended (default): + best practice; strict: + advisories.",
 )
-@click.option("--format", "fmt", type=click.Choice(FORMATS), default="human", show_default=True)
+@click.option("--format", "fmt", type=click.Choice(FORMATS), help="Report format [default: human].")
+@click.option("--show-all", is_flag=True, help="Human format: every finding on its own lines, none grouped.")
+@click.option("--statistics", is_flag=True, help="Only count findings per rule (human format).")
+@click.option("--quiet", "-q", is_flag=True, help="Human format: one line per finding, nothing else.")
+@config_options
+@rules_dir_option
 @click.option("--output", "-o", type=click.Path(dir_okay=False, path_type=Path), help="Write the report here.")
 @click.option(
     "--fix-script",
@@ -85,8 +91,14 @@ def check(
     esxi_ssh_config: Path | None,
     selected: tuple[str, ...],
     ignored: tuple[str, ...],
-    profile: str,
-    fmt: str,
+    profile: str | None,
+    fmt: str | None,
+    show_all: bool,
+    statistics: bool,
+    quiet: bool,
+    config_file: Path | None,
+    isolated: bool,
+    rules_dirs: tuple[Path, ...],
     output: Path | None,
     fix_script: Path | None,
     unsafe_fixes: bool,
@@ -101,13 +113,17 @@ def check(
     if esxi_ssh is not None and not vsphere_server:
         raise click.UsageError("--esxi-ssh-user needs --vsphere")
     try:
-        rules = select(load_rules(), _prefixes(selected), _prefixes(ignored), profile)
-        site = load_site_params(site_file) if site_file else None
+        config = load_config(config_file, isolated)
+        site_file = site_file or config.site
+        baseline_file = baseline_file or config.baseline
+        fmt = fmt or config.format or "human"
         baseline = load_baseline(baseline_file) if baseline_file else None
+        rules = chosen_rules(config, selected, ignored, profile, rules_dirs, baseline, baseline_file)
+        site = load_site_params(site_file) if site_file else None
         with gc_paused():
             snapshots = [(path, load_site([path])) for path in paths]
-    except (SnapshotError, RuleError) as exc:
-        click.echo(f"hostlint: {exc}", err=True)
+    except (SnapshotError, RuleError, ConfigError) as exc:
+        echo_error(exc)
         return Exit.USAGE
     if vsphere_server:
         from hostlint.cli.collect_vsphere_cmd import CollectFailed, live_snapshot
@@ -123,7 +139,8 @@ def check(
         click.echo(f"hostlint: {exc}", err=True)
         return Exit.USAGE
     result = check_snapshot(snapshot, rules, site, baseline)
-    report = render(fmt, result, rules, snapshot, color=output is None)
+    layout = "quiet" if quiet else "statistics" if statistics else "all" if show_all else "grouped"
+    report = render(fmt, result, rules, snapshot, color=output is None, layout=layout, sources=list(paths))
     if output:
         output.write_text(report, encoding="utf-8")
     else:
@@ -132,9 +149,13 @@ def check(
         count = write_baseline_file(result, write_baseline, date.today())
         click.echo(f"hostlint: wrote {count} baseline entries to {write_baseline}", err=True)
     if fix_script is not None:
-        from hostlint.fixes import write_scripts
+        from hostlint.fixes.plan import build_plan
+        from hostlint.fixes.write import write_plan
 
-        written = write_scripts(result, snapshot, fix_script, unsafe=unsafe_fixes)
+        plan = build_plan(result, snapshot, unsafe=unsafe_fixes)
+        written = write_plan(plan, snapshot, fix_script)
+        for withheld in plan.withheld:
+            click.echo(f"hostlint: {withheld.message}", err=True)
         click.echo(f"hostlint: wrote {len(written)} files to {fix_script}", err=True)
     if result.collection_errors:
         return Exit.PARTIAL

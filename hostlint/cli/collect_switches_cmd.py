@@ -10,8 +10,11 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from hostlint.cli.exit import Exit
+from hostlint.cli.settings import config_options
 from hostlint.collect.switches import InventoryError, Timeouts, UnsupportedPlatform, collect_switches, load_inventory
+from hostlint.collect.switches.inventory import missing_passwords, password_for
 from hostlint.collect.switches.runner import DeviceResult
+from hostlint.config import ConfigError, load_config
 
 
 @click.command("switches")
@@ -21,7 +24,7 @@ from hostlint.collect.switches.runner import DeviceResult
     "inventory",
     required=True,
     type=click.Path(dir_okay=False, path_type=Path),
-    help="Nornir hosts.yaml (groups.yaml/defaults.yaml beside it) or an Ansible YAML inventory.",
+    help="Nornir hosts.yaml (groups.yaml/defaults.yaml beside it) or an Ansible inventory (YAML, or INI).",
 )
 @click.option(
     "--output",
@@ -40,19 +43,24 @@ from hostlint.collect.switches.runner import DeviceResult
 )
 @click.option(
     "--connect-timeout",
-    default=10.0,
-    show_default=True,
     type=click.FloatRange(min=0.1),
-    help="Seconds for TCP, SSH banner and login, per switch.",
+    help="Seconds for TCP, SSH banner and login, per switch [default: settings file's timeouts.connect, else 10].",
 )
 @click.option(
     "--command-timeout",
-    default=30.0,
-    show_default=True,
     type=click.FloatRange(min=0.1),
-    help="Seconds for each command's answer.",
+    help="Seconds for each command's answer [default: settings file's timeouts.command, else 30].",
 )
-def switches(inventory: Path, output: Path, concurrency: int, connect_timeout: float, command_timeout: float) -> int:
+@config_options
+def switches(
+    inventory: Path,
+    output: Path,
+    concurrency: int,
+    connect_timeout: float | None,
+    command_timeout: float | None,
+    config_file: Path | None,
+    isolated: bool,
+) -> int:
     """Collect port-channels, hashes, MTU, speed/duplex and neighbours from switches over SSH.
 
     Passwords come from HOSTLINT_SWITCH_PASSWORD, a per-device variable named in the
@@ -60,14 +68,26 @@ def switches(inventory: Path, output: Path, concurrency: int, connect_timeout: f
     `hostlint`); never from the inventory and never into the snapshot.
     """
     try:
+        configured = load_config(config_file, isolated).timeouts
         devices = load_inventory(inventory)
-    except (InventoryError, UnsupportedPlatform) as exc:
+    except (InventoryError, UnsupportedPlatform, ConfigError) as exc:
         click.echo(f"hostlint: {exc}", err=True)
+        return Exit.USAGE
+    # No password for any device is a configuration error, found before any switch is connected to;
+    # a password missing for some devices only is a collection error for those, the rest is collected.
+    collectable = [device for device in devices if device.problem is None]
+    no_password = missing_passwords(collectable)
+    if collectable and no_password and all(password_for(device) is None for device in collectable):
+        click.echo(f"hostlint: {inventory}: {no_password}", err=True)
         return Exit.USAGE
     # paramiko logs a traceback for every device that does not answer; the reason is reported below instead.
     logging.getLogger("paramiko").setLevel(logging.CRITICAL)
     console = Console(stderr=True)
-    timeouts = Timeouts(connect=connect_timeout, command=command_timeout)
+    defaults = Timeouts()
+    timeouts = Timeouts(
+        connect=connect_timeout or configured.connect or defaults.connect,
+        command=command_timeout or configured.command or defaults.command,
+    )
     if console.is_terminal:
         columns = (TextColumn("switches"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
         with Progress(*columns, console=console, transient=True) as progress:
@@ -80,7 +100,8 @@ def switches(inventory: Path, output: Path, concurrency: int, connect_timeout: f
     else:
         snapshot = collect_switches(devices, concurrency, timeouts)
     snapshot.source = f"switches:{inventory.name}"
-    output.write_text(snapshot.model_dump_json(indent=1, exclude_none=True) + "\n", encoding="utf-8")
+    # Nulls are written: an unknown fact is `null`, never left for a default to fill in on reading.
+    output.write_text(snapshot.model_dump_json(indent=1) + "\n", encoding="utf-8")
     failed = sorted({error.target for error in snapshot.collection_errors})
     click.echo(f"hostlint: collected {len(devices) - len(failed)} of {len(devices)} switches into {output}", err=True)
     for error in snapshot.collection_errors:

@@ -8,3 +8,5 @@ class Exit(IntEnum):
     FINDINGS = 1
     USAGE = 2
     PARTIAL = 3
+    # A bug in hostlint, not a problem with the input: see `hostlint --debug`.
+    INTERNAL = 4

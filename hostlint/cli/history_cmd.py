@@ -8,6 +8,15 @@ from hostlint.cli.exit import Exit
 from hostlint.cli.scan_cmd import db_option
 
 FORMATS = ("human", "json")
+# Scan ids are SQLite / PostgreSQL 64-bit integers: a larger number is a typo, not a scan.
+MAX_SCAN_ID = 2**63 - 1
+
+
+def _bad_scan_id(*scan_ids: int | None) -> str | None:
+    for scan_id in scan_ids:
+        if scan_id is not None and not 1 <= scan_id <= MAX_SCAN_ID:
+            return f"hostlint: scan id {scan_id} is out of range (1 to {MAX_SCAN_ID})"
+    return None
 
 
 @click.command()
@@ -18,10 +27,10 @@ def history(db: str | None, fmt: str, limit: int) -> int:
     """Stored scans with their findings by severity and the trend against the scan before each."""
     from hostlint.history.compare import trends
     from hostlint.history.render import history_human, history_json
-    from hostlint.history.store import StoreError, open_store
+    from hostlint.history.store import StoreError, open_read_only
 
     try:
-        store = open_store(db)
+        store = open_read_only(db)
         try:
             scans = store.scans(limit=limit)
             scan_trends = trends(store, scans)
@@ -47,12 +56,16 @@ def diff(scan_a: int | None, scan_b: int | None, db: str | None, fmt: str) -> in
 
     Without scans, the newest two; with one, that scan against the newest.
     """
+    bad = _bad_scan_id(scan_a, scan_b)
+    if bad:
+        click.echo(bad, err=True)
+        return Exit.USAGE
     from hostlint.history.compare import diff_scans, pick_scans
     from hostlint.history.render import diff_human, diff_json
-    from hostlint.history.store import StoreError, open_store
+    from hostlint.history.store import StoreError, open_read_only
 
     try:
-        store = open_store(db)
+        store = open_read_only(db)
         try:
             before, after = pick_scans(store, scan_a, scan_b)
             changes = diff_scans(store, before, after)

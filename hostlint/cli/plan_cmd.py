@@ -8,7 +8,6 @@ from io import StringIO
 from pathlib import Path
 
 import click
-import yaml
 from rich.console import Console
 from rich.text import Text
 
@@ -19,15 +18,13 @@ from hostlint.fixes.render import describe
 from hostlint.fixes.write import write_plan
 from hostlint.rules import RuleError, load_rules
 from hostlint.snapshot import SnapshotError, load_site
+from hostlint.yamlfile import read_yaml
 
 SEVERITY_STYLE = {"error": "red", "warning": "yellow", "info": "blue"}
 
 
 def _change_file(path: Path) -> list[str]:
-    try:
-        raw = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
-    except (OSError, yaml.YAMLError) as exc:
-        raise ChangeError(f"{path}: cannot read change file: {exc}") from exc
+    raw = read_yaml(path, "change file", ChangeError) or {}
     changes = raw.get("changes") if isinstance(raw, dict) else None
     if not isinstance(changes, list) or not all(isinstance(c, str) for c in changes):
         raise ChangeError(f"{path}: field changes: expected a list of HOST/OBJECT.FIELD=VALUE strings")
@@ -57,6 +54,10 @@ def _json(result: WhatIf) -> str:
             for s in result.plan.steps
         ],
         "manual": [{"object": m.source.object, "action": m.action, "reason": m.reason} for m in result.plan.manual],
+        "withheld": [
+            {"code": w.source.code, "object": w.source.object, "action": w.action, "reason": w.reason}
+            for w in result.plan.withheld
+        ],
     }
     return json.dumps(document, indent=2) + "\n"
 
@@ -102,6 +103,8 @@ def _human(result: WhatIf, color: bool) -> str:
             console.print(f"  {f.code} {f.object}: {f.message}")
     for manual in result.plan.manual:
         console.print(Text(f"  by hand: {manual.source.object} {manual.action}: {manual.reason}", style="yellow"))
+    for withheld in result.plan.withheld:
+        console.print(Text(f"  {withheld.message}", style="red"))
     if result.safe_as_given:
         console.print(Text("\nVerdict: safe as given.", style="green bold"))
     elif simulation and simulation.accepted:

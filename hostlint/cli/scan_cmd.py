@@ -10,12 +10,14 @@ import click
 from hostlint.baseline import load_baseline
 from hostlint.check import check_snapshot
 from hostlint.cli.exit import Exit
+from hostlint.cli.settings import chosen_rules, config_options, echo_error, prefixes, rules_dir_option
+from hostlint.config import ConfigError, load_config
 from hostlint.history.inventory import load_scan_inventory
 from hostlint.history.sources import FileSource, Source, gather
 from hostlint.report import html
 from hostlint.report.human import plural, summary_line
 from hostlint.results import CheckResult
-from hostlint.rules import RuleError, load_rules, select
+from hostlint.rules import RuleError
 from hostlint.rules.model import PROFILES
 from hostlint.site import load_site_params
 from hostlint.snapshot import SnapshotError
@@ -32,10 +34,6 @@ def exit_code(result: CheckResult) -> Exit:
     return Exit.FINDINGS if result.findings else Exit.CLEAN
 
 
-def _prefixes(values: tuple[str, ...]) -> list[str]:
-    return [p.strip() for value in values for p in value.split(",") if p.strip()]
-
-
 @click.command()
 @click.argument("paths", nargs=-1, type=click.Path(path_type=Path))
 @click.option(
@@ -49,9 +47,11 @@ def _prefixes(values: tuple[str, ...]) -> list[str]:
 @click.option("--html", "html_file", type=click.Path(dir_okay=False, path_type=Path), help="Also write an HTML report.")
 @click.option("--select", "selected", multiple=True, help="Only rules whose code starts with these prefixes.")
 @click.option("--ignore", "ignored", multiple=True, help="Skip rules whose code starts with these prefixes.")
-@click.option("--profile", type=click.Choice(PROFILES), default="recommended", show_default=True)
+@click.option("--profile", type=click.Choice(PROFILES), help="Rule profile [default: recommended].")
 @click.option("--site", "site_file", type=click.Path(dir_okay=False, path_type=Path), help="Site parameters (YAML).")
 @click.option("--baseline", "baseline_file", type=click.Path(dir_okay=False, path_type=Path), help="Baseline file.")
+@config_options
+@rules_dir_option
 def scan(
     paths: tuple[Path, ...],
     inventory_file: Path | None,
@@ -60,9 +60,12 @@ def scan(
     html_file: Path | None,
     selected: tuple[str, ...],
     ignored: tuple[str, ...],
-    profile: str,
+    profile: str | None,
     site_file: Path | None,
     baseline_file: Path | None,
+    config_file: Path | None,
+    isolated: bool,
+    rules_dirs: tuple[Path, ...],
 ) -> int:
     """Collect (an inventory of live sources) or load (snapshot files), check, and store it all as one scan."""
     started_at = datetime.now(UTC)
@@ -72,12 +75,15 @@ def scan(
         sources: list[Source] = load_scan_inventory(inventory_file) if inventory_file else []
         if paths:
             sources.append(FileSource(paths))
-        rules = select(load_rules(), _prefixes(selected), _prefixes(ignored), profile)
-        site = load_site_params(site_file) if site_file else None
+        config = load_config(config_file, isolated)
+        site_file = site_file or config.site
+        baseline_file = baseline_file or config.baseline
         baseline = load_baseline(baseline_file) if baseline_file else None
+        rules = chosen_rules(config, selected, ignored, profile, rules_dirs, baseline, baseline_file)
+        site = load_site_params(site_file) if site_file else None
         snapshot = gather(sources)
-    except (SnapshotError, RuleError) as exc:
-        click.echo(f"hostlint: {exc}", err=True)
+    except (SnapshotError, RuleError, ConfigError) as exc:
+        echo_error(exc)
         return Exit.USAGE
     # The database layer (SQLAlchemy, Alembic) loads only for the commands that use it, not for every hostlint run.
     from hostlint.history.compare import trends
@@ -87,9 +93,9 @@ def scan(
     result = check_snapshot(snapshot, rules, site, baseline)
     code = exit_code(result)
     settings = {
-        "profile": profile,
-        "select": _prefixes(selected),
-        "ignore": _prefixes(ignored),
+        "profile": profile or config.profile or "recommended",
+        "select": prefixes(selected) or prefixes(config.select),
+        "ignore": prefixes(config.ignore) + prefixes(ignored),
         "site": str(site_file) if site_file else None,
         "baseline": str(baseline_file) if baseline_file else None,
     }

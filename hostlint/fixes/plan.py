@@ -17,6 +17,7 @@ from hostlint.fixes.actions import Action, load_actions
 from hostlint.fixes.facts import parse_fact
 from hostlint.fixes.site import Site
 from hostlint.fixes.steps import CannotFix, Change, Source, Step
+from hostlint.fixes.withhold import Withheld, unsafe_reason
 from hostlint.join.facts import Fact, Facts
 from hostlint.results import CheckResult, Finding, FixRequest
 from hostlint.rules.model import Stage
@@ -76,6 +77,8 @@ class Plan:
     advice_steps: dict[int, list[Step]] = field(default_factory=dict)
     unchanged: list[Manual] = field(default_factory=list)
     held_back: list[Finding] = field(default_factory=list)
+    # Fixes not written because a name in them cannot be written safely (the findings stay).
+    withheld: list[Withheld] = field(default_factory=list)
 
 
 def _source(finding: Finding, order: int) -> Source:
@@ -105,6 +108,7 @@ class _Builder:
         fact = parse_fact(finding.fact)
         expanded = [(request, self._expand(request, fact, source)) for request in finding.fix]
         failed = [request for request, changes in expanded if changes is None]
+        withheld = {w.action for w in self.plan.withheld if w.source == source}
         # The stages are the safety: a later step (IP hash on the host) without the step that makes it
         # safe (the switch channel) recreates the outage, so it is left out, never written alone.
         blocked = min((STAGE_RANK[r.stage] for r in failed), default=len(STAGES))
@@ -112,8 +116,13 @@ class _Builder:
             if changes is None:
                 continue
             if STAGE_RANK[request.stage] > blocked:
-                reason = f"left out: safe only after {failed[0].action}, which hostlint could not script"
-                self.plan.manual.append(Manual(source, request.action, reason))
+                held = [r.action for r in failed if r.action in withheld]
+                if held:
+                    reason = f"safe only after {held[0]}, whose fix was withheld"
+                    self._withhold(Withheld(source, request.action, reason))
+                else:
+                    reason = f"left out: safe only after {failed[0].action}, which hostlint could not script"
+                    self.plan.manual.append(Manual(source, request.action, reason))
                 continue
             if not changes:
                 self.plan.unchanged.append(Manual(source, request.action, "already as wanted on every device"))
@@ -133,8 +142,13 @@ class _Builder:
                 changes = []
             for change in changes:
                 action = self.actions.get(change.action)
-                if action is not None and all(p in action.platforms for p in change.platforms):
-                    steps.append(Step(action=action, stage=request.stage, change=change, sources=[source], seq=-1))
+                if action is None or not all(p in action.platforms for p in change.platforms):
+                    continue
+                reason = unsafe_reason(change, action, request.stage)
+                if reason is not None:
+                    self._withhold(Withheld(source, request.action, reason))
+                    continue
+                steps.append(Step(action=action, stage=request.stage, change=change, sources=[source], seq=-1))
         if steps:
             self.plan.advice_steps[len(self.plan.advice) - 1] = steps
 
@@ -156,7 +170,17 @@ class _Builder:
                 reason = f"no {', '.join(missing)} commands for {change.action} on {change.device}"
                 self.plan.manual.append(Manual(source, request.action, reason))
                 return None
+        for change in changes:
+            # Every change of the request or none: a channel on one vPC peer without the other is no fix.
+            reason = unsafe_reason(change, self.actions[change.action], request.stage)
+            if reason is not None:
+                self._withhold(Withheld(source, request.action, reason))
+                return None
         return changes
+
+    def _withhold(self, withheld: Withheld) -> None:
+        if withheld not in self.plan.withheld:
+            self.plan.withheld.append(withheld)
 
     def _add(self, change: Change, stage: str, source: Source) -> None:
         step = Step(action=self.actions[change.action], stage=stage, change=change, sources=[source], seq=self.seq)

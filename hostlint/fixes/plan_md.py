@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import re
+
 from hostlint.fixes.actions import SHELL_PLATFORMS
+from hostlint.fixes.identifiers import printable
 from hostlint.fixes.plan import Plan
 from hostlint.fixes.render import describe, render
 from hostlint.fixes.scripts import script_name
@@ -18,8 +21,34 @@ run them in a maintenance window. DISRUPTIVE-LITE steps re-hash every port-chann
 """
 
 
+# Characters that start Markdown syntax inside a line: code spans, emphasis, links, raw HTML, table
+# cells, entities. `>` and `#` matter only at the start of a line, which a name never is here.
+_MARKDOWN = re.compile(r"([\\`*\[\]<|&])")
+
+
+def md(text: object) -> str:
+    """Text with names in it, for a Markdown line: one line, control characters and syntax escaped."""
+    return _MARKDOWN.sub(r"\\\1", printable(text))
+
+
+def md_code(text: object) -> str:
+    """A code span holding `text` literally: a fence longer than any backtick run in it, `|` escaped
+    (GFM ends a table cell at a `|` even inside a code span)."""
+    body = printable(text).replace("|", "\\|")
+    fence = "`" * (max((len(run) for run in re.findall(r"`+", body)), default=0) + 1)
+    pad = " " if body.startswith("`") or body.endswith("`") else ""
+    return f"{fence}{pad}{body}{pad}{fence}"
+
+
 def _cell(text: str) -> str:
-    return text.replace("|", "\\|").replace("\n", " ")
+    return md(text)
+
+
+def _fenced(lines: list[str], indent: str) -> list[str]:
+    """A fenced code block whose fence no line of it can close."""
+    longest = max((len(run) for line in lines for run in re.findall(r"`+", line)), default=0)
+    fence = indent + "`" * max(3, longest + 1)
+    return [fence, *(f"{indent}{printable(line)}" for line in lines), fence]
 
 
 def _run(step: Step, rollback: bool = False) -> str:
@@ -40,15 +69,15 @@ def _run(step: Step, rollback: bool = False) -> str:
 
 
 def _why(step: Step) -> list[str]:
-    return [f"{s.code} `{s.object}`: {s.message}" for s in step.sources]
+    return [f"{s.code} {md_code(s.object)}: {md(s.message)}" for s in step.sources]
 
 
 def _step_section(step: Step) -> list[str]:
     platform = step.change.platforms[0]
     lines = [
-        f"### Step {step.number}: {step.device}, {step.action.action}",
+        f"### Step {step.number}: {md(step.device)}, {step.action.action}",
         "",
-        f"- **What:** {describe(step)}",
+        f"- **What:** {md(describe(step))}",
         f"- **Why:** {'; '.join(_why(step))}",
         f"- **Disruptive:** {step.action.label}",
         f"- **Run:** {_run(step)}",
@@ -56,12 +85,12 @@ def _step_section(step: Step) -> list[str]:
     applicability = sorted({s.applicability for s in step.sources if s.applicability})
     if "unsafe" in applicability:
         lines.append("- **Applicability:** unsafe: review before running, never run unasked")
-    lines += [f"- **REVIEW:** {note}" for note in step.change.notes]
-    lines += ["- **Verify** (" + platform + "):", "", "  ```"]
-    lines += [f"  {line}" for line in render(step, platform, "verify").splitlines()]
-    lines += ["  ```", "", "  Expect:", "", "  ```"]
-    lines += [f"  {line}" for line in render(step, platform, "expect").splitlines()]
-    lines += ["  ```", ""]
+    lines += [f"- **REVIEW:** {md(note)}" for note in step.change.notes]
+    lines += ["- **Verify** (" + platform + "):", ""]
+    lines += _fenced(render(step, platform, "verify").splitlines(), "  ")
+    lines += ["", "  Expect:", ""]
+    lines += _fenced(render(step, platform, "expect").splitlines(), "  ")
+    lines += [""]
     return lines
 
 
@@ -81,7 +110,10 @@ def _conflicts(plan: Plan) -> list[str]:
     lines = ["## Conflicts", "", "Resolve these before running anything: run in order, the later step wins.", ""]
     for conflict in plan.conflicts:
         values = "; ".join(f"step {s.number} sets {s.change.after!r} ({', '.join(s.codes)})" for s in conflict.steps)
-        lines.append(f"- {conflict.device} `{conflict.target}` ({conflict.sets}, stage {conflict.stage}): {values}")
+        lines.append(
+            f"- {md(conflict.device)} {md_code(conflict.target)} "
+            f"({conflict.sets}, stage {conflict.stage}): {md(values)}"
+        )
     return [*lines, ""]
 
 
@@ -94,7 +126,7 @@ def _held_back(plan: Plan) -> list[str]:
         "These fixes may drop traffic and need a window; hostlint writes them only with `--unsafe-fixes`.",
         "",
     ]
-    lines += [f"- {f.code} `{f.object}`: {f.message}" for f in plan.held_back]
+    lines += [f"- {f.code} {md_code(f.object)}: {md(f.message)}" for f in plan.held_back]
     return [*lines, ""]
 
 
@@ -103,16 +135,31 @@ def _manual(plan: Plan) -> list[str]:
         return []
     lines = ["## Needs manual work", "", "hostlint did not script these; the plan above does not cover them.", ""]
     for item in plan.manual:
-        lines.append(f"- {item.source.code} `{item.source.object}` ({item.action}): {item.reason}")
+        lines.append(f"- {item.source.code} {md_code(item.source.object)} ({item.action}): {md(item.reason)}")
+    return [*lines, ""]
+
+
+def _withheld(plan: Plan) -> list[str]:
+    if not plan.withheld:
+        return []
+    lines = [
+        "## Withheld fixes",
+        "",
+        "A name in these fixes does not fit its grammar on the platform, so hostlint wrote no command for",
+        "them (the findings stand). Correct the name on the device, or make the change by hand.",
+        "",
+    ]
+    for item in plan.withheld:
+        lines.append(f"- {item.source.code} {md_code(item.source.object)} ({item.action}): {md(item.reason)}")
     return [*lines, ""]
 
 
 def _advice_commands(step: Step) -> list[str]:
     """A display-only step's commands, as text to adapt: in no script, so no step number."""
     platform = step.change.platforms[0]
-    lines = [f"  - On {step.device} ({platform}, {step.action.label}), when ready: {describe(step)}"]
-    lines += [f"    - REVIEW: {note}" for note in step.change.notes]
-    lines += ["", "    ```", *(f"    {line}" for line in render(step, platform, "change").splitlines()), "    ```", ""]
+    lines = [f"  - On {md(step.device)} ({platform}, {step.action.label}), when ready: {md(describe(step))}"]
+    lines += [f"    - REVIEW: {md(note)}" for note in step.change.notes]
+    lines += ["", *_fenced(render(step, platform, "change").splitlines(), "    "), ""]
     return lines
 
 
@@ -121,16 +168,16 @@ def _advice(plan: Plan) -> list[str]:
         return []
     lines = ["## Advice (not scripted)", ""]
     for index, finding in enumerate(plan.advice):
-        lines.append(f"- {finding.code} `{finding.object}` ({finding.severity}): {finding.message}")
+        lines.append(f"- {finding.code} {md_code(finding.object)} ({finding.severity}): {md(finding.message)}")
         if finding.fix:
             suggested = ", ".join(
                 request.action + (f" {request.params}" if request.params else "") for request in finding.fix
             )
-            lines.append(f"  - Suggested, display-only: {suggested}")
+            lines.append(f"  - Suggested, display-only: {md(suggested)}")
         for step in plan.advice_steps.get(index, []):
             lines += _advice_commands(step)
     for item in plan.unchanged:
-        lines.append(f"- {item.source.code} `{item.source.object}` ({item.action}): {item.reason}")
+        lines.append(f"- {item.source.code} {md_code(item.source.object)} ({item.action}): {md(item.reason)}")
     return [*lines, ""]
 
 
@@ -144,13 +191,13 @@ def _rollback(plan: Plan) -> list[str]:
         "",
     ]
     for n, step in enumerate(reversed(plan.steps), 1):
-        lines.append(f"{n}. Undo step {step.number} on {step.device} ({step.action.action}): {_run(step, True)}")
+        lines.append(f"{n}. Undo step {step.number} on {md(step.device)} ({step.action.action}): {_run(step, True)}")
     return [*lines, ""]
 
 
 def plan_markdown(plan: Plan, snapshot: Snapshot) -> str:
     lines = ["# hostlint fix plan", ""]
-    origin = [f"source `{snapshot.source}`"] if snapshot.source else []
+    origin = [f"source {md_code(snapshot.source)}"] if snapshot.source else []
     if snapshot.collected_at:
         origin.append(f"collected {snapshot.collected_at.isoformat()}")
     if origin:
@@ -162,5 +209,5 @@ def plan_markdown(plan: Plan, snapshot: Snapshot) -> str:
             lines += _step_section(step)
     else:
         lines += ["No step to run.", ""]
-    lines += _conflicts(plan) + _held_back(plan) + _manual(plan) + _advice(plan) + _rollback(plan)
+    lines += _conflicts(plan) + _held_back(plan) + _withheld(plan) + _manual(plan) + _advice(plan) + _rollback(plan)
     return "\n".join(lines).rstrip("\n") + "\n"

@@ -1,4 +1,9 @@
-"""Rendering one step's action templates (rules/fixes/*.yaml) for one platform."""
+"""Rendering one step's action templates (rules/fixes/*.yaml) for one platform.
+
+Each script language has its own environment whose `finalize` refuses a raw value (see
+hostlint.fixes.quoting): commands (`change`, `verify`, `rollback`) render in the platform's language,
+text for people (`describe`, `expect`, `rollback_expect`) in one that escapes control characters.
+"""
 
 from __future__ import annotations
 
@@ -7,16 +12,37 @@ from typing import Any
 
 import jinja2
 
+from hostlint.fixes import quoting
+from hostlint.fixes.quoting import LANGUAGE, UnsafeValue
 from hostlint.fixes.spelling import FILTERS
 from hostlint.fixes.steps import Step
 
-_ENV = jinja2.Environment(
-    undefined=jinja2.StrictUndefined,
-    trim_blocks=True,
-    lstrip_blocks=True,
-    autoescape=False,
-)
-_ENV.filters.update(FILTERS)
+# Fields read by people, not run: any value, shown with its control characters escaped.
+TEXT_FIELDS = ("describe", "expect", "rollback_expect")
+COMMAND_FIELDS = ("change", "verify", "rollback")
+_QUOTING_FILTERS = {
+    "sh": quoting.sh,
+    "ps": quoting.ps,
+    "py": quoting.py,
+    "cli": quoting.cli,
+    "cli_words": quoting.cli_words,
+    "token": quoting.Token,
+    "join": quoting.join,
+}
+
+
+@cache
+def _environment(language: str) -> jinja2.Environment:
+    env = jinja2.Environment(
+        undefined=jinja2.StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+        autoescape=False,
+        finalize=quoting.display if language == "text" else quoting.finalizer(language),
+    )
+    env.filters.update(FILTERS)
+    env.filters.update(_QUOTING_FILTERS)
+    return env
 
 
 class TemplateError(Exception):
@@ -24,8 +50,8 @@ class TemplateError(Exception):
 
 
 @cache
-def _compile(source: str) -> jinja2.Template:
-    return _ENV.from_string(source)
+def _compile(source: str, language: str) -> jinja2.Template:
+    return _environment(language).from_string(source)
 
 
 def _context(step: Step, platform: str) -> dict[str, Any]:
@@ -39,9 +65,11 @@ def _context(step: Step, platform: str) -> dict[str, Any]:
     }
 
 
-def _render(step: Step, source: str, platform: str, where: str) -> str:
+def _render(step: Step, source: str, platform: str, where: str, language: str) -> str:
     try:
-        text = _compile(source).render(_context(step, platform))
+        text = _compile(source, language).render(_context(step, platform))
+    except UnsafeValue as exc:
+        raise UnsafeValue(f"rules/fixes/{step.action.action}.yaml: {where}: {exc}") from exc
     except jinja2.TemplateError as exc:
         raise TemplateError(f"rules/fixes/{step.action.action}.yaml: {where}: {exc}") from exc
     return "\n".join(line.rstrip() for line in text.strip("\n").splitlines())
@@ -52,8 +80,17 @@ def render(step: Step, platform: str, field: str) -> str:
     source = getattr(step.action.platforms[platform], field)
     if source is None:
         return ""
-    return _render(step, source, platform, f"{platform}.{field}")
+    language = "text" if field in TEXT_FIELDS else LANGUAGE[platform]
+    return _render(step, source, platform, f"{platform}.{field}", language)
 
 
 def describe(step: Step) -> str:
-    return _render(step, step.action.describe, step.change.platforms[0], "describe")
+    return _render(step, step.action.describe, step.change.platforms[0], "describe", "text")
+
+
+def render_all(step: Step) -> None:
+    """Render every field of the step for each of its platforms; UnsafeValue if any value is refused."""
+    describe(step)
+    for platform in step.change.platforms:
+        for field in (*COMMAND_FIELDS, "expect", "rollback_expect"):
+            render(step, platform, field)

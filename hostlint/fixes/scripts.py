@@ -10,6 +10,8 @@ import re
 from dataclasses import dataclass
 
 from hostlint.fixes.actions import SHELL_PLATFORMS
+from hostlint.fixes.identifiers import printable
+from hostlint.fixes.quoting import ps
 from hostlint.fixes.render import describe, render
 from hostlint.fixes.steps import Step
 
@@ -48,7 +50,9 @@ def script_name(device: str, platform: str, rollback: bool = False) -> str:
 
 
 def _comment(dialect: Dialect, lines: list[str]) -> list[str]:
-    return [f"{dialect.comment} {line}".rstrip() for line in lines]
+    """Comment lines; names in them are data, so every control character (a newline that would start
+    a live line) is shown as an escape instead."""
+    return [f"{dialect.comment} {printable(line)}".rstrip() for line in lines]
 
 
 def _step_title(step: Step, total: int, rollback: bool) -> str:
@@ -78,11 +82,13 @@ def _block(step: Step, platform: str, dialect: Dialect, total: int, rollback: bo
     return lines
 
 
-def _intro(device: str, platform: str, numbers: str, rollback: bool) -> list[str]:
+def _intro(device: str | None, platform: str, numbers: str, rollback: bool) -> list[str]:
+    """The script's opening lines; `device` None where the text is not a comment (a docstring)."""
     what = "ROLLBACK script" if rollback else "fix script"
     order = "in the reverse of the plan order (PLAN.md, Rollback)" if rollback else "in PLAN.md order"
+    target = "the host named in HOST" if device is None else printable(device)
     return [
-        f"hostlint {what} for {device} ({platform}), generated from a snapshot: review it before use.",
+        f"hostlint {what} for {target} ({platform}), generated from a snapshot: review it before use.",
         "hostlint runs nothing. These steps are part of one plan across devices: run ONE step at a time,",
         f"{order}, and check its verify result before the next step. Steps here: {numbers}.",
     ]
@@ -132,7 +138,7 @@ def powershell_script(device: str, steps: list[Step], total: int, rollback: bool
     )
     lines += ["param([Parameter(Mandatory = $true)][int]$Step)", "$ErrorActionPreference = 'Stop'"]
     if is_host:
-        lines.append(f"$vmhost = Get-VMHost -Name '{device}'")
+        lines.append(f"$vmhost = Get-VMHost -Name {ps(device)}")
     lines += ["", "switch ($Step) {"]
     for step in steps:
         body = _block(step, "powercli", SHELL, total, rollback)
@@ -219,7 +225,8 @@ def python_script(device: str, steps: list[Step], total: int, rollback: bool) ->
     """A runnable pyvmomi script: one function per step, run one step at a time against vCenter or the host."""
     numbers = ", ".join(str(s.number) for s in steps)
     name = script_name(device, "vsphere-api", rollback)
-    intro = _intro(device, "vSphere API, pyvmomi", numbers, rollback)
+    # The host name is data: a repr() literal in HOST, never inside the docstring or a comment line.
+    intro = _intro(None, "vSphere API, pyvmomi", numbers, rollback)
     usage = f"Usage: HOSTLINT_VSPHERE_PASSWORD=... python3 {name} --server VCENTER --user USER STEP"
     lines = ["#!/usr/bin/env python3", '"""' + intro[0], "", *intro[1:], usage, '"""']
     lines += [_PYVMOMI_PREAMBLE.rstrip("\n"), "", f"HOST = {device!r}", ""]
@@ -231,9 +238,10 @@ def python_script(device: str, steps: list[Step], total: int, rollback: bool) ->
         expect = render(step, "vsphere-api", "rollback_expect" if rollback else "expect") or render(
             step, "vsphere-api", "expect"
         )
-        lines += ["", f"def change_{step.number}(ns):", *(f"    # {n}" for n in notes)]
+        lines += ["", f"def change_{step.number}(ns):", *(f"    # {printable(n)}" for n in notes)]
         lines += [f"    {line}" if line else "" for line in code.splitlines()]
-        lines += ["", "", f"def verify_{step.number}(ns):", *(f"    # expect: {e}" for e in expect.splitlines())]
+        lines += ["", "", f"def verify_{step.number}(ns):"]
+        lines += [f"    # expect: {printable(e)}" for e in expect.splitlines()]
         lines += [f"    {line}" if line else "" for line in verify.splitlines()]
         lines.append("")
     lines.append("")

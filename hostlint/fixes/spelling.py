@@ -6,7 +6,8 @@ These are the Jinja2 filters the action templates under `rules/fixes/` use.
 from __future__ import annotations
 
 import re
-import shlex
+
+from hostlint.fixes.quoting import Quoted, Token, sh
 
 # vSphere API policy -> `esxcli ... failover set -l` value, and what `failover get` prints back.
 _ESXCLI_POLICY = {
@@ -55,16 +56,16 @@ _JUMBO = {"cisco_ios": 9198, "cisco_nxos": 9216, "arista_eos": 9214, "juniper_ju
 _L2_HEADER = {"juniper_junos": 14}
 
 
-def esxcli_policy(policy: str) -> str:
-    return _ESXCLI_POLICY[policy][0]
+def esxcli_policy(policy: str) -> Token:
+    return Token(_ESXCLI_POLICY[policy][0])
 
 
-def esxcli_policy_shown(policy: str) -> str:
-    return _ESXCLI_POLICY[policy][1]
+def esxcli_policy_shown(policy: str) -> Token:
+    return Token(_ESXCLI_POLICY[policy][1])
 
 
-def powercli_policy(policy: str) -> str:
-    return _POWERCLI_POLICY[policy]
+def powercli_policy(policy: str) -> Token:
+    return Token(_POWERCLI_POLICY[policy])
 
 
 def hash_command(hash_name: str, platform: str) -> str | None:
@@ -85,12 +86,12 @@ def channel_number(name: str) -> int | None:
     return int(match.group(1)) if match else None
 
 
-def channel_interface(number: int, platform: str) -> str:
-    return _CHANNEL_INTERFACE[platform].format(number)
+def channel_interface(number: int, platform: str) -> Token:
+    return Token(_CHANNEL_INTERFACE[platform].format(int(number)))
 
 
-def channel_mode(mode: str) -> str:
-    return _CHANNEL_MODE[mode]
+def channel_mode(mode: str) -> Token:
+    return Token(_CHANNEL_MODE[mode])
 
 
 def jumbo(platform: str) -> int:
@@ -153,17 +154,9 @@ def bond_options(options: dict[str, object]) -> str:
     return ",".join(f"{key}={value}" for key, value in options.items())
 
 
-def bond_args(options: dict[str, object]) -> str:
-    """The same options as `ip link set DEV type bond` arguments: `mode 802.3ad miimon 100 ...`."""
-    return " ".join(f"{key} {shell_quote(str(value))}" for key, value in options.items())
-
-
-def powershell_quote(text: str) -> str:
-    return "'" + str(text).replace("'", "''") + "'"
-
-
-def shell_quote(text: str) -> str:
-    return shlex.quote(str(text))
+def bond_args(options: dict[str, object]) -> Quoted:
+    """The same options as `ip link set DEV type bond` arguments: `mode 802.3ad miimon 100 ...`, shell-quoted."""
+    return Quoted(" ".join(f"{Token(key)} {sh(value)}" for key, value in options.items()), "sh")
 
 
 FILTERS = {
@@ -178,8 +171,4 @@ FILTERS = {
     "config_mtu": config_mtu,
     "jumbo": jumbo,
     "short": short_interface,
-    "sh": shell_quote,
-    "ps": powershell_quote,
-    # A Python literal, for the vSphere API (pyvmomi) scripts.
-    "py": repr,
 }

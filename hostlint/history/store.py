@@ -18,6 +18,7 @@ middle of its transaction. Never set it outside tests.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import os
 import sys
@@ -159,6 +160,34 @@ def _sqlite_engine(url: str) -> Engine:
     return engine
 
 
+def _read_only_sqlite_engine(path: Path) -> Engine:
+    """A SQLite file opened read-only, for `history` and `diff` on a database they may not write.
+
+    `mode=ro` still needs the WAL index (`-shm`) beside the file; in a read-only directory without
+    one, `immutable=1` reads the file as it is (nothing can be writing there).
+    """
+    import sqlite3
+
+    mode = "mode=ro"
+    try:
+        with contextlib.closing(sqlite3.connect(f"file:{path}?mode=ro", uri=True)) as probe:
+            probe.execute("SELECT count(*) FROM sqlite_master").fetchone()
+    except sqlite3.OperationalError:
+        mode = "immutable=1"
+    engine = create_engine(f"sqlite:///file:{path}?{mode}&uri=true", connect_args={"timeout": SQLITE_BUSY_TIMEOUT_S})
+
+    @event.listens_for(engine, "connect")
+    def _connect(dbapi_connection: Any, _record: Any) -> None:
+        dbapi_connection.isolation_level = None
+        dbapi_connection.execute(f"PRAGMA busy_timeout = {SQLITE_BUSY_TIMEOUT_S * 1000}")
+
+    @event.listens_for(engine, "begin")
+    def _begin(connection: Any) -> None:
+        connection.exec_driver_sql("BEGIN")
+
+    return engine
+
+
 def alembic_config() -> Any:
     from alembic.config import Config
 
@@ -168,14 +197,15 @@ def alembic_config() -> Any:
 
 
 class HistoryStore:
-    def __init__(self, engine: Engine):
+    def __init__(self, engine: Engine, label: str | None = None):
         self.engine = engine
         self._writer = engine.execution_options(**{WRITE_OPTION: True})
+        self._label = label
 
     @property
     def url(self) -> str:
         """The database URL with any password hidden, for messages."""
-        return self.engine.url.render_as_string(hide_password=True)
+        return self._label or self.engine.url.render_as_string(hide_password=True)
 
     def close(self) -> None:
         self.engine.dispose()
@@ -346,6 +376,34 @@ def _pause_for_tests() -> None:
     if seconds:
         print(f"hostlint: test hook: pausing {seconds}s inside the scan transaction", file=sys.stderr, flush=True)
         time.sleep(float(seconds))
+
+
+def _writable(path: Path) -> bool:
+    # access(2) answers EROFS on a read-only file system even for root.
+    return os.access(path, os.W_OK) and os.access(path.parent, os.W_OK)
+
+
+def open_read_only(value: str | None = None) -> HistoryStore:
+    """The history database for reading only (`history`, `diff`): a SQLite file that cannot be written
+    (mode 0444, a read-only directory or file system) is opened read-only when its schema is current.
+    """
+    url = database_url(value)
+    database = make_url(url).database if make_url(url).get_backend_name() == "sqlite" else None
+    if not database or database == ":memory:" or not Path(database).is_file() or _writable(Path(database)):
+        return open_store(value)
+    store = HistoryStore(_read_only_sqlite_engine(Path(database)), label=f"{url} (read-only)")
+    try:
+        with store._errors("open the history database"):
+            revision = store.revision()
+        if revision != HEAD_REVISION:
+            raise StoreError(
+                f"{store.url}: schema revision {revision} needs upgrading to {HEAD_REVISION}, "
+                "and the database is read-only; run hostlint once with write access to it"
+            )
+    except StoreError:
+        store.close()
+        raise
+    return store
 
 
 def open_store(value: str | None = None) -> HistoryStore:

@@ -1,8 +1,9 @@
 """`--format html`: one self-contained page a network admin can open from a mail or a CI artifact.
 
 Inline CSS and inline SVG only: no scripts, fonts, images or links to load.
-Sections: summary, findings by severity (expected, actual, fix and its
-applicability), per host a picture of its uplinks (virtual switch or bond ->
+Sections: summary, filters (severity, rule, host, switch: CSS only, see
+html_groups), findings by rule (one collapsible group per rule and message,
+with expected, actual, fix and its applicability), per host a picture of its uplinks (virtual switch or bond ->
 host NIC -> switch port -> port-channel) with the problem parts marked, then
 skipped rule checks with their reasons, unresolved uplinks, collection errors
 and what the baseline accepted. The template is templates/report.html.j2.
@@ -21,6 +22,7 @@ from pydantic import BaseModel
 from hostlint import __version__
 from hostlint.join import build_facts
 from hostlint.join.facts import Facts, TeamFact, UplinkFact
+from hostlint.report.html_groups import Filters, filters, groups
 from hostlint.report.human import finding_switches, plural, summary_line, value_text
 from hostlint.results import SEVERITY_RANK, CheckResult, Finding
 from hostlint.rules.model import Rule
@@ -46,6 +48,10 @@ COLUMNS = {"team": (8, 210), "nic": (288, 165), "port": (523, 240), "channel": (
 WIDTH = 996
 CHAR_PX = 6.8
 LINE = 14
+# Beyond this many hosts only the most affected get an uplink picture (the page stays small).
+DIAGRAM_HOSTS = 60
+# A group of findings with up to this many objects is shown open.
+OPEN_GROUPS_UP_TO = 5
 
 
 class ScanHeader(BaseModel):
@@ -142,6 +148,8 @@ class HostSection:
     severity: str | None
     findings: list[Finding]
     diagram: Diagram | None
+    # Filter classes (see html_groups): its host, the rules and switches of its findings.
+    css: str = ""
 
 
 def _fit(text: str, width: float) -> str:
@@ -210,9 +218,7 @@ def _host_uplinks(facts: Facts, host: str) -> list[tuple[str, list[UplinkFact]]]
 
 def _team_marks(findings: list[Finding], facts: Facts, host: str, team_names: list[str]) -> dict[str, Mark]:
     """Findings on a team, on its port group overrides, or on a vmk whose virtual switch it is."""
-    vmk_team = {
-        vmk.object: f"{host}/{vmk.vswitch or vmk.dvswitch}" for vmk in facts.vmks if vmk.host == host
-    }
+    vmk_team = {vmk.object: f"{host}/{vmk.vswitch or vmk.dvswitch}" for vmk in facts.vmks if vmk.host == host}
     marks = {name: Mark() for name in team_names}
     for finding in findings:
         target = vmk_team.get(finding.object)
@@ -229,8 +235,10 @@ def _diagram(facts: Facts, host: str, findings: list[Finding]) -> Diagram | None
         return None
     teams = _team_objects(facts, host)
     team_marks = _team_marks(findings, facts, host, [name for name, _ in groups])
-    team_level = {name: Mark([f for f in mark.findings if not f.object.startswith(f"{host}/vmk")])
-                  for name, mark in team_marks.items()}
+    team_level = {
+        name: Mark([f for f in mark.findings if not f.object.startswith(f"{host}/vmk")])
+        for name, mark in team_marks.items()
+    }
     by_object: dict[str, list[Finding]] = defaultdict(list)
     for finding in findings:
         by_object[finding.object].append(finding)
@@ -297,13 +305,23 @@ def _channels(rows: list[ChannelRow], team_level: dict[str, Mark], boxes: list[B
         index = end + 1
 
 
-def _hosts(result: CheckResult, snapshot: Snapshot, facts: Facts) -> list[HostSection]:
+def _host_names(result: CheckResult, snapshot: Snapshot) -> list[str]:
+    kinds = {h.name for h in snapshot.esxi_hosts} | {h.name for h in snapshot.kvm_hosts}
+    return sorted(kinds | {f.host for f in result.findings})
+
+
+def _hosts(result: CheckResult, snapshot: Snapshot, facts: Facts, flt: Filters) -> list[HostSection]:
     findings_by_host: dict[str, list[Finding]] = defaultdict(list)
     for finding in result.findings:
         findings_by_host[finding.host].append(finding)
     kinds = {h.name: "ESXi" for h in snapshot.esxi_hosts} | {h.name: "KVM" for h in snapshot.kvm_hosts}
+    names = _host_names(result, snapshot)
+    # At estate scale a picture per host is most of the page: draw the most affected hosts only.
+    ranked = sorted(names, key=lambda h: (Mark(findings_by_host[h]).severity is None, h))
+    drawn = set(ranked[:DIAGRAM_HOSTS]) if len(names) > DIAGRAM_HOSTS else set(names)
+    drawn = {h for h in drawn if findings_by_host[h] or len(names) <= DIAGRAM_HOSTS}
     sections = []
-    for host in sorted(set(kinds) | set(findings_by_host)):
+    for host in names:
         findings = sorted(findings_by_host[host], key=lambda f: (SEVERITY_RANK.get(f.severity, 9), f.code, f.object))
         counts = Counter(f.severity for f in findings)
         text = ", ".join(
@@ -316,7 +334,10 @@ def _hosts(result: CheckResult, snapshot: Snapshot, facts: Facts) -> list[HostSe
                 counts=text or "no findings",
                 severity=Mark(findings).severity,
                 findings=findings,
-                diagram=_diagram(facts, host, findings),
+                diagram=_diagram(facts, host, findings) if host in drawn else None,
+                css=flt.classes(
+                    set(), {f.code for f in findings}, {host}, {s for f in findings for s in finding_switches(f)}
+                ),
             )
         )
     return sections
@@ -360,13 +381,9 @@ def render(
     rules_by_code = {rule.code: rule for rule in rules}
     facts = result.facts or build_facts(snapshot)
     counts = Counter(f.severity for f in result.findings)
-    by_severity = [
-        (severity, [(f, finding_switches(f)) for f in result.findings if f.severity == severity])
-        for severity in SEVERITY_RANK
-    ]
-    fixes = {
-        code: rule.fix.summary for code, rule in rules_by_code.items() if rule.fix is not None
-    }
+    host_names = _host_names(result, snapshot)
+    flt = filters(result.findings, host_names)
+    fixes = {code: rule.fix.summary for code, rule in rules_by_code.items() if rule.fix is not None}
     template = _environment().get_template("report.html.j2")
     return template.render(
         version=__version__,
@@ -377,10 +394,13 @@ def render(
         summary=summary_line(result),
         counts=counts,
         result=result,
-        by_severity=[(severity, findings) for severity, findings in by_severity if findings],
+        groups=groups(result.findings, flt),
+        filters=flt,
+        open_up_to=OPEN_GROUPS_UP_TO,
+        diagram_hosts=DIAGRAM_HOSTS if len(host_names) > DIAGRAM_HOSTS else None,
         fixes=fixes,
         fix_labels=FIX_LABELS,
-        hosts=_hosts(result, snapshot, facts),
+        hosts=_hosts(result, snapshot, facts, flt),
         skipped=_skipped_groups(result, {code: rule.name for code, rule in rules_by_code.items()}),
         width=WIDTH,
         line_height=LINE,

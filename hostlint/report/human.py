@@ -25,6 +25,12 @@ SITE = "(site)"
 INDENT = "  "
 DETAIL = " " * 10
 UNRESOLVED_REASON = "switch port of an uplink unknown (see unresolved uplinks)"
+LAYOUTS = ("grouped", "all", "statistics", "quiet")
+# One rule's identical finding on this many objects is shown once, with the first few objects.
+GROUP_AT = 4
+GROUP_SHOWN = 5
+SKIPS_SHOWN = 10
+FOLD_HOSTS_AT = 10
 
 
 def value_text(value: Any) -> str:
@@ -44,15 +50,31 @@ def host_of(obj: str | None) -> str:
     return obj.split("/", 1)[0] if obj else SITE
 
 
-def render(result: CheckResult, rules: list[Rule], color: bool = True, width: int = 120) -> str:
+def render(
+    result: CheckResult, rules: list[Rule], color: bool = True, width: int = 120, layout: str = "grouped"
+) -> str:
+    """The report in one of LAYOUTS: `grouped` folds findings repeated on many objects into one
+    block per rule and message; `all` lists every finding under its host; `statistics` counts per
+    rule; `quiet` is one line per finding and nothing else."""
     out = StringIO()
     # soft_wrap: long uplink lists stay on one line, so the text can be grepped and diffed.
     # no_color=None when colour is asked for, so rich still honours a NO_COLOR environment variable.
     console = Console(file=out, force_terminal=color, no_color=None if color else True, width=width, soft_wrap=True)
     names = {rule.code: rule.name for rule in rules}
-    _hosts(console, result)
-    _switches(console, result.findings)
-    _skipped(console, result, names)
+    if layout == "quiet":
+        _quiet(console, result)
+        return out.getvalue()
+    if layout == "statistics":
+        _statistics(console, result)
+        console.print(Text(summary_line(result), style="bold"))
+        return out.getvalue()
+    show_all = layout == "all"
+    groups = [] if show_all else repeated_groups(result.findings)
+    grouped = {id(f) for group in groups for f in group}
+    _repeated(console, groups)
+    _hosts(console, result, grouped, show_all)
+    _switches(console, result.findings, show_all)
+    _skipped(console, result, names, show_all)
     _unresolved(console, result)
     _collection_errors(console, result)
     _baseline(console, result)
@@ -102,17 +124,93 @@ def _heading(console: Console, title: str) -> None:
     console.print(Text(title, style="bold underline"))
 
 
-def _hosts(console: Console, result: CheckResult) -> None:
+def repeated_groups(findings: list[Finding]) -> list[list[Finding]]:
+    """Findings of one rule with one message on at least GROUP_AT objects, most frequent first."""
+    by_key: dict[tuple[str, str], list[Finding]] = defaultdict(list)
+    for finding in findings:
+        by_key[(finding.code, finding.message)].append(finding)
+    groups = [group for group in by_key.values() if len(group) >= GROUP_AT]
+    return sorted(groups, key=lambda g: (SEVERITY_RANK[g[0].severity], -len(g), g[0].code, g[0].message))
+
+
+def _repeated(console: Console, groups: list[list[Finding]]) -> None:
+    """One block per repeated finding: the count, the finding once, and the first objects."""
+    if not groups:
+        return
+    total = sum(len(g) for g in groups)
+    console.print(Text(f"Repeated findings ({total} findings in {plural(len(groups), 'group')}, by rule)",
+                       style="bold underline"))  # fmt: skip
+    for group in groups:
+        first = group[0]
+        style = SEVERITY_STYLE.get(first.severity, "")
+        title = Text(INDENT)
+        title.append(f"{first.severity:<7} {first.code}", style=style)
+        title.append(f" {first.name}  ")
+        title.append(f"{plural(len(group), 'object')}", style="bold")
+        console.print(title)
+        console.print(Text(DETAIL + first.message))
+        for label, values in (("expected", [f.expected for f in group]), ("actual", [f.actual for f in group])):
+            texts = {value_text(v) for v in values}
+            shown = texts.pop() if len(texts) == 1 else f"{len(texts)} different values, e.g. {value_text(values[0])}"
+            console.print(_detail(label, shown))
+        console.print(_detail("fix", _fix_text(first)))
+        objects = [f.object for f in group]
+        listed = ", ".join(objects[:GROUP_SHOWN])
+        hidden = len(objects) - GROUP_SHOWN
+        more = f" and {hidden} more (--show-all lists every one)" if hidden > 0 else ""
+        console.print(_detail("on", listed + more))
+    console.print()
+
+
+def _hosts(console: Console, result: CheckResult, grouped: set[int], show_all: bool) -> None:
     findings: dict[str, list[Finding]] = defaultdict(list)
     for finding in result.findings:
         findings[finding.host].append(finding)
     skipped = Counter(host_of(s.object) for s in result.skipped)
     unresolved = Counter(host_of(u.object) for u in result.unresolved)
     passed = Counter(host_of(p.object) for p in result.passed)
-    for host in sorted(set(findings) | set(skipped) | set(unresolved) | set(passed)):
+    hosts = sorted(set(findings) | set(skipped) | set(unresolved) | set(passed))
+    # At estate scale a line per host whose findings are all in the repeated groups is noise:
+    # fold them into one line (their skips and unresolved uplinks are listed in their sections).
+    folded = [h for h in hosts if all(id(f) in grouped for f in findings[h])]
+    fold = not show_all and len(folded) > FOLD_HOSTS_AT
+    for host in hosts:
+        if fold and host in folded:
+            continue
         console.print(_host_header(host, findings[host], skipped[host], unresolved[host], passed[host]))
         for finding in sorted(findings[host], key=lambda f: (SEVERITY_RANK[f.severity], f.code, f.object)):
-            _finding(console, finding)
+            if id(finding) not in grouped:
+                _finding(console, finding)
+    if fold:
+        counts = [
+            (sum(bool(findings[h]) for h in folded), "with only the repeated findings above"),
+            (sum(bool(skipped[h]) for h in folded), "with skipped checks"),
+            (sum(bool(unresolved[h]) for h in folded), "with unresolved uplinks"),
+            (sum(not (findings[h] or skipped[h] or unresolved[h]) for h in folded), "with no findings, fully checked"),
+        ]
+        parts = [f"{count} {label}" for count, label in counts if count]
+        noun = "host" if len(folded) == len(hosts) else "more host"
+        line = f"{plural(len(folded), noun)}: {', '.join(parts)}"
+        console.print(Text(f"{line} (--show-all lists them)", style="dim"))
+
+
+def _quiet(console: Console, result: CheckResult) -> None:
+    for finding in result.findings:
+        console.print(Text(f"{finding.object}: {finding.code} [{finding.severity}] {finding.message}"))
+
+
+def _statistics(console: Console, result: CheckResult) -> None:
+    """Per-rule counts, most frequent first, as `ruff --statistics` prints them."""
+    counts = Counter((f.code, f.name, f.severity) for f in result.findings)
+    skipped = Counter(s.code for s in result.skipped)
+    width = max((len(str(n)) for n in [*counts.values(), *skipped.values()]), default=1)
+    for (code, name, severity), count in sorted(counts.items(), key=lambda item: (-item[1], item[0])):
+        line = Text(f"{count:>{width}}  ")
+        line.append(f"{code:<8}", style=SEVERITY_STYLE.get(severity, ""))
+        line.append(f" [{severity}] {name}")
+        console.print(line)
+    for code, count in sorted(skipped.items(), key=lambda item: (-item[1], item[0])):
+        console.print(Text(f"{count:>{width}}  {code:<8} [skipped]", style="magenta"))
 
 
 def _host_header(host: str, findings: list[Finding], skipped: int, unresolved: int, passed: int) -> Text:
@@ -173,7 +271,7 @@ def finding_switches(finding: Finding) -> list[str]:
     return sorted({name for name in found if name})
 
 
-def _switches(console: Console, findings: list[Finding]) -> None:
+def _switches(console: Console, findings: list[Finding], show_all: bool = True) -> None:
     by_switch: dict[str, list[Finding]] = defaultdict(list)
     for finding in findings:
         for switch in finding_switches(finding):
@@ -189,12 +287,14 @@ def _switches(console: Console, findings: list[Finding]) -> None:
         line.append("  ")
         line.append(", ".join(_severity_count(sev, counts[sev]) for sev in SEVERITY_RANK if counts[sev]))
         codes = ", ".join(sorted({f.code for f in touching}))
-        hosts = ", ".join(sorted({f.host for f in touching}))
-        line.append(f" ({codes}) on {hosts}")
+        hosts = sorted({f.host for f in touching})
+        listed = hosts if show_all or len(hosts) <= SKIPS_SHOWN else hosts[:SKIPS_SHOWN]
+        more = "" if len(listed) == len(hosts) else f" and {len(hosts) - len(listed)} more hosts"
+        line.append(f" ({codes}) on {', '.join(listed)}{more}")
         console.print(line)
 
 
-def _skipped(console: Console, result: CheckResult, names: dict[str, str]) -> None:
+def _skipped(console: Console, result: CheckResult, names: dict[str, str], show_all: bool = True) -> None:
     """Skips collapsed: one line per reason and set of objects, naming every rule it stopped."""
     if not result.skipped:
         return
@@ -208,7 +308,9 @@ def _skipped(console: Console, result: CheckResult, names: dict[str, str]) -> No
         line.append(f" skipped on {what}: {reason}")
         console.print(line)
         if len(objects) > 1:
-            console.print(Text(DETAIL + ", ".join(objects), style="dim"))
+            listed = objects if show_all or len(objects) <= SKIPS_SHOWN else objects[:SKIPS_SHOWN]
+            more = "" if len(listed) == len(objects) else f" and {len(objects) - len(listed)} more (--show-all)"
+            console.print(Text(DETAIL + ", ".join(listed) + more, style="dim"))
 
 
 def _skip_entries(result: CheckResult) -> list[tuple[str, str, str]]:

@@ -1,8 +1,10 @@
 """`--format sarif`: SARIF 2.1.0 for code-scanning dashboards and CI annotations.
 
-Findings have no file and line, so each result names its object with a logical
-location. Skipped rule x objects, unresolved uplinks and collection errors are
-tool execution notifications: the run succeeded, but these parts were not checked.
+Each result names its object with a logical location and, when the check was given snapshot
+files, a physical one: the file that holds the object's host, the line that names the object,
+and the JSON pointer of the host in the file (code scanning needs a file location). Skipped
+rule x objects, unresolved uplinks and collection errors are tool execution notifications:
+the run succeeded, but these parts were not checked.
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ import json
 from typing import Any
 
 from hostlint import __version__
+from hostlint.report.locations import Location, Locator
 from hostlint.results import CheckResult, Finding, Skipped
 from hostlint.rules.docs import rule_markdown
 from hostlint.rules.model import Rule
@@ -22,11 +25,15 @@ SARIF_VERSION = "2.1.0"
 LEVELS = {"error": "error", "warning": "warning", "info": "note"}
 
 
-def render(result: CheckResult, rules: list[Rule], snapshot: Snapshot | None = None) -> str:
-    return json.dumps(sarif_log(result, rules, snapshot), indent=2) + "\n"
+def render(
+    result: CheckResult, rules: list[Rule], snapshot: Snapshot | None = None, locator: Locator | None = None
+) -> str:
+    return json.dumps(sarif_log(result, rules, snapshot, locator), indent=2) + "\n"
 
 
-def sarif_log(result: CheckResult, rules: list[Rule], snapshot: Snapshot | None = None) -> dict[str, Any]:
+def sarif_log(
+    result: CheckResult, rules: list[Rule], snapshot: Snapshot | None = None, locator: Locator | None = None
+) -> dict[str, Any]:
     driver_rules = _unique(rules)
     index = {rule.code: n for n, rule in enumerate(driver_rules)}
     run: dict[str, Any] = {
@@ -43,7 +50,7 @@ def sarif_log(result: CheckResult, rules: list[Rule], snapshot: Snapshot | None 
                 "toolExecutionNotifications": _notifications(result, index),
             }
         ],
-        "results": [_result(finding, index) for finding in result.findings],
+        "results": [_result(finding, index, locator) for finding in result.findings],
     }
     if snapshot is not None and (snapshot.source or snapshot.collected_at):
         run["properties"] = {"snapshot": snapshot.model_dump(mode="json", include={"source", "collected_at"})}
@@ -80,6 +87,16 @@ def _logical(obj: str) -> dict[str, Any]:
     return {"logicalLocations": [{"fullyQualifiedName": obj, "name": obj.rsplit("/", 1)[-1], "kind": "object"}]}
 
 
+def _physical(location: Location) -> dict[str, Any]:
+    return {
+        "physicalLocation": {
+            "artifactLocation": {"uri": location.uri},
+            "region": {"startLine": location.line},
+        },
+        "properties": {"jsonPointer": location.pointer},
+    }
+
+
 def _rule_reference(code: str, index: dict[str, int]) -> dict[str, Any]:
     reference: dict[str, Any] = {"id": code}
     if code in index:
@@ -87,13 +104,17 @@ def _rule_reference(code: str, index: dict[str, int]) -> dict[str, Any]:
     return reference
 
 
-def _result(finding: Finding, index: dict[str, int]) -> dict[str, Any]:
+def _result(finding: Finding, index: dict[str, int], locator: Locator | None) -> dict[str, Any]:
     dumped = finding.model_dump(mode="json")
+    location = _logical(finding.object)
+    found = locator.locate(finding.object) if locator else None
+    if found:
+        location |= _physical(found)
     result: dict[str, Any] = {
         "ruleId": finding.code,
         "level": LEVELS[finding.severity],
         "message": {"text": finding.message},
-        "locations": [_logical(finding.object)],
+        "locations": [location],
         # Stable across runs, so a dashboard tracks one problem on one object over time.
         "partialFingerprints": {"hostlint/v1": _fingerprint(finding.code, finding.object)},
         "properties": {

@@ -91,8 +91,8 @@ class Rule(Strict):
     @field_validator("code")
     @classmethod
     def _code_shape(cls, code: str) -> str:
-        if not re.fullmatch(r"[A-Z]{2}\d{3}", code):
-            raise ValueError("a rule code is two capital letters and three digits, e.g. LG001")
+        if not re.fullmatch(r"[A-Z]{2,8}\d{3,4}", code):
+            raise ValueError("a rule code is 2-8 capital letters and 3-4 digits, e.g. LG001 or ACME0001")
         return code
 
     @field_validator("name")

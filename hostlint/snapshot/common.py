@@ -2,13 +2,85 @@
 
 from __future__ import annotations
 
-from typing import Literal
+import unicodedata
+from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, StrictInt
 from pydantic.dataclasses import dataclass
 
 Duplex = Literal["full", "half"]
 ConnectionState = Literal["connected", "disconnected", "notResponding", "unreachable"]
+
+# Characters no name or text field may hold: they end lines in scripts and reports (C0 controls with
+# NUL, DEL, C1 controls, U+2028/U+2029) or reorder what a reader sees (bidirectional overrides).
+_FORBIDDEN_CATEGORIES = {"Cc", "Zl", "Zp"}
+_BIDI_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+
+
+def control_character(value: str, allow_tab: bool = True) -> int | None:
+    """The offset of the first character no one-line name or text may hold, or None."""
+    if value.isprintable():  # the common case, decided in C
+        return None
+    for offset, char in enumerate(value):
+        if char == "\t" and allow_tab:
+            continue
+        if unicodedata.category(char) in _FORBIDDEN_CATEGORIES or char in _BIDI_CONTROLS:
+            return offset
+    return None
+
+
+def _one_line(allow_tab: bool):
+    def check(value: str) -> str:
+        offset = control_character(value, allow_tab)
+        if offset is not None:
+            raise ValueError(f"control character U+{ord(value[offset]):04X} at position {offset}")
+        return value
+
+    return check
+
+
+# A name of a device or an object on it (host, switch, port, vmnic, vmk, port group, bond, domain...):
+# the longest any platform allows is 255 (DNS names, vSphere object names are 80, Linux IFNAMSIZ 15).
+Name = Annotated[str, Field(min_length=1, max_length=255), AfterValidator(_one_line(allow_tab=False))]
+# Free text a device reports (port descriptions, versions, models, hash names) or a reason hostlint
+# wrote: bounded, one line (tabs allowed).
+Text = Annotated[str, Field(max_length=4096), AfterValidator(_one_line(allow_tab=True))]
+
+
+def _as_one_line(value: object) -> object:
+    if not isinstance(value, str) or (value.isprintable() and len(value) <= 4096):
+        return value
+    breaking = _FORBIDDEN_CATEGORIES
+    spaced = "".join(" " if unicodedata.category(c) in breaking or c in _BIDI_CONTROLS else c for c in value)
+    flat = " ".join(spaced.split())
+    return flat if len(flat) <= 4096 else flat[:4093] + "..."
+
+
+# A reason hostlint writes from what a library raised (exception text may span lines): kept, on one line.
+Reason = Annotated[str, BeforeValidator(_as_one_line)]
+
+# MTU is the largest IP packet an interface passes (bytes). 68 is the smallest IPv4 allows (RFC 791).
+# ESXi: standard and distributed switches and VMkernel ports accept at most 9000 (vSphere Networking,
+# "Enabling Jumbo Frames"; Broadcom KB 419088).
+EsxiMtu = Annotated[StrictInt, Field(ge=68, le=9000)]
+# Linux: ETH_MAX_MTU is 65535 and the loopback device runs at 65536 (include/uapi/linux/if_ether.h,
+# drivers/net/loopback.c); most NICs stop at 9000-9710.
+LinuxMtu = Annotated[StrictInt, Field(ge=68, le=65536)]
+# Switches: the vendors' maxima. NX-OS `mtu` 9216 (Nexus 9000 Interfaces Configuration Guide); EOS
+# `mtu` 9214 (EOS User Manual, Ethernet ports); IOS-XE `system mtu` 9198, 9216 on Catalyst 9500
+# High Performance / 9500X (Catalyst 9500 "Configuring System MTU"); Junos EX/QFX interface `mtu`
+# 9216 (media MTU; 9192 on older EX). hostlint stores the IP MTU, never above the media MTU.
+SwitchMtu = Annotated[StrictInt, Field(ge=68, le=9216)]
+# 802.1Q VLAN ids are 12 bits: 0 is "untagged" on an ESXi port group and 4095 "all VLANs" (VGT).
+VlanId = Annotated[StrictInt, Field(ge=0, le=4095)]
+# Link speeds in Mb/s: IEEE 802.3 tops out at 1.6 Tb/s (802.3dj).
+SpeedMbps = Annotated[StrictInt, Field(ge=0, le=1_600_000)]
+# A vSphere LAG has at most 32 ports; an IPv4 or IPv6 prefix length at most 128 bits.
+LagPorts = Annotated[StrictInt, Field(ge=1, le=32)]
+PrefixLength = Annotated[StrictInt, Field(ge=0, le=128)]
+# PCIe: up to x32 lanes, up to 64 GT/s (PCIe 6.0) with room for 7.0's 128.
+PcieWidth = Annotated[StrictInt, Field(ge=0, le=32)]
+PcieSpeedGts = Annotated[float, Field(ge=0, le=128)]
 
 
 class Model(BaseModel):
@@ -30,31 +102,34 @@ class Neighbour:
     """What CDP or LLDP says is at the other end of a link."""
 
     protocol: Literal["cdp", "lldp"]
-    device_id: str
-    port_id: str
-    system_name: str | None = None
-    mgmt_address: str | None = None
-    platform: str | None = None
+    device_id: Name
+    # Empty when the neighbour sent none (CDP entries with an empty `Port ID`).
+    port_id: Text
+    # LLDP port description: Junos sends the ifIndex as port ID and the interface name here.
+    port_description: Text | None = None
+    system_name: Name | None = None
+    mgmt_address: Text | None = None
+    platform: Text | None = None
 
 
 @leaf
 class PciLink:
     """A PCI device with its capable (LnkCap) and negotiated (LnkSta) PCIe link."""
 
-    address: str
-    vendor: str | None = None
-    device: str | None = None
-    device_class: str | None = None
-    nic: str | None = None
-    width_capable: int | None = None
-    width_negotiated: int | None = None
-    speed_capable_gts: float | None = None
-    speed_negotiated_gts: float | None = None
+    address: Name
+    vendor: Text | None = None
+    device: Text | None = None
+    device_class: Text | None = None
+    nic: Name | None = None
+    width_capable: PcieWidth | None = None
+    width_negotiated: PcieWidth | None = None
+    speed_capable_gts: PcieSpeedGts | None = None
+    speed_negotiated_gts: PcieSpeedGts | None = None
 
 
 class CollectionError(Model):
     """A target that could not be collected (fully or partly), and why."""
 
-    target: str
+    target: Reason
     kind: Literal["esxi", "kvm", "switch", "vcenter"]
-    reason: str
+    reason: Reason

@@ -6,7 +6,21 @@ from typing import Literal
 
 from pydantic import Field
 
-from hostlint.snapshot.common import ConnectionState, Duplex, Model, Neighbour, PciLink, leaf
+from hostlint.snapshot.common import (
+    ConnectionState,
+    Duplex,
+    EsxiMtu,
+    LagPorts,
+    Model,
+    Name,
+    Neighbour,
+    PciLink,
+    PrefixLength,
+    SpeedMbps,
+    Text,
+    VlanId,
+    leaf,
+)
 
 TeamingPolicy = Literal[
     "loadbalance_srcid",
@@ -21,9 +35,9 @@ class Teaming(Model):
     """Effective NIC teaming (HostNicTeamingPolicy / VmwareUplinkPortTeamingPolicy)."""
 
     policy: TeamingPolicy = "loadbalance_srcid"
-    active: list[str] = Field(default_factory=list)
-    standby: list[str] = Field(default_factory=list)
-    unused: list[str] = Field(default_factory=list)
+    active: list[Name] = Field(default_factory=list)
+    standby: list[Name] = Field(default_factory=list)
+    unused: list[Name] = Field(default_factory=list)
     failure_detection: Literal["link", "beacon"] = "link"
     notify_switches: bool = True
     failback: bool = True
@@ -35,9 +49,9 @@ class Discovery(Model):
 
 
 class StandardVSwitch(Model):
-    name: str
-    mtu: int = 1500
-    uplinks: list[str] = Field(default_factory=list)
+    name: Name
+    mtu: EsxiMtu = 1500
+    uplinks: list[Name] = Field(default_factory=list)
     teaming: Teaming = Field(default_factory=Teaming)
     discovery: Discovery = Field(default_factory=Discovery)
 
@@ -46,39 +60,39 @@ class StandardVSwitch(Model):
 class PortGroup:
     """A standard port group; `teaming` is the computed (effective) policy, None when inherited."""
 
-    name: str
-    vswitch: str
-    vlan: int = 0
+    name: Name
+    vswitch: Name
+    vlan: VlanId = 0
     teaming: Teaming | None = None
-    members: list[str] = Field(default_factory=list)
+    members: list[Name] = Field(default_factory=list)
 
 
 class Lag(Model):
     """A distributed switch LACP link aggregation group (enhanced LACP)."""
 
-    name: str
+    name: Name
     mode: Literal["active", "passive"] = "active"
-    load_balance: str = "srcDestIpTcpUdpPortVlan"
-    uplink_count: int = 2
+    load_balance: Text = "srcDestIpTcpUdpPortVlan"
+    uplink_count: LagPorts = 2
 
 
 class DvPortgroup(Model):
-    name: str
-    vlan: int = 0
+    name: Name
+    vlan: VlanId = 0
     teaming: Teaming = Field(default_factory=Teaming)
-    uplink_lag: str | None = None
+    uplink_lag: Name | None = None
 
 
 class DvsHostMember(Model):
     """Which host pNIC backs which DVS uplink (`uplink1`, or `lag1-0` for a LAG port)."""
 
-    host: str
-    uplinks: dict[str, str] = Field(default_factory=dict)
+    host: Name
+    uplinks: dict[Name, Name] = Field(default_factory=dict)
 
 
 class DistributedSwitch(Model):
-    name: str
-    max_mtu: int = 1500
+    name: Name
+    max_mtu: EsxiMtu = 1500
     lacp_api_version: Literal["singleLag", "multipleLag"] | None = None
     lags: list[Lag] = Field(default_factory=list)
     portgroups: list[DvPortgroup] = Field(default_factory=list)
@@ -88,40 +102,40 @@ class DistributedSwitch(Model):
 
 @leaf
 class Vmk:
-    name: str
-    portgroup: str
-    vswitch: str | None = None
-    dvswitch: str | None = None
-    mtu: int = 1500
-    ip: str | None = None
-    prefix: int | None = None
-    mac: str | None = None
-    services: list[str] = Field(default_factory=list)
-    netstack: str = "defaultTcpipStack"
+    name: Name
+    portgroup: Name
+    vswitch: Name | None = None
+    dvswitch: Name | None = None
+    mtu: EsxiMtu = 1500
+    ip: Text | None = None
+    prefix: PrefixLength | None = None
+    mac: Text | None = None
+    services: list[Name] = Field(default_factory=list)
+    netstack: Name = "defaultTcpipStack"
 
 
 @leaf
 class PhysicalNic:
     """`linkSpeed` (actual; None when down) vs `spec.linkSpeed` (configured; None = auto)."""
 
-    name: str
-    driver: str | None = None
-    mac: str | None = None
-    pci: str | None = None
+    name: Name
+    driver: Text | None = None
+    mac: Text | None = None
+    pci: Text | None = None
     link_up: bool = True
-    speed_mbps: int | None = None
+    speed_mbps: SpeedMbps | None = None
     duplex: Duplex | None = None
-    configured_speed_mbps: int | None = None
+    configured_speed_mbps: SpeedMbps | None = None
     configured_duplex: Duplex | None = None
     neighbour: Neighbour | None = None
 
 
 class IscsiAdapter(Model):
-    name: str
+    name: Name
     kind: Literal["software", "dependent", "independent"] = "software"
-    bound_vmks: list[str] = Field(default_factory=list)
-    pnic: str | None = None
-    targets: list[str] = Field(default_factory=list)
+    bound_vmks: list[Name] = Field(default_factory=list)
+    pnic: Name | None = None
+    targets: list[Text] = Field(default_factory=list)
 
 
 @leaf
@@ -129,26 +143,26 @@ class VmNic:
     """`switch_kind` and `portgroup_key` come from the NIC's backing (None in older snapshots):
     a distributed port group is told apart from a standard one of the same name by them."""
 
-    label: str
-    model: str
-    portgroup: str | None = None
-    mac: str | None = None
+    label: Name
+    model: Text
+    portgroup: Name | None = None
+    mac: Text | None = None
     switch_kind: Literal["standard", "distributed", "opaque"] | None = None
-    portgroup_key: str | None = None
+    portgroup_key: Name | None = None
 
 
 @leaf
 class VirtualMachine:
-    name: str
+    name: Name
     vcpus: int = 1
     cpu_hot_add: bool = False
     nics: list[VmNic] = Field(default_factory=list)
 
 
 class EsxiHost(Model):
-    name: str
-    version: str | None = None
-    vcenter: str | None = None
+    name: Name
+    version: Text | None = None
+    vcenter: Text | None = None
     connection_state: ConnectionState = "connected"
     vswitches: list[StandardVSwitch] = Field(default_factory=list)
     portgroups: list[PortGroup] = Field(default_factory=list)

@@ -6,7 +6,18 @@ from typing import Literal
 
 from pydantic import Field
 
-from hostlint.snapshot.common import ConnectionState, Duplex, Model, Neighbour, PciLink
+from hostlint.snapshot.common import (
+    ConnectionState,
+    Duplex,
+    LinuxMtu,
+    Model,
+    Name,
+    Neighbour,
+    PciLink,
+    SpeedMbps,
+    Text,
+    VlanId,
+)
 
 BondMode = Literal[
     "balance-rr",
@@ -22,80 +33,80 @@ BondMode = Literal[
 
 
 class LinuxInterface(Model):
-    name: str
+    name: Name
     kind: Literal["physical", "bond", "bridge", "vlan", "tap", "veth", "ovs", "other"] = "physical"
-    mtu: int = 1500
-    mac: str | None = None
-    operstate: str | None = None
-    speed_mbps: int | None = None
+    mtu: LinuxMtu = 1500
+    mac: Text | None = None
+    operstate: Text | None = None
+    speed_mbps: SpeedMbps | None = None
     duplex: Duplex | None = None
     autoneg: bool | None = None
-    master: str | None = None
-    pci: str | None = None
+    master: Name | None = None
+    pci: Text | None = None
     neighbour: Neighbour | None = None
 
 
 class BondMember(Model):
-    name: str
+    name: Name
     link_up: bool = True
-    speed_mbps: int | None = None
+    speed_mbps: SpeedMbps | None = None
     duplex: Duplex | None = None
     aggregator_id: int | None = None
-    partner_mac: str | None = None
+    partner_mac: Text | None = None
 
 
 class Bond(Model):
     """A Linux bond (`/proc/net/bonding/*`) or an Open vSwitch bond (`ovs-appctl bond/show`)."""
 
-    name: str
+    name: Name
     implementation: Literal["linux", "ovs"] = "linux"
     mode: BondMode
-    xmit_hash_policy: str | None = None
+    xmit_hash_policy: Text | None = None
     lacp_rate: Literal["slow", "fast"] | None = None
     miimon: int | None = None
     active_aggregator_id: int | None = None
-    partner_mac: str | None = None
+    partner_mac: Text | None = None
     members: list[BondMember] = Field(default_factory=list)
 
 
 class Bridge(Model):
-    name: str
-    members: list[str] = Field(default_factory=list)
+    name: Name
+    members: list[Name] = Field(default_factory=list)
     stp: bool = False
 
 
 class Vlan(Model):
-    name: str
-    parent: str
-    vlan_id: int
+    name: Name
+    parent: Name
+    vlan_id: VlanId
 
 
 class DomainInterface(Model):
-    mac: str | None = None
-    model: str = "virtio"
+    mac: Text | None = None
+    model: Text = "virtio"
     source_type: Literal["bridge", "network", "direct", "user", "other"] = "bridge"
-    source: str | None = None
-    mtu: int | None = None
-    driver: str | None = None
+    source: Name | None = None
+    mtu: LinuxMtu | None = None
+    driver: Text | None = None
     queues: int | None = None
-    target: str | None = None
+    target: Name | None = None
 
 
 class LibvirtDomain(Model):
-    name: str
-    state: str = "running"
+    name: Name
+    state: Text = "running"
     interfaces: list[DomainInterface] = Field(default_factory=list)
 
 
 class LibvirtNetwork(Model):
-    name: str
-    forward_mode: str | None = None
-    bridge: str | None = None
-    mtu: int | None = None
+    name: Name
+    forward_mode: Text | None = None
+    bridge: Name | None = None
+    mtu: LinuxMtu | None = None
 
 
 class KvmHost(Model):
-    name: str
+    name: Name
     connection_state: ConnectionState = "connected"
     interfaces: list[LinuxInterface] = Field(default_factory=list)
     bonds: list[Bond] = Field(default_factory=list)

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
+from hostlint.inputfile import InputError, load_json
 from hostlint.snapshot.model import CablingEntry, Snapshot
 from hostlint.yamlfile import read_yaml, validate
 
@@ -17,13 +17,9 @@ class SnapshotError(Exception):
 
 def load_snapshot(path: Path) -> Snapshot:
     try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise SnapshotError(f"{path}: cannot read: {exc.strerror or exc}") from exc
-    try:
-        raw = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise SnapshotError(f"{path}: not valid JSON (line {exc.lineno}, column {exc.colno}): {exc.msg}") from exc
+        raw = load_json(path)
+    except InputError as exc:
+        raise SnapshotError(str(exc)) from None
     if not isinstance(raw, dict):
         raise SnapshotError(f"{path}: a snapshot is a JSON object, found {type(raw).__name__}")
     if "schema_version" not in raw:

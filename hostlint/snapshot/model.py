@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from pydantic import Field, field_validator
+from pydantic import Field, StrictInt, field_validator
 
-from hostlint.snapshot.common import CollectionError, Model
+from hostlint.snapshot.common import CollectionError, Model, Name, Text
 from hostlint.snapshot.esxi import DistributedSwitch, EsxiHost
 from hostlint.snapshot.kvm import KvmHost
 from hostlint.snapshot.switch import Switch
@@ -17,16 +17,16 @@ SCHEMA_VERSION = 1
 class CablingEntry(Model):
     """One cable, for sites where CDP/LLDP is off: host NIC -> switch port."""
 
-    host: str
-    nic: str
-    switch: str
-    port: str
+    host: Name
+    nic: Name
+    switch: Name
+    port: Name
 
 
 class Snapshot(Model):
-    schema_version: int = SCHEMA_VERSION
+    schema_version: StrictInt = SCHEMA_VERSION
     collected_at: datetime | None = None
-    source: str | None = None
+    source: Text | None = None
     esxi_hosts: list[EsxiHost] = Field(default_factory=list)
     distributed_switches: list[DistributedSwitch] = Field(default_factory=list)
     kvm_hosts: list[KvmHost] = Field(default_factory=list)

@@ -10,62 +10,78 @@ from typing import Literal
 
 from pydantic import Field
 
-from hostlint.snapshot.common import ConnectionState, Duplex, Model, Neighbour, leaf
+from hostlint.snapshot.common import (
+    ConnectionState,
+    Duplex,
+    Model,
+    Name,
+    Neighbour,
+    SpeedMbps,
+    SwitchMtu,
+    Text,
+    leaf,
+)
 
 Platform = Literal["cisco_ios", "cisco_nxos", "arista_eos", "juniper_junos"]
 ChannelMode = Literal["static", "lacp-active", "lacp-passive", "pagp"]
+PortStatus = Literal["up", "down", "disabled", "err-disabled"]
+# A port-channel member's state, one vocabulary across platforms (IOS `P`/`bndl` -> bundled,
+# `H`/`hot-sby` -> hot-standby, `s`/`susp` -> suspended, `I`/`indep`/`stand-alone` -> individual,
+# `D`/down -> down). None: not a member, or the state was not shown.
+MemberState = Literal["bundled", "hot-standby", "suspended", "individual", "down"]
 
 
 @leaf
 class SwitchPort:
     """`mtu` is the largest IP packet the port passes (vendor L2 MTUs are converted)."""
 
-    name: str
-    description: str | None = None
-    status: Literal["up", "down", "disabled", "err-disabled"] = "up"
+    name: Name
+    description: Text | None = None
+    status: PortStatus | None = "up"
     mode: Literal["access", "trunk", "routed"] | None = None
-    configured_speed_mbps: int | None = None
+    configured_speed_mbps: SpeedMbps | None = None
     configured_duplex: Duplex | None = None
-    speed_mbps: int | None = None
+    speed_mbps: SpeedMbps | None = None
     duplex: Duplex | None = None
-    mtu: int = 1500
-    port_channel: str | None = None
+    mtu: SwitchMtu | None = 1500
+    port_channel: Name | None = None
+    member_state: MemberState | None = None
     neighbours: list[Neighbour] = Field(default_factory=list)
 
 
 class PortChannel(Model):
-    name: str
-    mode: ChannelMode
-    members: list[str] = Field(default_factory=list)
-    mtu: int = 1500
-    status: Literal["up", "down"] = "up"
-    load_balance: str | None = None
+    name: Name
+    mode: ChannelMode | None
+    members: list[Name] = Field(default_factory=list)
+    mtu: SwitchMtu | None = 1500
+    status: Literal["up", "down"] | None = "up"
+    load_balance: Text | None = None
     multichassis_id: int | None = None
 
 
 class LoadBalance(Model):
     """Global port-channel hash: `hash` normalised (hostlint.vocab.HASH_FIELDS), `raw` as shown."""
 
-    hash: str
-    raw: str | None = None
+    hash: Text
+    raw: Text | None = None
 
 
 class MultiChassis(Model):
     """Stack, vPC, MLAG, VSS or virtual chassis: the pair the switch forms with `peer`."""
 
     kind: Literal["stack", "vpc", "mlag", "vss", "virtual-chassis"]
-    domain_id: str
-    peer: str | None = None
-    peer_link_up: bool = True
+    domain_id: Text
+    peer: Name | None = None
+    peer_link_up: bool | None = True
 
 
 class Switch(Model):
-    name: str
-    aliases: list[str] = Field(default_factory=list)
-    mgmt_address: str | None = None
+    name: Name
+    aliases: list[Name] = Field(default_factory=list)
+    mgmt_address: Text | None = None
     platform: Platform
-    model: str | None = None
-    os_version: str | None = None
+    model: Text | None = None
+    os_version: Text | None = None
     connection_state: ConnectionState = "connected"
     load_balance: LoadBalance | None = None
     ports: list[SwitchPort] = Field(default_factory=list)

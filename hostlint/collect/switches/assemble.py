@@ -23,16 +23,6 @@ from hostlint.snapshot.switch import LoadBalance, MultiChassis, PortChannel, Swi
 
 # `channel-group 10` names this interface on each platform (Junos names the ae itself).
 _CHANNEL_NAME = {"cisco_ios": "Port-channel{}", "cisco_nxos": "port-channel{}", "arista_eos": "Port-Channel{}"}
-# Summary `Protocol` column -> mode, when no member's configuration says more.
-_PROTOCOL_MODE = {
-    "lacp": "lacp-active",
-    "lacp(a)": "lacp-active",
-    "lacp(p)": "lacp-passive",
-    "pagp": "pagp",
-    "-": "static",
-    "none": "static",
-    "static": "static",
-}
 # Not switch ports: SVIs, loopbacks, management, tunnels, Junos logical units and internal interfaces.
 _NOT_PORTS = re.compile(
     r"^(vlan|loopback|lo\d|tunnel|null|management|mgmt|nve|irb|vme|em\d|fxp|me\d|vcp-|jsrv|bme|cbp|dsc|esi|"
@@ -98,14 +88,51 @@ def _int(value: Any) -> int:
     return int(str(value).strip())
 
 
+def _lldp_table(context: _Context) -> list[tuple[str, str, str]]:
+    """IOS `show lldp neighbors` rows as (device id as shown, local port, port id).
+
+    The Device ID column is 20 characters and a longer name runs into Local Intf;
+    the Capability column may be blank.
+    """
+    rows = []
+    for record in context.records("lldp", "lldp_table"):
+        row = str(record.get("row") or "")
+        rest = row[20:].split()
+        if len(rest) >= 3 and rest[1].isdigit():
+            rows.append((row[:20].strip(), rest[0], rest[-1]))
+    return rows
+
+
+def _place(record: Record, table: list[tuple[str, str, str]]) -> str | None:
+    """The local port of a detail entry that shows none: its one row in the table (same port, name)."""
+    names_shown = [str(record[k]) for k in ("system_name", "chassis_id") if record.get(k)]
+    port = str(record.get("port_id") or "")
+    rows = [r for r in table if r[2] == port and any(n.startswith(r[0]) for n in names_shown if r[0])]
+    if len(rows) != 1:
+        return None
+    table.remove(rows[0])
+    return rows[0][1]
+
+
 def _neighbours(context: _Context) -> dict[str, list[Neighbour]]:
     found: dict[str, list[Neighbour]] = {}
+    table = _lldp_table(context)
     for protocol in ("cdp", "lldp"):
         for record in context.records(protocol, "neighbours"):
-            local = record.get("local_port")
+            if set(record) <= {"separator"}:
+                continue  # the line of dashes before an entry, when `Local Intf:` started the entry itself
+            local = record.get("local_port") or (_place(record, table) if protocol == "lldp" else None)
+            if not local and protocol == "lldp":
+                who = record.get("system_name") or record.get("chassis_id") or "?"
+                context.warnings.append(
+                    f"{context.device.name}: {context.commands.get(protocol, protocol)}: neighbour {who} "
+                    f"(port {record.get('port_id') or '?'}) shows no local port and has no single row in "
+                    "`show lldp neighbors`; it is not placed"
+                )
             device_id = record.get("device_id") or record.get("system_name") or record.get("chassis_id")
-            port_id = record.get("port_id")
-            if not (local and device_id and port_id):
+            # A neighbour that sends an empty port ID is still there: its port stays "".
+            port_id = record.get("port_id") or ""
+            if not (local and device_id):
                 continue
             neighbour = context.read(
                 protocol,
@@ -114,6 +141,7 @@ def _neighbours(context: _Context) -> dict[str, list[Neighbour]]:
                     protocol=pr,
                     device_id=str(d),
                     port_id=str(p),
+                    port_description=r.get("port_description"),
                     system_name=r.get("system_name"),
                     mgmt_address=r.get("mgmt_address"),
                     platform=r.get("platform"),
@@ -134,22 +162,46 @@ def _mode(record: Record) -> str | None:
     return mode if mode in ("access", "trunk") else None
 
 
+def _status(shown: Record, configured: Record) -> str | None:
+    """The port's status as shown; None when `show interfaces` did not show the port."""
+    if not shown.get("state"):
+        return None
+    admin = str(shown.get("admin") or "").strip()
+    # NX-OS `admin state is down` (the reason then says why the link is down: `XCVR not inserted`).
+    admin = "administratively down" if admin.lower() == "down" else admin
+    reason = " ".join(str(v) for v in (shown.get("reason"), admin) if v)
+    protocol = shown.get("protocol")
+    status = normalise.port_status(str(shown["state"]), reason or None, str(protocol) if protocol else None)
+    if configured.get("shutdown") and status == "down":
+        status = "disabled"
+    return status
+
+
 def _port(
-    name: str, shown: Record, configured: dict[str, Record], context: _Context, neighbours: dict[str, list[Neighbour]]
+    name: str,
+    shown: Record,
+    configured: dict[str, Record],
+    context: _Context,
+    neighbours: dict[str, list[Neighbour]],
+    membership: dict[str, tuple[str, str | None]],
 ) -> SwitchPort:
-    """One port; a bundle member's mode (and so its MTU's tagging) falls back to its channel's."""
+    """One port; a bundle member's mode (and so its MTU's tagging) falls back to its channel's.
+
+    Every fact is what a command showed, or None: a port known only from a neighbour
+    table or a channel summary has no status, MTU or speed.
+    """
     platform = context.platform
+    member_of = membership.get(name)
     channel = configured.get(name, {}).get("channel_group") or shown.get("channel")
-    channel_config = configured.get(_channel_name(platform, channel), {}) if channel else {}
+    channel_name = _channel_name(platform, channel) if channel else (member_of[0] if member_of else None)
+    channel_config = configured.get(channel_name, {}) if channel_name else {}
     configured = configured.get(name, {})
     mode = _mode(configured) or _mode(channel_config) or _mode(shown)
     tagged = bool(configured.get("vlan_tagging") or channel_config.get("vlan_tagging"))
-    status = normalise.port_status(str(shown.get("state", "up")), shown.get("reason") or shown.get("admin"))
-    if configured.get("shutdown") and status == "down":
-        status = "disabled"
+    status = _status(shown, configured)
     mtu = (
         context.read("interfaces", f"{name} MTU", lambda: normalise.l3_mtu(platform, _int(shown["mtu"]), tagged=tagged))
-        if "mtu" in shown
+        if shown.get("mtu")
         else None
     )
     speed_text = configured.get("speed")
@@ -169,10 +221,31 @@ def _port(
         configured_duplex=normalise.duplex(configured.get("duplex") or speed_text),
         speed_mbps=speed,
         duplex=duplex,
-        mtu=mtu or 1500,
-        port_channel=_channel_name(platform, channel) if channel else None,
+        mtu=mtu,
+        port_channel=channel_name,
+        member_state=member_of[1] if member_of and member_of[0] == channel_name else None,
         neighbours=neighbours.get(name, []),
     )
+
+
+def _summary_mode(protocol: str) -> str | None:
+    """Summary `Protocol` column -> mode: `-`/`NONE`/`Static` static, `PAgP`, EOS `LACP(a)`/`LACP(p)`.
+
+    A bare `LACP` (IOS, NX-OS) does not say active or passive: unknown unless the
+    configuration says.
+    """
+    text = protocol.strip().lower()
+    if text in ("-", "none", "static"):
+        return "static"
+    if text.startswith("pagp"):
+        return "pagp"
+    flags = re.fullmatch(r"lacp\(([^)]*)\)", text)
+    if flags:
+        if "a" in flags.group(1):
+            return "lacp-active"
+        if "p" in flags.group(1):
+            return "lacp-passive"
+    return None
 
 
 def _channel_mode(
@@ -182,7 +255,7 @@ def _channel_mode(
     summary: Record,
     lacp: dict[str, str],
     context: _Context,
-) -> str:
+) -> str | None:
     candidates = [("config", configured.get(m, {}).get("channel_mode")) for m in members]
     candidates += [("config", configured.get(channel, {}).get("channel_mode")), ("channels", lacp.get(channel))]
     for section, raw in candidates:
@@ -190,28 +263,65 @@ def _channel_mode(
             mode = context.read(section, f"{channel} mode", lambda r=raw: normalise.channel_mode(r))
             if mode:
                 return mode
-    protocol = str(summary.get("protocol", "-")).strip().lower()
-    return _PROTOCOL_MODE.get(protocol, _PROTOCOL_MODE.get(protocol.split("(")[0], "static"))
+    # Shown by the configuration's silence: NX-OS `channel-group N` without a mode is `mode on`,
+    # and a Junos ae without `aggregated-ether-options lacp` is a static bundle.
+    if any(configured.get(m, {}).get("channel_group") and not configured[m].get("channel_mode") for m in members):
+        return "static"
+    if context.platform == "juniper_junos" and channel in configured:
+        return "static"
+    return _summary_mode(str(summary.get("protocol") or ""))
+
+
+def _summary(context: _Context) -> dict[str, Record]:
+    return {
+        _channel_name(context.platform, r["name"]): r for r in context.records("channels", "channels") if r.get("name")
+    }
+
+
+def _membership(context: _Context) -> dict[str, tuple[str, str | None]]:
+    """Member port -> (its channel, its state) from the channel summary or Junos `show lacp interfaces`."""
+    found: dict[str, tuple[str, str | None]] = {}
+    for channel, record in _summary(context).items():
+        for member, flags in _MEMBER.findall(str(record.get("members", ""))):
+            found[names.interface(member)] = (channel, normalise.member_state(flags))
+    for record in context.records("channels", "lacp_members"):
+        if record.get("channel") and record.get("member"):
+            state = normalise.junos_member_state(record.get("mux"), record.get("receive"))
+            found[names.interface(str(record["member"]))] = (names.interface(str(record["channel"])), state)
+    return found
+
+
+def _channel_status(own: Record, summary: Record) -> str | None:
+    """Up or down as `show interfaces` shows the channel, else the summary's `U`/`D` flag; else unknown."""
+    if own.get("state"):
+        return "up" if _status(own, {}) == "up" else "down"
+    flags = str(summary.get("flags") or "")
+    if "U" in flags:
+        return "up"
+    if "D" in flags:
+        return "down"
+    return None
 
 
 def _channels(
     ports: list[SwitchPort], shown: dict[str, Record], configured: dict[str, Record], context: _Context
 ) -> list[PortChannel]:
-    summary = {
-        _channel_name(context.platform, r["name"]): r for r in context.records("channels", "channels") if r.get("name")
-    }
+    summary = _summary(context)
     lacp = {
         names.interface(r["channel"]): r["activity"]
         for r in context.records("channels", "lacp")
         if r.get("channel") and r.get("activity")
     }
-    found = [n for n in [*summary, *shown, *configured, *lacp] if is_channel(n)]
-    found += [p.port_channel for p in ports if p.port_channel]
     mc_ids = {
         names.interface(str(r["port"])): r["id"]
         for r in context.records("multichassis", "vpcs")
         if r.get("port") and r.get("id")
     }
+    peer_links = [
+        names.interface(str(r["port"])) for r in context.records("multichassis", "peer_link") if r.get("port")
+    ]
+    found = [n for n in [*summary, *shown, *configured, *lacp, *mc_ids, *peer_links] if is_channel(n)]
+    found += [p.port_channel for p in ports if p.port_channel]
     members_of: dict[str, list[str]] = {}
     for port in ports:
         if port.port_channel:
@@ -219,21 +329,16 @@ def _channels(
     channels = []
     for name in dict.fromkeys(found):
         members = list(members_of.get(name, []))
-        for member, _flags in _MEMBER.findall(str(summary.get(name, {}).get("members", ""))):
-            if names.interface(member) not in members:
-                members.append(names.interface(member))
         own = shown.get(name, {})
         config = configured.get(name, {})
-        state = own.get("state") or ("up" if "U" in str(summary.get(name, {}).get("flags", "")) else "down")
         tagged = bool(config.get("vlan_tagging"))
-        member_mtus = [p.mtu for p in ports if p.name in members]
         mtu = (
             context.read(
                 "interfaces",
                 f"{name} MTU",
                 lambda o=own, tagged=tagged: normalise.l3_mtu(context.platform, _int(o["mtu"]), tagged=tagged),
             )
-            if "mtu" in own
+            if own.get("mtu")
             else None
         )
         mc_id = config.get("vpc") or config.get("mlag") or mc_ids.get(name)
@@ -242,8 +347,9 @@ def _channels(
                 name=name,
                 mode=_channel_mode(name, members, configured, summary.get(name, {}), lacp, context),
                 members=members,
-                mtu=mtu or (min(member_mtus) if member_mtus else 1500),
-                status="up" if normalise.port_status(str(state)) == "up" else "down",
+                mtu=mtu,
+                status=_channel_status(own, summary.get(name, {})),
+                load_balance=None,
                 multichassis_id=context.read("config", f"{name} multichassis id", lambda m=mc_id: _int(m))
                 if mc_id
                 else None,
@@ -255,8 +361,17 @@ def _channels(
 def _load_balance(context: _Context) -> LoadBalance | None:
     platform = context.platform
     if platform in ("cisco_ios", "cisco_nxos"):
-        records = context.records("load_balance", "load_balance")
+        records = context.records("load_balance", "load_balance") + context.records(
+            "load_balance", "load_balance_system"
+        )
         raw = next((r["raw"] for r in records if r.get("raw")), None)
+        method = next((r for r in context.records("load_balance", "load_balance_method") if r.get("method")), None)
+        if raw is None and method is not None:
+            name = context.read(
+                "load_balance", "hash", lambda: normalise.ios_router_hash(str(method["method"]), method.get("algo"))
+            )
+            raw_text = " ".join(str(method[k]) for k in ("method", "algo") if method.get(k))
+            return LoadBalance(hash=name, raw=raw_text) if name else None
         if raw is None:
             return None
         convert = normalise.ios_hash if platform == "cisco_ios" else normalise.nxos_hash
@@ -284,6 +399,22 @@ def _peer(peer_link: str | None, channels: list[PortChannel], ports: list[Switch
     return None
 
 
+def _up_or_unknown(text: Any) -> bool | None:
+    word = str(text or "").strip().lower()
+    return None if not word else word == "up"
+
+
+def _vpc_peer_link_up(peer_link: Record, vpc: Record) -> bool | None:
+    """Up when the peer-link row says up and the peer status is ok; unknown when neither was shown."""
+    link = _up_or_unknown(peer_link.get("status"))
+    status = str(vpc.get("peer_status") or "").strip().lower()
+    if link is False or (status and "ok" not in status):
+        return False
+    if link is None or not status:
+        return None
+    return True
+
+
 def _multichassis(context: _Context, channels: list[PortChannel], ports: list[SwitchPort]) -> MultiChassis | None:
     vpc = next(iter(context.records("multichassis", "vpc")), None)
     if vpc and str(vpc.get("domain_id", "")).isdigit():
@@ -292,8 +423,7 @@ def _multichassis(context: _Context, channels: list[PortChannel], ports: list[Sw
             kind="vpc",
             domain_id=str(vpc["domain_id"]),
             peer=_peer(peer_link.get("port"), channels, ports),
-            peer_link_up=str(peer_link.get("status", "")).lower() == "up"
-            and "ok" in str(vpc.get("peer_status", "")).lower(),
+            peer_link_up=_vpc_peer_link_up(peer_link, vpc),
         )
     mlag = next(iter(context.records("multichassis", "mlag")), None)
     if mlag and mlag.get("domain_id") and str(mlag.get("state", "")).lower() != "disabled":
@@ -301,12 +431,13 @@ def _multichassis(context: _Context, channels: list[PortChannel], ports: list[Sw
             kind="mlag",
             domain_id=str(mlag["domain_id"]),
             peer=_peer(mlag.get("peer_link"), channels, ports),
-            peer_link_up=str(mlag.get("peer_link_status", "")).lower() == "up",
+            peer_link_up=_up_or_unknown(mlag.get("peer_link_status")),
         )
     for group, kind in (("stack", "stack"), ("virtual_chassis", "virtual-chassis")):
         chassis = next(iter(context.records("multichassis", group)), None)
         if chassis and chassis.get("domain_id") and len(context.records("multichassis", "members")) > 1:
-            return MultiChassis(kind=kind, domain_id=str(chassis["domain_id"]))
+            # A stack or virtual chassis shows no peer link: unknown, not up.
+            return MultiChassis(kind=kind, domain_id=str(chassis["domain_id"]), peer=None, peer_link_up=None)
     return None
 
 
@@ -316,9 +447,19 @@ def build_switch(device: Device, sections: dict[str, Parsed], commands: dict[str
     shown = _by_name(context.records("interfaces", "interfaces"), context, "interfaces")
     configured = _by_name(context.records("config", "interfaces"), context, "config")
     neighbours = _neighbours(context)
-    ports = [_port(name, record, configured, context, neighbours) for name, record in shown.items() if is_port(name)]
+    membership = _membership(context)
+    # A port is known from `show interfaces`, or only from a neighbour table or a channel summary
+    # (then its own facts are unknown): nothing it carries is dropped for want of the other.
+    known = [*shown, *neighbours, *membership]
+    ports = [
+        _port(name, shown.get(name, {}), configured, context, neighbours, membership)
+        for name in dict.fromkeys(known)
+        if is_port(name)
+    ]
     channels = _channels(ports, shown, configured, context)
-    version = next(iter(context.records("version", "version")), {})
+    version: Record = {}
+    for record in context.records("version", "version"):  # one record per line: the first value wins
+        version.update({k: v for k, v in record.items() if k not in version})
     hostname = next((r["hostname"] for r in context.records("config", "system") if r.get("hostname")), None)
     aliases = [hostname] if hostname and names.device_key(hostname) != names.device_key(device.name) else []
     switch = Switch(
@@ -326,8 +467,11 @@ def build_switch(device: Device, sections: dict[str, Parsed], commands: dict[str
         aliases=aliases,
         mgmt_address=device.hostname,
         platform=device.platform,
-        model=version.get("model"),
-        os_version=version.get("os_version"),
+        model=version.get("model") or version.get("hw_model"),
+        os_version=version.get("os_version")
+        or version.get("xe_version")
+        or version.get("system_version")
+        or version.get("base_version"),
         load_balance=_load_balance(context),
         ports=ports,
         port_channels=channels,

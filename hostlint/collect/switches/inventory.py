@@ -1,9 +1,12 @@
-"""Switch inventories as network teams keep them: Nornir simple inventory or Ansible YAML.
+"""Switch inventories as network teams keep them: Nornir simple inventory, Ansible YAML or INI.
 
 Nornir: `hosts.yaml` (`name: {hostname, port, platform, username, groups, data}`)
-with `groups.yaml` and `defaults.yaml` beside it when present. Ansible: a YAML
-inventory (`all: {vars, children, hosts}`) with `ansible_host`, `ansible_port`,
-`ansible_network_os`, `ansible_user`.
+with `groups.yaml` and `defaults.yaml` beside it when present
+(hostlint.collect.switches.nornir_inventory). Ansible: a YAML inventory
+(`all: {vars, children, hosts}`) or an INI one (`[group]`, `[group:vars]`,
+`[group:children]`), with `ansible_host`, `ansible_port`, `ansible_network_os`,
+`ansible_user` (hostlint.collect.switches.ansible_inventory). As in Ansible, a
+file ending `.yaml`, `.yml` or `.json` is YAML and any other is INI.
 
 Passwords never come from the inventory: see `password_for`.
 """
@@ -16,18 +19,18 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import yaml
-
+from hostlint.collect.switches import ansible_inventory as ansible
+from hostlint.collect.switches.inventory_file import InventoryError, read_inventory_text, read_inventory_yaml
+from hostlint.collect.switches.nornir_inventory import nornir_hosts
 from hostlint.collect.switches.platforms import UnsupportedPlatform, canonical_platform
+
+__all__ = ["Device", "InventoryError", "load_inventory", "missing_passwords", "password_for"]
 
 log = logging.getLogger(__name__)
 
 PASSWORD_ENV = "HOSTLINT_SWITCH_PASSWORD"
 KEYRING_SERVICE = "hostlint"
-
-
-class InventoryError(ValueError):
-    """An inventory that cannot be used; the message names the file and the device."""
+YAML_SUFFIXES = (".yaml", ".yml", ".json")
 
 
 @dataclass(frozen=True)
@@ -40,6 +43,9 @@ class Device:
     username: str | None = None
     port: int = 22
     password_env: str | None = None
+    # Why this device cannot be collected (no or an unsupported platform): a collection error for it
+    # alone, the rest of the inventory is still collected.
+    problem: str | None = None
 
 
 def password_for(device: Device) -> str | None:
@@ -60,15 +66,6 @@ def password_for(device: Device) -> str | None:
         return None
 
 
-def _read_yaml(path: Path) -> Any:
-    try:
-        return yaml.safe_load(path.read_text(encoding="utf-8"))
-    except OSError as exc:
-        raise InventoryError(f"{path}: cannot read: {exc.strerror or exc}") from exc
-    except yaml.YAMLError as exc:
-        raise InventoryError(f"{path}: not valid YAML: {exc}") from exc
-
-
 def _warn_password(path: Path, name: str, fields: dict[str, Any]) -> None:
     if any(key in fields for key in ("password", "ansible_password", "ansible_ssh_pass")):
         log.warning("%s: %s: a password in the inventory is ignored; use %s or the keyring", path, name, PASSWORD_ENV)
@@ -84,56 +81,46 @@ def _port(path: Path, name: str, value: Any) -> int:
     return port
 
 
-# Nornir -------------------------------------------------------------------------------------------
-
-_NORNIR_FIELDS = ("hostname", "port", "platform", "username")
+# Both ---------------------------------------------------------------------------------------------
 
 
-def _nornir_resolve(
-    entry: dict[str, Any],
-    groups: dict[str, Any],
-    defaults: dict[str, Any],
-    path: Path,
-    name: str,
-    seen: tuple[str, ...] = (),
-) -> dict[str, Any]:
-    """Nornir inheritance: the entry, then its groups depth first in order, then defaults."""
-    resolved = {key: entry[key] for key in _NORNIR_FIELDS if entry.get(key) is not None}
-    data = dict(entry.get("data") or {})
-    for group_name in entry.get("groups") or []:
-        if group_name in seen:
-            raise InventoryError(f"{path}: {name}: group {group_name!r} includes itself")
-        if group_name not in groups:
-            raise InventoryError(f"{path}: {name}: group {group_name!r} is not in groups.yaml")
-        inherited = _nornir_resolve(groups[group_name] or {}, groups, {}, path, name, (*seen, group_name))
-        for key, value in inherited.items():
-            if key == "data":
-                data = {**value, **data}
-            else:
-                resolved.setdefault(key, value)
-    for key in _NORNIR_FIELDS:
-        if defaults.get(key) is not None:
-            resolved.setdefault(key, defaults[key])
-    resolved["data"] = {**(defaults.get("data") or {}), **data}
-    return resolved
+def _device(path: Path, name: str, hostname: Any, platform: Any, username: Any, port: Any, password_env: Any) -> Device:
+    problem = None
+    canonical = str(platform or "")
+    if not platform:
+        problem = "no platform in the inventory (Nornir `platform`, Ansible `ansible_network_os`)"
+    else:
+        try:
+            canonical = canonical_platform(str(platform))
+        except UnsupportedPlatform as exc:
+            problem = str(exc)
+    if problem:
+        log.warning("%s: %s: %s; the other devices are still collected", path, name, problem)
+    return Device(
+        name=name,
+        hostname=str(hostname),
+        platform=canonical,
+        username=str(username) if username is not None else None,
+        port=_port(path, name, port),
+        password_env=str(password_env) if password_env else None,
+        problem=problem,
+    )
 
 
-def _load_nornir(path: Path, hosts: dict[str, Any]) -> list[Device]:
-    groups = _read_yaml(path.parent / "groups.yaml") if (path.parent / "groups.yaml").is_file() else {}
-    defaults = _read_yaml(path.parent / "defaults.yaml") if (path.parent / "defaults.yaml").is_file() else {}
+def _is_ansible(raw: dict[str, Any]) -> bool:
+    return "all" in raw and isinstance(raw["all"], dict) and bool({"hosts", "children", "vars"} & set(raw["all"]))
+
+
+def _nornir_devices(path: Path, raw: dict[str, Any]) -> list[Device]:
     devices = []
-    for name, entry in hosts.items():
-        entry = entry or {}
-        if not isinstance(entry, dict):
-            raise InventoryError(f"{path}: {name}: a host is a mapping of hostname, platform, ...")
-        _warn_password(path, name, entry)
-        fields = _nornir_resolve(entry, groups or {}, defaults or {}, path, str(name))
+    for name, fields in nornir_hosts(path, raw).items():
+        _warn_password(path, name, raw[name] or {})
         data = fields["data"]
         devices.append(
             _device(
                 path,
-                str(name),
-                fields.get("hostname") or str(name),
+                name,
+                fields.get("hostname") or name,
                 fields.get("platform"),
                 fields.get("username"),
                 fields.get("port", 22),
@@ -143,69 +130,52 @@ def _load_nornir(path: Path, hosts: dict[str, Any]) -> list[Device]:
     return devices
 
 
-# Ansible ------------------------------------------------------------------------------------------
-
-
-def _ansible_walk(group: dict[str, Any], inherited: dict[str, Any], hosts: dict[str, dict[str, Any]]) -> None:
-    variables = {**inherited, **(group.get("vars") or {})}
-    for name, host_vars in (group.get("hosts") or {}).items():
-        merged = {**hosts.get(name, {}), **variables, **(host_vars or {})}
-        hosts[name] = merged
-    for child in (group.get("children") or {}).values():
-        _ansible_walk(child or {}, variables, hosts)
-
-
-def _load_ansible(path: Path, raw: dict[str, Any]) -> list[Device]:
-    hosts: dict[str, dict[str, Any]] = {}
-    for group in raw.values():
-        _ansible_walk(group or {}, {}, hosts)
+def _ansible_devices(path: Path, groups: dict[str, ansible.Group]) -> list[Device]:
     devices = []
-    for name, fields in hosts.items():
+    for name, fields in ansible.host_vars(path, groups).items():
         _warn_password(path, name, fields)
         devices.append(
             _device(
                 path,
                 name,
-                fields.get("ansible_host") or name,
-                fields.get("ansible_network_os"),
-                fields.get("ansible_user"),
-                fields.get("ansible_port", 22),
-                fields.get("hostlint_password_env"),
+                fields.get(ansible.HOST_VAR) or name,
+                fields.get(ansible.PLATFORM_VAR),
+                fields.get(ansible.USER_VAR),
+                fields.get(ansible.PORT_VAR, 22),
+                fields.get(ansible.PASSWORD_ENV_VAR),
             )
         )
     return devices
 
 
-# Both ---------------------------------------------------------------------------------------------
-
-
-def _device(path: Path, name: str, hostname: Any, platform: Any, username: Any, port: Any, password_env: Any) -> Device:
-    if not platform:
-        raise InventoryError(f"{path}: {name}: no platform (Nornir `platform`, Ansible `ansible_network_os`)")
-    try:
-        canonical = canonical_platform(str(platform))
-    except UnsupportedPlatform as exc:
-        raise UnsupportedPlatform(f"{path}: {name}: {exc}") from None
-    return Device(
-        name=name,
-        hostname=str(hostname),
-        platform=canonical,
-        username=str(username) if username is not None else None,
-        port=_port(path, name, port),
-        password_env=str(password_env) if password_env else None,
-    )
-
-
-def _is_ansible(raw: dict[str, Any]) -> bool:
-    return "all" in raw and isinstance(raw["all"], dict) and bool({"hosts", "children", "vars"} & set(raw["all"]))
-
-
 def load_inventory(path: Path) -> list[Device]:
-    """Every device of a Nornir or Ansible inventory; platforms checked before anything connects."""
-    raw = _read_yaml(path)
-    if not isinstance(raw, dict) or not raw:
-        raise InventoryError(f"{path}: an inventory is a mapping of hosts (Nornir) or groups (Ansible)")
-    devices = _load_ansible(path, raw) if _is_ansible(raw) else _load_nornir(path, raw)
+    """Every device of a Nornir or Ansible inventory; platforms checked before anything connects.
+
+    A device without a platform hostlint collects carries the reason in `problem`: it becomes
+    a collection error for that device, the others are collected.
+    """
+    if path.suffix.lower() in YAML_SUFFIXES:
+        raw = read_inventory_yaml(path)
+        if not isinstance(raw, dict) or not raw:
+            raise InventoryError(f"{path}: an inventory is a mapping of hosts (Nornir) or groups (Ansible)")
+        if _is_ansible(raw):
+            devices = _ansible_devices(path, ansible.groups_from_yaml(path, raw))
+        else:
+            devices = _nornir_devices(path, raw)
+    else:
+        devices = _ansible_devices(path, ansible.groups_from_ini(path, read_inventory_text(path)))
     if not devices:
         raise InventoryError(f"{path}: no hosts in this inventory")
     return devices
+
+
+def missing_passwords(devices: list[Device]) -> str | None:
+    """One line naming the devices no password can be found for (and where to set one), or None."""
+    missing = [device for device in devices if password_for(device) is None]
+    if not missing:
+        return None
+    names = ", ".join(device.name for device in missing[:5])
+    if len(missing) > 5:
+        names += f" and {len(missing) - 5} more"
+    variables = " or ".join(sorted({device.password_env or PASSWORD_ENV for device in missing}))
+    return f"no password for {names}: set {variables} or store one in the keyring (service {KEYRING_SERVICE!r})"

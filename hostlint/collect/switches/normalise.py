@@ -54,6 +54,23 @@ def ios_hash(raw: str) -> str:
     return _checked(_IOS_HASHES.get(key, key), raw)
 
 
+def ios_router_hash(method: str, algo: str | None) -> str:
+    """IOS-XE routers: `Global LB Method: flow-based`, `LB Algo type: Source Destination IP` -> vocabulary.
+
+    `vlan-manual` (each VLAN pinned to a member by hand) is no hash at all: an error.
+    """
+    if method.strip().lower() != "flow-based" or not algo:
+        raise ValueError(f"load-balance method {method!r} is not a flow hash this collector knows")
+    words = algo.lower().replace("-", " ").split()
+    directions = [d for d, word in (("src", "source"), ("dst", "destination")) if word in words]
+    fields = [f for f, word in (("mac", "mac"), ("ip", "ip")) if word in words]
+    if "port" in words or "l4" in words:
+        fields.append("port")
+    if not directions or not fields:
+        raise ValueError(f"load-balance algorithm {algo!r} has no name in hostlint's hash vocabulary")
+    return _checked("-".join(directions) + "-" + "-".join(fields), algo)
+
+
 def nxos_hash(raw: str) -> str:
     """`src-dst ip rotate 0`, `src-dst ip-l4port-vlan`, `source-dest-ip-port` -> vocabulary."""
     words = raw.strip().lower().split()
@@ -158,14 +175,75 @@ def duplex(raw: str | None) -> str | None:
     return None
 
 
-def port_status(state: str, reason: str | None = None) -> str:
-    """IOS/EOS `X is up, line protocol is up (connected)`, NX-OS `X is down (errDisabled)`, Junos link state."""
-    text = f"{state} {reason or ''}".lower()
-    if "err" in text and "disabled" in text:
+def port_status(state: str | None, reason: str | None = None, protocol: str | None = None) -> str | None:
+    """A port's status from what `show interfaces` showed; None when it showed no state.
+
+    IOS/EOS `X is up, line protocol is down (suspended)` is down: the link is up but
+    the port passes nothing. NX-OS `X is down (XCVR not inserted)` with `admin state
+    is down` is disabled (pass the admin state in `reason`). Junos passes `Enabled` /
+    `Administratively down` in `reason` and the physical link in `state`.
+    """
+    if state is None or not str(state).strip():
+        return None
+    text = f"{state} {reason or ''} {protocol or ''}".lower()
+    if ("err" in text and "disabled" in text) or "errdisabled" in text:
         return "err-disabled"
-    if "administratively" in text or "disabled" in text:
+    if "administratively" in text or re.search(r"\b(disabled|admin(istratively)? down)\b", text):
         return "disabled"
-    return "up" if state.strip().lower().startswith("up") else "down"
+    if not str(state).strip().lower().startswith("up"):
+        return "down"
+    if protocol is not None and not str(protocol).strip().lower().startswith("up"):
+        return "down"
+    return "up"
+
+
+# Port-channel member flags and words -> SwitchPort.member_state. Words first (IOS-XE `bndl`,
+# `hot-sby`, `susp`, `indep`, `stand-alone`), then the letter flags of the summary legends:
+# IOS/NX-OS/EOS `P` bundled, `H` hot-standby, `s` suspended, `I` stand-alone/individual (EOS `^`
+# individual fallback), `D` down. Flags that say none of these (IOS `w` waiting, `u` unsuitable,
+# EOS `G-` aggregable but not in sync) leave the state unknown.
+_MEMBER_WORDS = {
+    "bndl": "bundled",
+    "bundled": "bundled",
+    "hot-sby": "hot-standby",
+    "hot-standby": "hot-standby",
+    "susp": "suspended",
+    "suspended": "suspended",
+    "indep": "individual",
+    "individual": "individual",
+    "stand-alone": "individual",
+    "standalone": "individual",
+    "down": "down",
+}
+_MEMBER_FLAGS = (("P", "bundled"), ("H", "hot-standby"), ("s", "suspended"), ("I", "individual"), ("^", "individual"))
+
+
+def member_state(flags: str | None) -> str | None:
+    """`P`, `s`, `PG+`, `bndl`, `hot-sby`... -> bundled, hot-standby, suspended, individual, down."""
+    text = (flags or "").strip()
+    if not text:
+        return None
+    word = _MEMBER_WORDS.get(text.lower())
+    if word:
+        return word
+    for flag, state in _MEMBER_FLAGS:
+        if flag in text:
+            return state
+    return "down" if "D" in text else None
+
+
+# Junos `show lacp interfaces` mux state of a member -> member_state. A member that is not
+# collecting and distributing passes no traffic: down when its port is (receive state `Port
+# disabled`), else suspended (LACP did not negotiate: Junos has no stand-alone member).
+def junos_member_state(mux: str | None, receive: str | None = None) -> str | None:
+    text = (mux or "").strip().lower()
+    if not text:
+        return None
+    if "collecting distributing" in text or text == "distributing":
+        return "bundled"
+    if "port disabled" in (receive or "").lower():
+        return "down"
+    return "suspended"
 
 
 def l3_mtu(platform: str, mtu: int, tagged: bool = False) -> int:

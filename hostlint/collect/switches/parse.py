@@ -1,7 +1,10 @@
 """Command output -> records, through the command's ttp template.
 
 A parser never raises: output it cannot read becomes a warning naming the
-device and the command, and the records it did read are kept.
+device and the command, and the records it did read are kept. Records the
+independent count (hostlint.collect.switches.counts) finds and the template
+missed are warnings too. Warnings are collection errors; `notes` (a `show
+version` line not understood: nothing depends on it) are only logged.
 """
 
 from __future__ import annotations
@@ -15,7 +18,9 @@ from typing import Any
 
 from ttp import ttp
 
+from hostlint.collect.switches.counts import shortfalls
 from hostlint.collect.switches.platforms import CommandSpec
+from hostlint.snapshot.common import control_character
 
 # ttp logs every failed match function at ERROR level; those are our warnings to report, not its.
 logging.getLogger("ttp").setLevel(logging.CRITICAL)
@@ -29,6 +34,7 @@ class Parsed:
 
     records: dict[str, list[Record]] = field(default_factory=dict)
     warnings: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
 
     def get(self, group: str) -> list[Record]:
         return self.records.get(group, [])
@@ -37,6 +43,7 @@ class Parsed:
         for group, records in other.records.items():
             self.records.setdefault(group, []).extend(records)
         self.warnings.extend(other.warnings)
+        self.notes.extend(other.notes)
 
 
 @cache
@@ -83,6 +90,43 @@ def _collect(result: Any, into: dict[str, list[Record]]) -> None:
                 into.setdefault(group, []).extend(records)
 
 
+def _carry(records: dict[str, list[Record]], fields: tuple[str, ...]) -> None:
+    """ttp gives a header line and the blocks under it as records in output order: join them."""
+    if not fields:
+        return
+    for group, items in records.items():
+        carried: Record = {}
+        joined = []
+        for record in items:
+            if set(record) <= {*fields, "count"}:  # a header alone
+                carried = {k: v for k, v in record.items() if k in fields}
+                continue
+            if any(k in record for k in fields):
+                carried = {k: v for k, v in record.items() if k in fields}
+            joined.append({**carried, **record})
+        records[group] = joined
+
+
+def _unreadable(value: Any) -> bool:
+    return isinstance(value, str) and control_character(value) is not None
+
+
+def _unprintable(records: dict[str, list[Record]], where: str) -> list[str]:
+    """Records holding a control character (an escape sequence, a stray NUL) are not read: a name or
+    text with one is no fact hostlint can trust or write into a script. Their facts stay unknown."""
+    complaints = []
+    for group, items in records.items():
+        kept = [r for r in items if not any(_unreadable(v) for v in r.values())]
+        if len(kept) < len(items):
+            dropped = len(items) - len(kept)
+            complaints.append(
+                f"{where}: {dropped} {group} record{'s' if dropped > 1 else ''} with control characters not read; "
+                "their facts stay unknown"
+            )
+            records[group] = kept
+    return complaints
+
+
 def _blank_or_known_empty(output: str, command: CommandSpec) -> bool:
     return not output.strip() or any(marker in output for marker in command.empty)
 
@@ -93,14 +137,21 @@ def parse_output(command: CommandSpec, output: str, device: str) -> Parsed:
     where = f"{device}: {command.command}"
     try:
         parser = _parser(command.template)
-        parser.add_input(output)
+        text = "\n".join(line.strip() for line in output.splitlines()) if command.dedent else output
+        parser.add_input(text)
         parser.parse()
         _collect(parser.result(), parsed.records)
+        _carry(parsed.records, command.carry)
     except Exception as exc:  # ttp raises many kinds on odd input; a parser must not take the run down.
         _forget(command.template)
         parsed.warnings.append(f"{where}: output not parsed ({type(exc).__name__}: {exc})")
         return parsed
+    # Only the model and OS version come from `show version`: nothing is judged on them.
+    complaints = parsed.notes if command.section == "version" else parsed.warnings
+    complaints.extend(_unprintable(parsed.records, where))
     if not parsed.records and not _blank_or_known_empty(output, command):
         first = next((line.strip() for line in output.splitlines() if line.strip()), "")
-        parsed.warnings.append(f"{where}: output not understood (first line: {first[:80]!r})")
+        complaints.append(f"{where}: output not understood (first line: {first[:80]!r})")
+    for count in command.records:
+        complaints.extend(f"{device}: {s}" for s in shortfalls(count, command.command, output, parsed.get(count.group)))
     return parsed

@@ -5,8 +5,11 @@ means the switch refused a command) and the `commands`, run in order. Each
 command has a `section` (what its records describe: `config`, `interfaces`,
 `channels`, `load_balance`, `cdp`, `lldp`, `multichassis`), may be `optional`
 (a rejection means "feature absent", not a failure) and may list `empty`
-markers (output that legitimately holds no records). Its template and a
-captured sample are `<slug>.ttp` and `<slug>.txt` beside the spec.
+markers (output that legitimately holds no records) and a `records` count
+(hostlint.collect.switches.counts: how to count its records without the
+template) and `carry` (fields a header record gives the records after
+it), and `dedent` (match lines whatever their indentation). Its template and a captured sample are `<slug>.ttp` and
+`<slug>.txt` beside the spec.
 """
 
 from __future__ import annotations
@@ -18,6 +21,7 @@ from pathlib import Path
 
 import yaml
 
+from hostlint.collect.switches.counts import RecordCount
 from hostlint.data import data_dir
 
 SUPPORTED = ("cisco_ios", "cisco_nxos", "arista_eos", "juniper_junos")
@@ -50,6 +54,13 @@ class CommandSpec:
     template: Path
     optional: bool = False
     empty: tuple[str, ...] = ()
+    records: tuple[RecordCount, ...] = ()
+    # Fields a header record (`Interface X detected 2 LLDP neighbors`, `Aggregated interface: ae1`)
+    # hands to the records after it in the same group; the header record itself is dropped.
+    carry: tuple[str, ...] = ()
+    # Match lines whatever their indentation (releases indent blocks differently, captures use tabs):
+    # the template's lines are then written without leading whitespace.
+    dedent: bool = False
 
     @property
     def slug(self) -> str:
@@ -91,6 +102,9 @@ def load_platform(name: str) -> PlatformSpec:
             template=folder / f"{command_slug(entry['command'])}.ttp",
             optional=bool(entry.get("optional", False)),
             empty=tuple(entry.get("empty", ())),
+            records=tuple(RecordCount.from_spec(raw) for raw in entry.get("records", ())),
+            carry=tuple(entry.get("carry", ())),
+            dedent=bool(entry.get("dedent", False)),
         )
         for entry in raw["commands"]
     )

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import errno
+import logging
 import socket
 from collections.abc import Callable, Iterable
 from concurrent.futures import ThreadPoolExecutor, as_completed
@@ -23,6 +24,8 @@ from hostlint.snapshot import Snapshot
 from hostlint.snapshot.common import CollectionError
 from hostlint.snapshot.switch import Switch
 
+log = logging.getLogger(__name__)
+
 
 @dataclass(frozen=True)
 class Timeouts:
@@ -34,8 +37,10 @@ class Timeouts:
 
 @dataclass
 class DeviceResult:
+    """`switch` is None for a device that names no platform hostlint collects (nothing to build)."""
+
     device: Device
-    switch: Switch
+    switch: Switch | None
     errors: list[str] = field(default_factory=list)
 
     @property
@@ -128,6 +133,8 @@ def _rejection(output: str, spec: PlatformSpec) -> str | None:
 
 def collect_device(device: Device, timeouts: Timeouts = Timeouts()) -> DeviceResult:
     """Connect, run the platform's commands, parse and assemble; never raises for a device fault."""
+    if device.problem:
+        return DeviceResult(device=device, switch=None, errors=[device.problem])
     spec = load_platform(device.platform)
     try:
         connection = _connect(device, spec, timeouts)
@@ -159,6 +166,8 @@ def collect_device(device: Device, timeouts: Timeouts = Timeouts()) -> DeviceRes
         with contextlib.suppress(Exception):
             connection.disconnect()
     switch, warnings = build_switch(device, sections, commands)
+    for note in (n for p in sections.values() for n in p.notes):
+        log.warning("%s", note)
     # Warnings name their device for logs and tests; a CollectionError already names it as its target.
     warnings = [w.removeprefix(f"{device.name}: ") for p in sections.values() for w in p.warnings] + [
         w.removeprefix(f"{device.name}: ") for w in warnings
@@ -184,7 +193,8 @@ def collect_switches(
                 on_done(result)
     snapshot = Snapshot(collected_at=datetime.now(UTC))
     for result in filter(None, results):
-        snapshot.switches.append(result.switch)
+        if result.switch is not None:
+            snapshot.switches.append(result.switch)
         snapshot.collection_errors.extend(
             CollectionError(target=result.device.name, kind="switch", reason=reason) for reason in result.errors
         )

@@ -58,7 +58,7 @@ switch ($Step) {
         # what: vSwitch0: active vmnic0, failure detection link; remove vmnic1 from vSwitch0
         # REVIEW: vSwitch0 is left with one uplink: removing vmnic1 loses failover
         $team = Get-VirtualSwitch -VMHost $vmhost -Standard -Name 'vSwitch0' | Get-NicTeamingPolicy
-        $team | Set-NicTeamingPolicy -NetworkFailoverDetectionPolicy LinkStatus `
+        $team | Set-NicTeamingPolicy -NetworkFailoverDetectionPolicy 'LinkStatus' `
             -MakeNicActive (Get-VMHostNetworkAdapter -VMHost $vmhost -Physical -Name 'vmnic0')
         Get-VMHostNetworkAdapter -VMHost $vmhost -Physical -Name 'vmnic1' | Remove-VirtualSwitchPhysicalNetworkAdapter
         # verify:

@@ -36,7 +36,7 @@ switch ($Step) {
         # what: vmnic0: 1000 Mb/s full duplex (forced) -> auto-negotiate
         # REVIEW: vmnic0 bounces: make sure the host keeps management on another uplink
         Get-VMHostNetworkAdapter -VMHost $vmhost -Physical -Name 'vmnic0' |
-            Set-VMHostNetworkAdapter -BitRatePerSecMb 1000 -Duplex Full -Confirm:$false
+            Set-VMHostNetworkAdapter -BitRatePerSecMb 1000 -Duplex 'Full' -Confirm:$false
         # verify:
         #   (Get-VMHostNetworkAdapter -VMHost $vmhost -Physical -Name 'vmnic0').ExtensionData.Spec.LinkSpeed
         # expect:
@@ -50,7 +50,7 @@ switch ($Step) {
         Add-VirtualSwitchPhysicalNetworkAdapter -VirtualSwitch (Get-VirtualSwitch -VMHost $vmhost -Standard -Name 'vSwitch0') `
             -VMHostPhysicalNic (Get-VMHostNetworkAdapter -VMHost $vmhost -Physical -Name 'vmnic1')
         $team = Get-VirtualSwitch -VMHost $vmhost -Standard -Name 'vSwitch0' | Get-NicTeamingPolicy
-        $team | Set-NicTeamingPolicy -NetworkFailoverDetectionPolicy BeaconProbing `
+        $team | Set-NicTeamingPolicy -NetworkFailoverDetectionPolicy 'BeaconProbing' `
             -MakeNicActive (Get-VMHostNetworkAdapter -VMHost $vmhost -Physical -Name 'vmnic0') `
             -MakeNicStandby (Get-VMHostNetworkAdapter -VMHost $vmhost -Physical -Name 'vmnic1')
         # verify:

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""hostlint ROLLBACK script for esx01 (vSphere API, pyvmomi), generated from a snapshot: review it before use.
+"""hostlint ROLLBACK script for the host named in HOST (vSphere API, pyvmomi), generated from a snapshot: review it before use.
 
 hostlint runs nothing. These steps are part of one plan across devices: run ONE step at a time,
 in the reverse of the plan order (PLAN.md, Rollback), and check its verify result before the next step. Steps here: 17, 16, 15, 14, 13, 12, 2, 1.

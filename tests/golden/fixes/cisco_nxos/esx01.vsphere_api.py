@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""hostlint fix script for esx01 (vSphere API, pyvmomi), generated from a snapshot: review it before use.
+"""hostlint fix script for the host named in HOST (vSphere API, pyvmomi), generated from a snapshot: review it before use.
 
 hostlint runs nothing. These steps are part of one plan across devices: run ONE step at a time,
 in PLAN.md order, and check its verify result before the next step. Steps here: 1, 2, 12, 13, 14, 15, 16, 17.

@@ -1,0 +1,560 @@
+"""Parser score: hostlint's parse-and-assemble path against real device output with reviewed truth.
+
+    python bench/parsers.py ../shared/corpus/ntc-templates
+
+CORPUS_DIR holds `<platform>/<command>/*.raw` captures, each with a `*.yml`
+beside it whose `parsed_sample` is the record list the ntc-templates TextFSM
+template gives (reviewed by that project's maintainers; see its NOTICE.md).
+For every file of a command hostlint runs, the output goes through
+`parse_output` (templates and the independent record count) and
+`build_switch` (the real assembly), and the switch that comes out is compared
+with the reviewed records on the fields hostlint uses.
+
+Per platform and command it prints: files, crashes (an exception out of the
+parse or assembly), silent shortfalls (records the truth has that hostlint
+lost without a collection error naming the command), records found/expected
+and field accuracy. Targets: 0 crashes, 0 silent shortfalls and at least
+99.5% field accuracy outside `show version`; the exit status is 1 below
+target, 2 when CORPUS_DIR holds nothing to score.
+
+How ntc's fields map to hostlint's, and where the conventions differ (kept
+general, by format, never per file):
+
+- Interfaces: `interface` -> port or port-channel name (canonical long form);
+  only ports and channels are compared (SVIs, loopbacks, tunnels, management
+  and Junos logical units are not switch ports to hostlint). Status: admin
+  down -> `disabled`, `err-disabled` -> `err-disabled`, up only when the link
+  and (where shown) the line protocol are up, else `down`. MTU: Junos media
+  MTU minus the 14-byte Ethernet header (untagged, as no configuration is
+  given here); `Unlimited` is not compared. Speed and duplex are compared for
+  ports that are up only (hostlint does not keep the speed of a port that is
+  down: it is the last negotiated or the maximum, not a fact about the link),
+  and only where ntc holds a value (`auto`/`Auto-speed` mean not shown).
+- Port-channel summaries: ntc gives one record per member; a channel is
+  expected with its members, each member's state from its flag, the
+  protocol's family (LACP / static / PAgP: the summary does not say active
+  or passive, the configuration does) and up/down.
+- CDP/LLDP: per local port, the multiset of (neighbour name, neighbour port);
+  hostlint's name is the system name, else the device id (CDP `Device ID`),
+  else the chassis id, as the join uses it. ntc LLDP `neighbor_interface` is
+  the port id, or the port description where the port id is a MAC (ntc's
+  convention), except IOS where `neighbor_port_id` is the port id and
+  `neighbor_interface` the description; either of hostlint's port id and port
+  description may match. Names are compared without a trailing domain only
+  when ntc cut it. Neighbours on management ports are not compared (hostlint
+  keeps switch ports only).
+- NX-OS `show vpc`: hostlint runs `show vpc brief`; their tables are the
+  same format, so the ntc `show vpc` records are scored against the vPC
+  numbers of port-channels. Junos `show interfaces`: hostlint runs `show
+  interfaces extensive`, whose `Physical interface:` and `Link-level type:`
+  lines are the same format; scored on names, status and MTU.
+- `show version`: model and OS version, reported apart. Releases are
+  compared by their first word with leading zeros dropped (`16.09.03` is
+  `16.9.3`; ntc keeps `[Maintenance Release]` after NX-OS versions); models
+  match when one contains the other (ntc gives `c9396px` for `N9K-C9396PX`).
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import sys
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from hostlint import names  # noqa: E402
+from hostlint.collect.switches import normalise  # noqa: E402
+from hostlint.collect.switches.assemble import build_switch, is_channel, is_port  # noqa: E402
+from hostlint.collect.switches.inventory import Device  # noqa: E402
+from hostlint.collect.switches.parse import Parsed, parse_output  # noqa: E402
+from hostlint.collect.switches.platforms import CommandSpec, load_platform  # noqa: E402
+from hostlint.snapshot.switch import Switch  # noqa: E402
+
+TARGET_ACCURACY = 99.5
+
+Record = dict[str, Any]
+
+
+@dataclass
+class Score:
+    files: int = 0
+    crashes: int = 0
+    silent: int = 0
+    found: int = 0
+    expected: int = 0
+    right: int = 0
+    compared: int = 0
+    wrong: list[str] = field(default_factory=list)
+
+    @property
+    def accuracy(self) -> float:
+        return 100.0 * self.right / self.compared if self.compared else 100.0
+
+
+@dataclass
+class Outcome:
+    """One file's comparison: records found/expected, and (field, expected, got) per compared field."""
+
+    found: int = 0
+    expected: int = 0
+    fields: list[tuple[str, Any, Any]] = field(default_factory=list)
+    missing: list[str] = field(default_factory=list)
+
+    def check(self, where: str, expected: Any, got: Any) -> None:
+        self.fields.append((where, expected, got))
+
+
+def _text(value: Any) -> str:
+    if isinstance(value, list):
+        value = value[0] if value else ""
+    return str(value or "").strip()
+
+
+def _port(switch: Switch, name: str):
+    return next((p for p in switch.ports if p.name == name), None) or next(
+        (c for c in switch.port_channels if c.name == name), None
+    )
+
+
+# Interfaces ---------------------------------------------------------------------------------------
+
+
+def _expected_status(record: Record) -> str | None:
+    link = _text(record.get("link_status")).lower()
+    protocol = _text(record.get("protocol_status")).lower()
+    admin = _text(record.get("admin_state")).lower()
+    if not link:
+        return None
+    if "admin" in link or admin in ("down", "disabled"):
+        return "disabled"
+    if "err" in f"{link} {protocol}" and "disabled" in f"{link} {protocol}":
+        return "err-disabled"
+    if link.startswith("up") and (not protocol or protocol.startswith("up")):
+        return "up"
+    return "down"
+
+
+def _expected_mtu(platform: str, record: Record) -> int | None:
+    text = _text(record.get("mtu"))
+    if not text.isdigit():
+        return None
+    mtu = int(text)
+    return mtu - 14 if platform == "juniper_junos" else mtu
+
+
+def _expected_speed(record: Record) -> int | None:
+    text = _text(record.get("speed")).lower()
+    if not text or "auto" in text or "unknown" in text:
+        return None
+    text = re.sub(r"^a-", "", text)
+    try:
+        return normalise.speed_mbps(text.replace("mb/s", "mb/s"))
+    except ValueError:
+        return None
+
+
+def score_interfaces(platform: str, switch: Switch, records: list[Record], out: Outcome) -> None:
+    # Some captures hold two devices' output: hostlint merges records by name, the later one winning.
+    by_name = {names.interface(_text(r.get("interface"))): r for r in records}
+    for record in by_name.values():
+        raw = _text(record.get("interface"))
+        name = names.interface(raw)
+        if not raw or "." in raw or not (is_port(name) or is_channel(name)):
+            continue
+        out.expected += 1
+        got = _port(switch, name)
+        if got is None:
+            out.missing.append(name)
+            continue
+        out.found += 1
+        status = _expected_status(record)
+        if status is not None:
+            # A port-channel is up or down: its admin state is not kept.
+            want = status if is_port(name) else ("up" if status == "up" else "down")
+            out.check(f"{name} status", want, got.status)
+        mtu = _expected_mtu(platform, record)
+        if mtu is not None:
+            out.check(f"{name} mtu", mtu, got.mtu)
+        if is_port(name) and status == "up":
+            speed = _expected_speed(record)
+            if speed is not None:
+                out.check(f"{name} speed", speed, got.speed_mbps)
+            duplex = normalise.duplex(_text(record.get("duplex")) or None)
+            if duplex is not None:
+                out.check(f"{name} duplex", duplex, got.duplex)
+
+
+# Port-channel summaries ---------------------------------------------------------------------------
+
+# Summary member flags -> member state (the vocabulary of SwitchPort.member_state).
+_FLAG_STATE = {
+    "p": "bundled",
+    "bndl": "bundled",
+    "h": "hot-standby",
+    "hot-sby": "hot-standby",
+    "s": "suspended",
+    "susp": "suspended",
+    "i": "individual",
+    "indep": "individual",
+    "d": "down",
+    "down": "down",
+}
+
+
+def _family(protocol: str) -> str | None:
+    text = protocol.lower()
+    if text.startswith("lacp"):
+        return "lacp"
+    if text.startswith("pagp"):
+        return "pagp"
+    if text in ("-", "none", "static"):
+        return "static"
+    return None
+
+
+def _state_from_flags(flags: str) -> str | None:
+    """Member flags as ntc keeps them (`P`, `s`, `I`, `D`, `PG`, `bndl`...): the state they mean."""
+    text = flags.strip()
+    if not text:
+        return None
+    low = text.lower()
+    if low in _FLAG_STATE:
+        return _FLAG_STATE[low]
+    # EOS: `PG+`, `G`, `D`, `I`, `s`, `o`... first letter that is a state.
+    for char in text:
+        if char in "PHsDI":
+            return _FLAG_STATE[char.lower()]
+    return None
+
+
+def score_channels(platform: str, switch: Switch, records: list[Record], out: Outcome) -> None:
+    expected: dict[str, dict[str, Any]] = {}
+    for record in records:
+        bundle = _text(record.get("bundle_name"))
+        if not bundle:
+            continue
+        name = names.interface(bundle)
+        entry = expected.setdefault(name, {"protocol": _text(record.get("bundle_protocol")), "members": {}})
+        members = record.get("member_interface") or []
+        states = record.get("member_interface_status") or []
+        if isinstance(members, str):
+            members, states = [members], [states]
+        for member, flags in zip(members, states, strict=False):
+            if member:
+                entry["members"][names.interface(str(member))] = _state_from_flags(str(flags))
+    ports = {p.name: p for p in switch.ports}
+    for name, entry in expected.items():
+        out.expected += 1
+        channel = next((c for c in switch.port_channels if c.name == name), None)
+        if channel is None:
+            out.missing.append(name)
+            continue
+        out.found += 1
+        family = _family(entry["protocol"])
+        # A bare `LACP` (IOS, NX-OS) does not say active or passive: the configuration does, and
+        # hostlint keeps the mode unknown from the summary alone. Compared where the summary says.
+        if family is not None and entry["protocol"].strip().lower() != "lacp":
+            got = channel.mode.split("-")[0] if channel.mode else None
+            out.check(f"{name} protocol", family, got)
+        for member, state in entry["members"].items():
+            out.check(f"{name} member {member}", True, member in channel.members)
+            if state is not None:
+                port = ports.get(member)
+                out.check(f"{member} member state", state, port.member_state if port else None)
+
+
+# Neighbours ---------------------------------------------------------------------------------------
+
+
+def _short(name: str) -> str:
+    return name.split(".")[0].lower()
+
+
+def score_neighbours(platform: str, switch: Switch, records: list[Record], out: Outcome) -> None:
+    expected: dict[str, list[tuple[str, str]]] = {}
+    for record in records:
+        local = _text(record.get("local_interface"))
+        device = _text(record.get("neighbor_name")) or _text(record.get("chassis_id"))
+        # ntc IOS LLDP keeps the port id in `neighbor_port_id` and the port description in
+        # `neighbor_interface`; elsewhere `neighbor_interface` is the port id.
+        port = _text(record.get("neighbor_port_id")) or _text(record.get("neighbor_interface"))
+        if local and not is_port(names.interface(local)):
+            continue  # management ports are not switch ports to hostlint
+        expected.setdefault(names.interface(local), []).append((device, port))
+    got_by_port = {p.name: p.neighbours for p in switch.ports}
+    # Older IOS `show lldp neighbors detail` shows no `Local Intf:`: such a neighbour cannot be
+    # placed on a port. It counts as expected and lost (the record count reports it).
+    for _unplaced in expected.pop(names.interface(""), []) + expected.pop("", []):
+        out.expected += 1
+        out.missing.append("a neighbour without a local port")
+    for local, wanted in expected.items():
+        got = list(got_by_port.get(local, []))
+        for device, port in wanted:
+            out.expected += 1
+            match = None
+            for neighbour in got:
+                names_seen = {
+                    (neighbour.system_name or "").lower(),
+                    (neighbour.device_id or "").lower(),
+                }
+                if device.lower() in names_seen or _short(device) in {_short(n) for n in names_seen if n}:
+                    match = neighbour
+                    break
+            if match is None:
+                out.missing.append(f"{local} {device}")
+                out.check(f"{local} neighbour {device}", device, None)
+                continue
+            got.remove(match)
+            out.found += 1
+            out.check(f"{local} neighbour {device}", device, device)
+            if port:
+                ports_seen = {(match.port_id or "").lower(), (match.port_description or "").lower()}
+                alt = {names.interface(p).lower() for p in ports_seen if p}
+                ok = port.lower() in ports_seen or names.interface(port).lower() in alt
+                out.check(f"{local} neighbour {device} port", port, port if ok else match.port_id)
+
+
+# Multi-chassis ------------------------------------------------------------------------------------
+
+
+def score_vpc(platform: str, switch: Switch, records: list[Record], out: Outcome) -> None:
+    for record in records:
+        port = _text(record.get("port"))
+        number = _text(record.get("id"))
+        if not port or not number.isdigit():
+            continue
+        name = names.interface(port)
+        out.expected += 1
+        channel = next((c for c in switch.port_channels if c.name == name), None)
+        if channel is None:
+            out.missing.append(name)
+            continue
+        out.found += 1
+        if channel.multichassis_id is None and switch.multichassis is not None:
+            # The peer-link row: its number is the peer-link id, not a vPC number.
+            out.check(f"{name} vpc id", True, True)
+            continue
+        out.check(f"{name} vpc id", int(number), channel.multichassis_id)
+
+
+def score_mlag(platform: str, switch: Switch, records: list[Record], out: Outcome) -> None:
+    for record in records:
+        domain = _text(record.get("domain"))
+        if not domain:
+            continue
+        out.expected += 1
+        mc = switch.multichassis
+        if mc is None:
+            out.missing.append(domain)
+            continue
+        out.found += 1
+        out.check("mlag domain", domain, mc.domain_id)
+
+
+# Junos LACP ---------------------------------------------------------------------------------------
+
+_MUX_STATE = {
+    "collecting distributing": "bundled",
+    "collecting_distributing": "bundled",
+    "distributing": "bundled",
+    "waiting": "down",
+    "attached": "down",
+    "detached": "down",
+}
+
+
+def score_lacp(platform: str, switch: Switch, records: list[Record], out: Outcome) -> None:
+    ports = {p.name: p for p in switch.ports}
+    for record in records:
+        bundle = _text(record.get("bundle_name"))
+        members = record.get("member_interface") or []
+        muxes = record.get("mux_state") or []
+        if isinstance(members, str):
+            members, muxes = [members], [muxes]
+        for member, mux in zip(members, muxes, strict=False):
+            out.expected += 1
+            name = names.interface(str(member))
+            port = ports.get(name)
+            if port is None:
+                out.missing.append(name)
+                continue
+            out.found += 1
+            out.check(f"{name} channel", names.interface(bundle), port.port_channel)
+            state = _MUX_STATE.get(str(mux).strip().lower())
+            if state is not None:
+                out.check(f"{name} member state", state, port.member_state)
+
+
+# show version -------------------------------------------------------------------------------------
+
+
+def _release(text: str) -> str:
+    """`16.09.03` and `16.9.3` are one release; `10.4(5) [Maintenance Release]` is `10.4(5)`."""
+    first = text.split()[0] if text.split() else ""
+    return re.sub(r"(?<![\w])0+(\d)", r"\1", first.lower())
+
+
+def score_version(platform: str, switch: Switch, records: list[Record], out: Outcome) -> None:
+    for record in records:
+        out.expected += 1
+        out.found += 1 if (switch.model or switch.os_version) else 0
+        model = _text(record.get("model") or record.get("hardware") or record.get("platform")).lower()
+        version = _text(record.get("version") or record.get("image") or record.get("os") or record.get("junos_version"))
+        if model:
+            got = (switch.model or "").lower()
+            # ntc cuts models differently (`c9396px` for `N9K-C9396PX`, `5596` for `Nexus 5596`).
+            out.check("model", model, model if got and (model in got or got in model) else got or None)
+        if version:
+            got = _release(switch.os_version or "")
+            out.check("os_version", _release(version), got or None)
+
+
+Scorer = Callable[[str, Switch, list[Record], Outcome], None]
+
+# (ntc platform, ntc command folder) -> (hostlint command, scorer)
+SCORED: dict[tuple[str, str], tuple[str, Scorer]] = {
+    ("arista_eos", "show_interfaces"): ("show interfaces", score_interfaces),
+    ("arista_eos", "show_port-channel_summary"): ("show port-channel summary", score_channels),
+    ("arista_eos", "show_lldp_neighbors_detail"): ("show lldp neighbors detail", score_neighbours),
+    ("arista_eos", "show_mlag"): ("show mlag", score_mlag),
+    ("arista_eos", "show_version"): ("show version", score_version),
+    ("cisco_ios", "show_interfaces"): ("show interfaces", score_interfaces),
+    ("cisco_ios", "show_etherchannel_summary"): ("show etherchannel summary", score_channels),
+    ("cisco_ios", "show_cdp_neighbors_detail"): ("show cdp neighbors detail", score_neighbours),
+    ("cisco_ios", "show_lldp_neighbors_detail"): ("show lldp neighbors detail", score_neighbours),
+    ("cisco_ios", "show_version"): ("show version", score_version),
+    ("cisco_nxos", "show_interface"): ("show interface", score_interfaces),
+    ("cisco_nxos", "show_port-channel_summary"): ("show port-channel summary", score_channels),
+    ("cisco_nxos", "show_cdp_neighbors_detail"): ("show cdp neighbors detail", score_neighbours),
+    ("cisco_nxos", "show_lldp_neighbors_detail"): ("show lldp neighbors detail", score_neighbours),
+    ("cisco_nxos", "show_vpc"): ("show vpc brief", score_vpc),
+    ("cisco_nxos", "show_version"): ("show version", score_version),
+    ("juniper_junos", "show_interfaces"): ("show interfaces extensive", score_interfaces),
+    ("juniper_junos", "show_lacp_interfaces"): ("show lacp interfaces", score_lacp),
+    ("juniper_junos", "show_lldp_neighbors"): ("show lldp neighbors", score_neighbours),
+    ("juniper_junos", "show_version"): ("show version", score_version),
+}
+
+
+def _command(platform: str, command: str) -> CommandSpec:
+    return next(c for c in load_platform(platform).commands if c.command == command)
+
+
+def run_file(platform: str, command: CommandSpec, raw: str) -> tuple[Switch, list[str]]:
+    """The real path: parse (with the record count) and assemble; the collection errors it reports."""
+    device = Device(name="bench", hostname="192.0.2.1", platform=platform)
+    parsed = parse_output(command, raw, device.name)
+    sections: dict[str, Parsed] = {command.section: parsed}
+    switch, warnings = build_switch(device, sections, {command.section: command.command})
+    return switch, parsed.warnings + parsed.notes + warnings
+
+
+# Output of one platform filed under another's folder, told by its format: EOS's summary header
+# (`Port-Channel Protocol Ports`, members `Et3/1/1(PG+)`) is not NX-OS's (`Group Port-Channel Type
+# Protocol Member Ports`). Scored with the platform whose output it is.
+_FORMATS = {
+    ("cisco_nxos", "show_port-channel_summary"): (re.compile(r"^Port-Channel\s+Protocol\s+Ports", re.M), "arista_eos")
+}
+
+
+def platform_of(platform: str, folder: str, raw: str) -> str:
+    found = _FORMATS.get((platform, folder))
+    return found[1] if found and found[0].search(raw) else platform
+
+
+def files(corpus: Path) -> Iterator[tuple[str, str, Path]]:
+    for (platform, folder), _ in SCORED.items():
+        for raw in sorted((corpus / platform / folder).glob("*.raw")):
+            yield platform, folder, raw
+
+
+def score(corpus: Path, verbose: bool = False) -> dict[tuple[str, str], Score]:
+    scores: dict[tuple[str, str], Score] = {}
+    for platform, folder, raw_path in files(corpus):
+        command_name, scorer = SCORED[(platform, folder)]
+        text = raw_path.read_text(encoding="utf-8", errors="replace")
+        platform = platform_of(platform, folder, text)
+        command_name, scorer = SCORED.get((platform, folder), (command_name, scorer))
+        command = _command(platform, command_name)
+        entry = scores.setdefault((platform, command_name), Score())
+        entry.files += 1
+        truth_path = raw_path.with_suffix(".yml")
+        records = (yaml.safe_load(truth_path.read_text(encoding="utf-8")) or {}).get("parsed_sample") or []
+        try:
+            switch, errors = run_file(platform, command, text)
+            outcome = Outcome()
+            scorer(platform, switch, records, outcome)
+        except Exception as exc:  # a crash is what this bench counts
+            entry.crashes += 1
+            entry.wrong.append(f"{raw_path.name}: crash {type(exc).__name__}: {exc}")
+            continue
+        entry.found += outcome.found
+        entry.expected += outcome.expected
+        if outcome.found < outcome.expected and not errors:
+            entry.silent += 1
+            entry.wrong.append(f"{raw_path.name}: silently lost {outcome.missing[:6]}")
+        for where, want, got in outcome.fields:
+            entry.compared += 1
+            if want == got:
+                entry.right += 1
+            else:
+                entry.wrong.append(f"{raw_path.name}: {where}: expected {want!r}, got {got!r}")
+        if verbose and errors:
+            for error in errors:
+                entry.wrong.append(f"{raw_path.name}: (reported) {error}")
+    return scores
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("corpus", type=Path, help="folder of <platform>/<command>/*.raw with *.yml truth")
+    parser.add_argument("-v", "--verbose", action="store_true", help="list every wrong field and reported error")
+    args = parser.parse_args(argv)
+    scores = score(args.corpus, verbose=args.verbose)
+    if not scores:
+        print(f"{args.corpus}: no corpus files of the commands hostlint runs", file=sys.stderr)
+        return 2
+    header = (
+        f"{'platform':<14} {'command':<28} {'files':>5} {'crash':>5} {'silent':>6} "
+        f"{'records':>9} {'fields':>11} {'accuracy':>8}"
+    )
+    print(header)
+    print("-" * len(header))
+    total = Score()
+    for (platform, command), entry in sorted(scores.items()):
+        records = f"{entry.found}/{entry.expected}"
+        fields = f"{entry.right}/{entry.compared}"
+        print(
+            f"{platform:<14} {command:<28} {entry.files:>5} {entry.crashes:>5} {entry.silent:>6} "
+            f"{records:>9} {fields:>11} {entry.accuracy:>7.2f}%"
+        )
+        if command != "show version":
+            for name in ("files", "crashes", "silent", "found", "expected", "right", "compared"):
+                setattr(total, name, getattr(total, name) + getattr(entry, name))
+        if args.verbose:
+            for line in entry.wrong:
+                print(f"    {line}")
+    print("-" * len(header))
+    print(
+        f"{'all but show version':<43} {total.files:>5} {total.crashes:>5} {total.silent:>6} "
+        f"{total.found:>4}/{total.expected:<4} {total.right:>5}/{total.compared:<5} {total.accuracy:>7.2f}%"
+    )
+    crashes = sum(s.crashes for s in scores.values())
+    silent = sum(s.silent for s in scores.values())
+    ok = crashes == 0 and silent == 0 and total.accuracy >= TARGET_ACCURACY
+    print(
+        f"target: 0 crashes, 0 silent shortfalls, >= {TARGET_ACCURACY}% field accuracy outside show version: "
+        + ("met" if ok else "NOT met")
+    )
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

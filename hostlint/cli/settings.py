@@ -1,0 +1,69 @@
+"""Options every checking command shares: the settings file, extra rule folders, rule selection."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import click
+
+from hostlint.baseline import Baseline, check_baseline_codes
+from hostlint.config import Config
+from hostlint.rules import Rule, load_rules, select
+from hostlint.rules.load import check_selectors
+
+
+def echo_error(exc: Exception) -> None:
+    """Each line of an error as its own `hostlint: ...` line on stderr."""
+    for line in str(exc).splitlines() or [type(exc).__name__]:
+        click.echo(f"hostlint: {line}", err=True)
+
+
+def config_options(command: Callable[..., Any]) -> Callable[..., Any]:
+    command = click.option(
+        "--isolated", is_flag=True, help="Ignore every settings file (hostlint.toml, pyproject.toml)."
+    )(command)
+    command = click.option(
+        "--config",
+        "config_file",
+        type=click.Path(dir_okay=False, path_type=Path),
+        help="Settings from this file (hostlint.toml, or pyproject.toml with [tool.hostlint]) instead of the "
+        "one found in the current directory or above.",
+    )(command)
+    return command
+
+
+def rules_dir_option(command: Callable[..., Any]) -> Callable[..., Any]:
+    return click.option(
+        "--rules-dir",
+        "rules_dirs",
+        multiple=True,
+        type=click.Path(file_okay=False, path_type=Path),
+        help="A folder of your own rules (same YAML + CEL format), added to the settings file's rules_dirs.",
+    )(command)
+
+
+def prefixes(values: tuple[str, ...] | list[str]) -> list[str]:
+    return [p.strip() for value in values for p in value.split(",") if p.strip()]
+
+
+def chosen_rules(
+    config: Config,
+    selected: tuple[str, ...],
+    ignored: tuple[str, ...],
+    profile: str | None,
+    rules_dirs: tuple[Path, ...] = (),
+    baseline: Baseline | None = None,
+    baseline_file: Path | None = None,
+) -> list[Rule]:
+    """The rules to run: flags over the settings file; every selector and baseline code must name a rule."""
+    catalogue = load_rules(extra_dirs=[*config.rules_dirs, *rules_dirs])
+    if baseline is not None and baseline_file is not None:
+        check_baseline_codes(baseline, catalogue, baseline_file)
+    where = f"{config.source}: " if config.source else ""
+    check_selectors(catalogue, prefixes(config.select), f"{where}select")
+    check_selectors(catalogue, prefixes(config.ignore), f"{where}ignore")
+    chosen_select = prefixes(selected) or prefixes(config.select)
+    chosen_ignore = prefixes(config.ignore) + prefixes(ignored)
+    return select(catalogue, chosen_select, chosen_ignore, profile or config.profile or "recommended")

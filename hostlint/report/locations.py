@@ -1,0 +1,87 @@
+"""Where in the snapshot files an object is written, for reports that point at a file and line
+(SARIF physical locations, GitHub annotations, GitLab code quality).
+
+A finding's object is `<host>/<thing>`. The host is found in the snapshot file that holds it
+(its JSON pointer, e.g. `/esxi_hosts/0`, and the line of its `"name"`), the thing as the first
+line inside that host's part of the file that names it in quotes.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+HOST_KINDS = ("esxi_hosts", "kvm_hosts", "switches", "distributed_switches")
+
+
+@dataclass(frozen=True)
+class Location:
+    uri: str
+    pointer: str
+    line: int
+
+
+@dataclass
+class _Entry:
+    uri: str
+    text: str
+    pointer: str
+    start: int
+    end: int
+
+
+def _uri(path: Path) -> str:
+    """Relative to the current directory when under it (what code scanning matches against a repository)."""
+    resolved = path.resolve()
+    try:
+        return resolved.relative_to(Path.cwd().resolve()).as_posix()
+    except ValueError:
+        return resolved.as_uri()
+
+
+def _snapshot_files(paths: list[Path]) -> list[Path]:
+    files: list[Path] = []
+    for path in paths:
+        if path.is_dir():
+            files += sorted(p for p in path.glob("*.json") if p.is_file())
+        elif path.suffix == ".json" and path.is_file():
+            files.append(path)
+    return files
+
+
+class Locator:
+    """Object name -> Location, read from the snapshot files a check was given."""
+
+    def __init__(self, paths: list[Path]) -> None:
+        self._hosts: dict[str, _Entry] = {}
+        for file in _snapshot_files(paths):
+            text = file.read_text(encoding="utf-8")
+            document = json.loads(text)
+            found: list[tuple[int, str, str]] = []
+            for kind in HOST_KINDS:
+                for n, item in enumerate(document.get(kind) or []):
+                    name = item.get("name") if isinstance(item, dict) else None
+                    match = name and re.search(rf'"name"\s*:\s*{re.escape(json.dumps(name))}', text)
+                    if match:
+                        found.append((match.start(), name, f"/{kind}/{n}"))
+            found.sort()
+            for k, (start, name, pointer) in enumerate(found):
+                end = found[k + 1][0] if k + 1 < len(found) else len(text)
+                self._hosts.setdefault(name.lower(), _Entry(_uri(file), text, pointer, start, end))
+
+    def locate(self, obj: str | None) -> Location | None:
+        if not obj:
+            return None
+        host, _, thing = obj.partition("/")
+        entry = self._hosts.get(host.lower())
+        if entry is None:
+            return None
+        offset = entry.start
+        name = thing.rsplit("/", 1)[-1].removeprefix("vm:")
+        if name:
+            inside = entry.text.find(json.dumps(name), entry.start, entry.end)
+            offset = inside if inside >= 0 else offset
+        line = entry.text.count("\n", 0, offset) + 1
+        return Location(uri=entry.uri, pointer=entry.pointer, line=line)

@@ -1,0 +1,96 @@
+"""JSON Schemas of what hostlint reads and writes as JSON, from the models that define it.
+
+`hostlint schema NAME` prints one; docs/schemas/NAME.schema.json holds each as published, and a
+test checks both that the files match the models and that real outputs validate against them.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
+
+from hostlint.join.facts import Unresolved
+from hostlint.results import RESULT_SCHEMA_VERSION, Finding, Ignored, Skipped
+from hostlint.snapshot import Snapshot
+from hostlint.snapshot.common import CollectionError
+
+DIALECT = "https://json-schema.org/draft/2020-12/schema"
+
+
+class ReportSummary(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    findings: int
+    skipped: int
+    passed: int
+    unresolved: int
+    ignored: int
+
+
+class Report(BaseModel):
+    """`hostlint check --format json`."""
+
+    model_config = ConfigDict(extra="forbid", title="hostlint check report")
+
+    schema_version: Literal[RESULT_SCHEMA_VERSION]  # type: ignore[valid-type]
+    findings: list[Finding]
+    skipped: list[Skipped]
+    unresolved: list[Unresolved]
+    collection_errors: list[CollectionError]
+    ignored: list[Ignored]
+    notes: list[str]
+    summary: ReportSummary
+
+
+class RuleListing(BaseModel):
+    """One entry of `hostlint rules --format json`."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    code: str
+    name: str
+    severity: Literal["error", "warning", "info"]
+    profile: Literal["minimal", "recommended", "strict"]
+    platforms: list[str]
+    summary: str
+
+
+class CodeQualityLines(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    begin: int = Field(ge=1)
+
+
+class CodeQualityLocation(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    path: str
+    lines: CodeQualityLines
+
+
+class CodeQualityIssue(BaseModel):
+    """One entry of `hostlint check --format gitlab` (GitLab's code quality report)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    description: str
+    check_name: str
+    fingerprint: str
+    severity: Literal["info", "minor", "major", "critical", "blocker"]
+    location: CodeQualityLocation
+
+
+# name -> (title, model, mode): a snapshot is read (validation), the others are written.
+SCHEMAS: dict[str, tuple[str, Any, Literal["validation", "serialization"]]] = {
+    "snapshot": ("A hostlint snapshot (collect output, check input)", Snapshot, "validation"),
+    "report": ("hostlint check --format json", Report, "serialization"),
+    "rules": ("hostlint rules --format json", list[RuleListing], "serialization"),
+    "gitlab": ("hostlint check --format gitlab (GitLab code quality)", list[CodeQualityIssue], "serialization"),
+}
+
+
+def schema(name: str) -> dict[str, Any]:
+    title, model, mode = SCHEMAS[name]
+    generated = TypeAdapter(model).json_schema(mode=mode)
+    return {"$schema": DIALECT, "title": title} | {k: v for k, v in generated.items() if k != "title"}
