@@ -111,6 +111,9 @@ class SwitchIndex:
                 "during collection"
             )
             return
+        if neighbour is not None:
+            port_name = _lldp_port_name(neighbour, found)
+            uplink.port = names.interface(port_name)
         port = found.ports.get(names.interface_key(port_name))
         if port is None:
             uplink.missing["switch"] = (
@@ -141,6 +144,15 @@ class SwitchIndex:
         uplink.switch_hash_fields = vocab.hash_fields(uplink.switch_hash)
         uplink.channel_id = _channel_id(found, channel)
         uplink.channel_members = self._channel_members[uplink.channel_id]
+
+
+def _lldp_port_name(neighbour: Neighbour, found: IndexedSwitch) -> str:
+    """The neighbour's port: Junos (and others) send the SNMP ifIndex as LLDP port ID and the
+    interface name as port description; the description is used when it names a port of that switch."""
+    description = neighbour.port_description
+    if neighbour.port_id.isdigit() and description and names.interface_key(description) in found.ports:
+        return description
+    return neighbour.port_id
 
 
 def _channel_id(found: IndexedSwitch, channel: PortChannel) -> str:
