@@ -36,7 +36,8 @@ def assert_points_at(uri: str, line: int, obj: str, pointer: str | None = None) 
     path = Path(uri)
     text = path.read_text(encoding="utf-8")
     named = obj.rsplit("/", 1)[-1].removeprefix("vm:")
-    assert json.dumps(named) in text.splitlines()[line - 1], (uri, line, obj)
+    quoted = f'"{named.removeprefix("pci-")}.' if named.startswith("pci-") else json.dumps(named)
+    assert quoted in text.splitlines()[line - 1], (uri, line, obj)
     if pointer is not None:
         assert resolve_pointer(json.loads(text), pointer)["name"] == obj.split("/", 1)[0]
 

@@ -99,6 +99,7 @@ def test_lldpctl_json_one_and_several_neighbours() -> None:
         "protocol": "lldp",
         "device_id": "00:1e:49:a7:3c:00",
         "port_id": "Ethernet1/11",
+        "port_description": "to kvm01",
         "system_name": "leaf1.dc.example",
         "mgmt_address": "10.0.0.11",
         "platform": "Arista EOS",

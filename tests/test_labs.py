@@ -134,7 +134,9 @@ def test_lab_resolves_every_uplink_it_does_not_declare_unresolved(lab, results):
 @pytest.mark.parametrize("lab", lab_params())
 def test_cli_exit_code_and_json(lab):
     # standalone_mode=False: the command returns its exit code, which main() passes to sys.exit.
-    outcome = CliRunner().invoke(cli, ["check", str(lab), "--format", "json"], standalone_mode=False)
+    # --profile strict: the labs are checked with every rule, as check_paths above does.
+    args = ["check", str(lab), "--profile", "strict", "--format", "json"]
+    outcome = CliRunner().invoke(cli, args, standalone_mode=False)
     assert outcome.exception is None, outcome.output
     expected = expected_pairs(lab)
     assert int(outcome.return_value) == (Exit.FINDINGS if expected else Exit.CLEAN)

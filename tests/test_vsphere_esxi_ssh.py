@@ -333,7 +333,7 @@ class TestWithVcenter:
         assert code == Exit.CLEAN
         assert report["findings"] == []
         assert short(report["skipped"]) == [
-            (code, host) for code in ("PC001", "PC002") for host in ("esx21", "esx22", "esx23")
+            (code, host) for code in ("PC001", "PC002", "PC003") for host in ("esx21", "esx22", "esx23")
         ]
         assert all("--esxi-ssh-user" in s["reason"] for s in report["skipped"])
 
@@ -350,7 +350,7 @@ class TestWithVcenter:
         code, report = check_pcie(out)
         assert code == Exit.PARTIAL
         assert short(report["findings"]) == [("PC001", "esx21"), ("PC002", "esx21"), ("PC002", "esx22")]
-        assert short(report["skipped"]) == [("PC001", "esx23"), ("PC002", "esx23")]
+        assert short(report["skipped"]) == [("PC001", "esx23"), ("PC002", "esx23"), ("PC003", "esx23")]
         assert all("no PCIe link status" in s["reason"] for s in report["skipped"])
 
     def test_check_vsphere_with_ssh_password(self, vcenter, lab):

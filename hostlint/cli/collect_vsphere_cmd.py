@@ -12,6 +12,7 @@ import click
 
 from hostlint.cli.exit import Exit
 from hostlint.cli.host_keys import KnownHostsError, host_key_options, host_key_policy
+from hostlint.report.human import plural
 from hostlint.snapshot import Snapshot
 
 if TYPE_CHECKING:
@@ -164,8 +165,9 @@ def live_snapshot(
         disconnect(service_instance)
     snapshot = collection.snapshot
     click.echo(
-        f"hostlint: {len(snapshot.esxi_hosts)} hosts, {len(snapshot.distributed_switches)} distributed switches "
-        f"from {endpoint} in {collection.trips.total} calls",
+        f"hostlint: {plural(len(snapshot.esxi_hosts), 'host')}, "
+        f"{plural(len(snapshot.distributed_switches), 'distributed switch', 'distributed switches')} "
+        f"from {endpoint} in {plural(collection.trips.total, 'call')}",
         err=True,
     )
     if esxi_ssh is not None:

@@ -142,8 +142,12 @@ class PcieFact(Fact):
     width_negotiated: int | None = None
     speed_capable_gts: float | None = None
     speed_negotiated_gts: float | None = None
+    # Per direction, Gbit/s: after line coding (`*_gbps`) and after protocol overhead (`*usable_gbps`),
+    # see hostlint.join.pcie; `ports_gbps` is the ports' line rate, also per direction.
     capable_gbps: float | None = None
     negotiated_gbps: float | None = None
+    capable_usable_gbps: float | None = None
+    usable_gbps: float | None = None
 
 
 class VmNicFact(Fact):
@@ -151,7 +155,10 @@ class VmNicFact(Fact):
     label: str
     model: str
     portgroup: str | None = None
-    # "standard" or "distributed" when the port group is known on this host, else None.
+    # The distributed port group's key (dvportgroup-NN) when the collector recorded the backing.
+    portgroup_key: str | None = None
+    # "standard", "distributed" (or "opaque", NSX) from the NIC's backing; for older snapshots from the
+    # port group's name when it is on one kind of switch only; else None.
     switch_kind: str | None = None
 
 

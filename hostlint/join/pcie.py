@@ -10,14 +10,33 @@ from hostlint.snapshot.common import PciLink
 from hostlint.snapshot.esxi import EsxiHost
 from hostlint.snapshot.kvm import KvmHost
 
-# Usable Gbit/s per lane after line coding: Gen1/2 use 8b/10b, Gen3+ 128b/130b.
-_LANE_GBPS = {2.5: 2.0, 5.0: 4.0, 8.0: 7.877, 16.0: 15.754, 32.0: 31.508, 64.0: 63.015}
+# The PCIe model PC001/PC003 document (rules/PC001.yaml). Per lane and per direction:
+# transfer rate (GT/s) times line-code efficiency. Gen1/2 use 8b/10b, Gen3-5 128b/130b;
+# Gen6 (PAM4, FLIT mode) has no line code, 236 of every 256 flit bytes carry TLPs.
+_LINE_CODE = {2.5: 8 / 10, 5.0: 8 / 10, 8.0: 128 / 130, 16.0: 128 / 130, 32.0: 128 / 130, 64.0: 236 / 256}
+# Share of the encoded rate left for packet data: at the usual 256-byte max payload a TLP
+# carries 20-28 bytes of framing, sequence number, 3-4 DW header and LCRC (~92% efficient,
+# Intel AN 456), and ACK/flow-control DLLPs, SKP ordered sets and the NIC's own descriptor
+# and completion traffic take a few percent more. 15% in all, per direction.
+PROTOCOL_OVERHEAD = 0.15
+
+
+def _encoded(width: int | None, speed_gts: float | None) -> float | None:
+    """Gbit/s per direction after line coding: lanes x rate x code efficiency (None when unknown)."""
+    if not width or not speed_gts or speed_gts not in _LINE_CODE:
+        return None
+    return width * speed_gts * _LINE_CODE[speed_gts]
 
 
 def _gbps(width: int | None, speed_gts: float | None) -> float | None:
-    if not width or not speed_gts:
-        return None
-    return round(width * _LANE_GBPS.get(speed_gts, speed_gts * 128 / 130), 3)
+    encoded = _encoded(width, speed_gts)
+    return None if encoded is None else round(encoded, 3)
+
+
+def _usable(width: int | None, speed_gts: float | None) -> float | None:
+    """Gbit/s per direction left for packet data after the protocol overhead."""
+    encoded = _encoded(width, speed_gts)
+    return None if encoded is None else round(encoded * (1 - PROTOCOL_OVERHEAD), 3)
 
 
 def _slot(address: str) -> str:
@@ -29,6 +48,13 @@ def _ports(host: EsxiHost | KvmHost) -> list[tuple[str, str, int | None]]:
     if isinstance(host, EsxiHost):
         return [(p.name, p.pci, p.speed_mbps) for p in host.pnics if p.pci]
     return [(i.name, i.pci, i.speed_mbps) for i in host.interfaces if i.pci and i.kind == "physical"]
+
+
+def _source(host: EsxiHost | KvmHost) -> str:
+    """Where this platform's PCIe link status comes from, for a skip reason."""
+    if isinstance(host, EsxiHost):
+        return "the vSphere API has none: it is read with lspci -vv over SSH, --esxi-ssh-user"
+    return "its source is sysfs /sys/bus/pci/devices/*/current_link_{width,speed} and max_link_{width,speed}"
 
 
 def pcie_facts(host: EsxiHost | KvmHost, facts: Facts) -> None:
@@ -52,18 +78,22 @@ def pcie_facts(host: EsxiHost | KvmHost, facts: Facts) -> None:
         )
         device = devices.get(slot)
         if host.pci_devices is None:
-            fact.missing["pcie"] = (
-                f"PCIe link width of {host.name} not collected (the vSphere API does not expose it; "
-                "collect over SSH to include it)"
-            )
+            fact.missing["pcie"] = f"PCIe link width of {host.name} not collected ({_source(host)})"
         elif device is None or device.width_negotiated is None or device.speed_negotiated_gts is None:
-            fact.missing["pcie"] = f"no PCIe link status for {slot} ({', '.join(fact.nics)}) on {host.name}"
-            if isinstance(host, EsxiHost):
-                fact.missing["pcie"] += " (the vSphere API has none: it is read with lspci over SSH, --esxi-ssh-user)"
+            fact.missing["pcie"] = (
+                f"no PCIe link status for {slot} ({', '.join(fact.nics)}) on {host.name} ({_source(host)})"
+            )
+        elif _gbps(device.width_negotiated, device.speed_negotiated_gts) is None:
+            fact.missing["pcie"] = (
+                f"PCIe rate {device.speed_negotiated_gts} GT/s of {slot} on {host.name} is not a PCIe generation "
+                "hostlint knows (2.5, 5, 8, 16, 32, 64 GT/s)"
+            )
         else:
             fact.device = device.device
             fact.width_capable, fact.width_negotiated = device.width_capable, device.width_negotiated
             fact.speed_capable_gts, fact.speed_negotiated_gts = device.speed_capable_gts, device.speed_negotiated_gts
             fact.capable_gbps = _gbps(device.width_capable, device.speed_capable_gts)
             fact.negotiated_gbps = _gbps(device.width_negotiated, device.speed_negotiated_gts)
+            fact.capable_usable_gbps = _usable(device.width_capable, device.speed_capable_gts)
+            fact.usable_gbps = _usable(device.width_negotiated, device.speed_negotiated_gts)
         facts.pcie.append(fact)

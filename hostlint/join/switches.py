@@ -126,6 +126,9 @@ class SwitchIndex:
                 "during collection"
             )
             return
+        if neighbour is not None:
+            port_name = _lldp_port_name(neighbour, found)
+            uplink.port = names.interface(port_name)
         port = found.ports.get(names.interface_key(port_name))
         if port is None:
             uplink.missing["switch"] = (
@@ -202,6 +205,15 @@ class SwitchIndex:
             owner = self.lookup(sw)
             platform = owner.switch.platform if owner else None
             uplink.missing["channel_suspended"] = switch_unknown(sw, platform, member, "member_state")
+
+
+def _lldp_port_name(neighbour: Neighbour, found: IndexedSwitch) -> str:
+    """The neighbour's port: Junos (and others) send the SNMP ifIndex as LLDP port ID and the
+    interface name as port description; the description is used when it names a port of that switch."""
+    description = neighbour.port_description
+    if neighbour.port_id.isdigit() and description and names.interface_key(description) in found.ports:
+        return description
+    return neighbour.port_id
 
 
 def _channel_id(found: IndexedSwitch, channel: PortChannel) -> str:

@@ -60,6 +60,9 @@ def vmk_facts(host: EsxiHost, host_teams: list[TeamFact], facts: Facts, site: Si
         fact.expected_mtu = site.expected_mtu(vmk.portgroup, fact.vlan, fact.services)
         team = _team_of(vswitch_name, vmk.dvswitch, vmk.portgroup, teams, host.name)
         if team is not None:
+            if vmk.dvswitch:
+                # A distributed switch's MTU (its port groups' teams carry it) bounds its vmks like a vSwitch's.
+                fact.vswitch_mtu = team.mtu
             fact.active, fact.standby = list(team.active), list(team.standby)
             fact.live = any(u.role == "active" and u.link_up for u in team.uplinks)
             if "switch" in team.missing:

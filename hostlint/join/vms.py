@@ -32,11 +32,15 @@ def vm_facts(host: EsxiHost, distributed_portgroups: set[str], facts: Facts) -> 
                     label=nic.label,
                     model=nic.model,
                     portgroup=nic.portgroup,
-                    switch_kind="standard"
-                    if nic.portgroup in standard
-                    else "distributed"
-                    if nic.portgroup in distributed_portgroups
-                    else None,
+                    portgroup_key=nic.portgroup_key,
+                    switch_kind=nic.switch_kind or _kind_by_name(nic.portgroup, standard, distributed_portgroups),
                     missing=host_missing(host),
                 )
             )
+
+
+def _kind_by_name(portgroup: str | None, standard: set[str], distributed: set[str]) -> str | None:
+    """For snapshots without the NIC's backing: the kind its port group's name says, None when the
+    name is on both kinds of switch (a guess could call a distributed port group standard)."""
+    kinds = {kind for kind, names in (("standard", standard), ("distributed", distributed)) if portgroup in names}
+    return kinds.pop() if len(kinds) == 1 else None

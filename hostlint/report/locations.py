@@ -81,7 +81,9 @@ class Locator:
         offset = entry.start
         name = thing.rsplit("/", 1)[-1].removeprefix("vm:")
         if name:
-            inside = entry.text.find(json.dumps(name), entry.start, entry.end)
+            # A PCIe card (`pci-0000:3b:00`) is written as its functions' addresses (`"0000:3b:00.0"`).
+            quoted = f'"{name.removeprefix("pci-")}.' if name.startswith("pci-") else json.dumps(name)
+            inside = entry.text.find(quoted, entry.start, entry.end)
             offset = inside if inside >= 0 else offset
         line = entry.text.count("\n", 0, offset) + 1
         return Location(uri=entry.uri, pointer=entry.pointer, line=line)

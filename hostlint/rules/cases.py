@@ -22,6 +22,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from hostlint.join.facts import (
     BondFact,
+    BoundVmk,
     Fact,
     Facts,
     GuestNicFact,
@@ -91,10 +92,21 @@ def load_cases(path: Path) -> list[Case]:
     return load_model(path, CaseFile, "rule cases", CaseError).cases
 
 
+class UnknownFactKey(ValueError):
+    """A case's fact names a field its fact model does not have (a misspelt key would test nothing)."""
+
+
+def _validate(model: type[BaseModel], data: dict[str, Any]) -> Any:
+    unknown = set(data) - set(model.model_fields)
+    if unknown:
+        raise UnknownFactKey(f"fact: {model.__name__} has no field {', '.join(sorted(unknown))}")
+    return model.model_validate(data)
+
+
 def _uplink(data: dict[str, Any], n: int) -> UplinkFact:
     nic = data.get("nic", f"vmnic{n}")
     defaults = {"object": f"esx01/{nic}", "host": "esx01", "host_kind": "esxi", "nic": nic}
-    return UplinkFact.model_validate(defaults | data)
+    return _validate(UplinkFact, defaults | data)
 
 
 def build_fact(kind: str, data: dict[str, Any]) -> Fact:
@@ -102,7 +114,7 @@ def build_fact(kind: str, data: dict[str, Any]) -> Fact:
     if kind in TEAM_KINDS:
         uplinks = [_uplink(u, n) for n, u in enumerate(data.get("uplinks", []))]
         model, defaults = TEAM_KINDS[kind]
-        team = model.model_validate(defaults | data | {"uplinks": uplinks})
+        team = _validate(model, defaults | data | {"uplinks": uplinks})
         for uplink in uplinks:
             for need, reason in uplink.missing.items():
                 team.missing.setdefault(need, reason)
@@ -111,9 +123,11 @@ def build_fact(kind: str, data: dict[str, Any]) -> Fact:
         return _uplink(data, 0)
     if kind in OTHER_KINDS:
         model, other_defaults = OTHER_KINDS[kind]
-        return model.model_validate({"host": "esx01"} | other_defaults | data)
+        if kind == "iscsi":
+            data = data | {"bound": [_validate(BoundVmk, bound) for bound in data.get("bound", [])]}
+        return _validate(model, {"host": "esx01"} | other_defaults | data)
     defaults = {"object": "esx01/vmk1", "host": "esx01", "name": "vmk1", "portgroup": "vMotion", "mtu": 1500}
-    return VmkFact.model_validate(defaults | data)
+    return _validate(VmkFact, defaults | data)
 
 
 def run_case(rule: Rule, case: Case) -> CaseOutcome:
@@ -123,6 +137,8 @@ def run_case(rule: Rule, case: Case) -> CaseOutcome:
     except ValidationError as exc:
         problems = [f"fact: {e['loc'] and '.'.join(map(str, e['loc']))}: {e['msg']}" for e in exc.errors()]
         return CaseOutcome(case, "invalid", problems)
+    except UnknownFactKey as exc:
+        return CaseOutcome(case, "invalid", [str(exc)])
     result = run_rules([rule], Facts(**{rule.iterate: [fact]}))
     problems = [s.reason for s in result.skipped if s.reason.startswith("rule error")]
     outcome = "fail" if result.findings else "skip" if result.skipped else "pass" if result.passed else "n/a"

@@ -144,10 +144,15 @@ class IscsiAdapter(Model):
 
 @leaf
 class VmNic:
+    """`switch_kind` and `portgroup_key` come from the NIC's backing (None in older snapshots):
+    a distributed port group is told apart from a standard one of the same name by them."""
+
     label: Name
     model: Text
     portgroup: Name | None = None
     mac: Text | None = None
+    switch_kind: Literal["standard", "distributed", "opaque"] | None = None
+    portgroup_key: Name | None = None
 
 
 @leaf

@@ -77,7 +77,9 @@ def parse_lldpctl_json(text: str) -> dict[str, Neighbour]:
         system_name, chassis = _chassis(body.get("chassis"))
         chassis_id = _first(chassis.get("id"))
         chassis_id = chassis_id.get("value") if isinstance(chassis_id, dict) else None
-        port_name = _port_id(_first(body.get("port")) or {})
+        port = _first(body.get("port")) or {}
+        port_name = _port_id(port)
+        port_description = port.get("descr") if isinstance(port.get("descr"), str) else None
         if not (chassis_id or system_name) or not port_name:
             continue
         mgmt = _first(chassis.get("mgmt-ip"))
@@ -87,6 +89,7 @@ def parse_lldpctl_json(text: str) -> dict[str, Neighbour]:
             protocol="cdp" if via.startswith("cdp") else "lldp",
             device_id=chassis_id or system_name,
             port_id=port_name,
+            port_description=port_description,
             system_name=system_name,
             mgmt_address=mgmt if isinstance(mgmt, str) else None,
             platform=descr if isinstance(descr, str) else None,

@@ -429,15 +429,16 @@ VNIC_MODELS = {
 }
 
 
-def _vnic_portgroup(backing: Any, dv_portgroup_names: dict[str, str]) -> str | None:
+def _vnic_backing(backing: Any, dv_portgroup_names: dict[str, str]) -> tuple[str | None, str | None, str | None]:
+    """(port group name, switch kind, distributed port group key) of a vNIC's backing."""
     if isinstance(backing, vim.vm.device.VirtualEthernetCard.NetworkBackingInfo):
-        return backing.deviceName or None
+        return backing.deviceName or None, "standard", None
     if isinstance(backing, vim.vm.device.VirtualEthernetCard.DistributedVirtualPortBackingInfo):
-        key = backing.port.portgroupKey if backing.port else None
-        return dv_portgroup_names.get(key or "", key)
+        key = (backing.port.portgroupKey if backing.port else None) or None
+        return dv_portgroup_names.get(key or "", key), "distributed", key
     if isinstance(backing, vim.vm.device.VirtualEthernetCard.OpaqueNetworkBackingInfo):
-        return backing.opaqueNetworkId or None
-    return None
+        return backing.opaqueNetworkId or None, "opaque", None
+    return None, None, None
 
 
 def virtual_machine(vm: Retrieved, dv_portgroup_names: dict[str, str]) -> VirtualMachine:
@@ -446,12 +447,15 @@ def virtual_machine(vm: Retrieved, dv_portgroup_names: dict[str, str]) -> Virtua
         if not isinstance(device, vim.vm.device.VirtualEthernetCard):
             continue
         kind = type(device).__name__.rsplit(".", 1)[-1]
+        portgroup, switch_kind, portgroup_key = _vnic_backing(device.backing, dv_portgroup_names)
         nics.append(
             VmNic(
                 label=device.deviceInfo.label if device.deviceInfo else f"ethernet-{device.key}",
                 model=VNIC_MODELS.get(kind, kind),
-                portgroup=_vnic_portgroup(device.backing, dv_portgroup_names),
+                portgroup=portgroup,
                 mac=device.macAddress or None,
+                switch_kind=switch_kind,
+                portgroup_key=portgroup_key,
             )
         )
     return VirtualMachine(
