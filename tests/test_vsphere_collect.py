@@ -209,7 +209,9 @@ def test_insecure_accepts_the_self_signed_certificate(site_sim, tmp_path):
 def test_no_password_without_a_terminal_is_a_usage_error(site_sim, tmp_path):
     args = ["collect", "vsphere", "--server", site_sim.url, "--insecure", "-o", str(tmp_path / "s.json")]
     outcome = CliRunner().invoke(cli, args, env={"HOSTLINT_VSPHERE_PASSWORD": ""}, standalone_mode=False)
-    assert "HOSTLINT_VSPHERE_PASSWORD" in str(outcome.exception)
+    assert outcome.return_value == Exit.USAGE
+    assert "HOSTLINT_VSPHERE_PASSWORD" in outcome.stderr
+    assert not (tmp_path / "s.json").exists()
 
 
 # --- end to end: vCenter + switches -> the IP-hash finding ---------------------------------------

@@ -9,6 +9,7 @@ from pathlib import Path
 import click
 
 from hostlint.cli.exit import Exit
+from hostlint.cli.output import output_option, write_snapshot
 from hostlint.collect.kvm.host import collect_host
 from hostlint.collect.kvm.runner import LocalRunner, Runner, SshRunner
 from hostlint.snapshot import Snapshot
@@ -24,12 +25,8 @@ from hostlint.snapshot import Snapshot
     "with --host; test:///path.xml in tests).",
 )
 @click.option("--no-libvirt", is_flag=True, help="Do not read guests (a host without libvirt).")
-@click.option(
-    "--ssh-option", "ssh_options", multiple=True, metavar="KEY=VALUE", help="Passed to ssh as -o KEY=VALUE."
-)
-@click.option(
-    "--output", "-o", required=True, type=click.Path(dir_okay=False, path_type=Path), help="Snapshot file to write."
-)
+@click.option("--ssh-option", "ssh_options", multiple=True, metavar="KEY=VALUE", help="Passed to ssh as -o KEY=VALUE.")
+@output_option
 def kvm(
     hosts: tuple[str, ...],
     local: bool,
@@ -66,7 +63,7 @@ def kvm(
         gathered = collect_host(runner, host_name, uri)
         snapshot.kvm_hosts.append(gathered.host)
         snapshot.collection_errors.extend(gathered.errors)
-    output.write_text(snapshot.model_dump_json(indent=1) + "\n", encoding="utf-8")
+    write_snapshot(snapshot, output)
     for error in snapshot.collection_errors:
         click.echo(f"hostlint: {error.target}: {error.reason}", err=True)
     click.echo(f"hostlint: {len(snapshot.kvm_hosts)} KVM hosts -> {output}", err=True)

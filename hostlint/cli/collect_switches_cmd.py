@@ -10,6 +10,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from hostlint.cli.exit import Exit
+from hostlint.cli.output import output_option, write_snapshot
 from hostlint.collect.switches import InventoryError, Timeouts, UnsupportedPlatform, collect_switches, load_inventory
 from hostlint.collect.switches.runner import DeviceResult
 
@@ -23,13 +24,7 @@ from hostlint.collect.switches.runner import DeviceResult
     type=click.Path(dir_okay=False, path_type=Path),
     help="Nornir hosts.yaml (groups.yaml/defaults.yaml beside it) or an Ansible YAML inventory.",
 )
-@click.option(
-    "--output",
-    "-o",
-    required=True,
-    type=click.Path(dir_okay=False, path_type=Path),
-    help="Write the snapshot (JSON) here.",
-)
+@output_option
 @click.option(
     "--concurrency",
     "-j",
@@ -80,7 +75,7 @@ def switches(inventory: Path, output: Path, concurrency: int, connect_timeout: f
     else:
         snapshot = collect_switches(devices, concurrency, timeouts)
     snapshot.source = f"switches:{inventory.name}"
-    output.write_text(snapshot.model_dump_json(indent=1, exclude_none=True) + "\n", encoding="utf-8")
+    write_snapshot(snapshot, output, exclude_none=True)
     failed = sorted({error.target for error in snapshot.collection_errors})
     click.echo(f"hostlint: collected {len(devices) - len(failed)} of {len(devices)} switches into {output}", err=True)
     for error in snapshot.collection_errors:
