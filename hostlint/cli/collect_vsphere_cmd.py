@@ -11,8 +11,8 @@ import click
 from hostlint.cli.exit import Exit
 from hostlint.cli.output import output_option, write_snapshot
 from hostlint.collect.credentials import Prompt
-from hostlint.collect.vsphere.connect import DEFAULT_TIMEOUT_S
-from hostlint.collect.vsphere.hints import DEFAULT_CONCURRENCY
+from hostlint.collect.limits import VSPHERE_CONCURRENCY as DEFAULT_CONCURRENCY
+from hostlint.collect.limits import VSPHERE_TIMEOUT_S as DEFAULT_TIMEOUT_S
 from hostlint.snapshot import Snapshot
 
 if TYPE_CHECKING:

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import contextlib
+import sys
+from collections.abc import Callable, Iterator
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -10,6 +13,7 @@ import click
 from hostlint.baseline import load_baseline
 from hostlint.check import check_snapshot
 from hostlint.cli.exit import Exit
+from hostlint.collect.progress import Progress
 from hostlint.history.inventory import load_scan_inventory
 from hostlint.history.sources import FileSource, Source, gather
 from hostlint.report import html
@@ -34,6 +38,27 @@ def exit_code(result: CheckResult) -> Exit:
 
 def _prefixes(values: tuple[str, ...]) -> list[str]:
     return [p.strip() for value in values for p in value.split(",") if p.strip()]
+
+
+@contextlib.contextmanager
+def _progress(enabled: bool) -> Iterator[Callable[[Source], Progress | None]]:
+    """On a terminal, a progress bar per source (then per host or switch in it) on stderr; quiet otherwise."""
+    if not enabled:
+        yield lambda source: None
+        return
+    from rich.progress import BarColumn, MofNCompleteColumn, TextColumn, TimeElapsedColumn
+    from rich.progress import Progress as Bars
+
+    bars = Bars(
+        TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(), transient=True
+    )
+
+    def watch(source: Source) -> Progress:
+        task = bars.add_task(source.name, total=None)
+        return Progress(on_total=lambda total: bars.update(task, total=total), on_host=lambda name: bars.advance(task))
+
+    with bars:
+        yield watch
 
 
 @click.command()
@@ -75,7 +100,8 @@ def scan(
         rules = select(load_rules(), _prefixes(selected), _prefixes(ignored), profile)
         site = load_site_params(site_file) if site_file else None
         baseline = load_baseline(baseline_file) if baseline_file else None
-        snapshot = gather(sources)
+        with _progress(sys.stderr.isatty()) as watch:
+            snapshot = gather(sources, watch)
     except (SnapshotError, RuleError) as exc:
         click.echo(f"hostlint: {exc}", err=True)
         return Exit.USAGE
@@ -117,6 +143,8 @@ def scan(
         html_file.write_text(html.render(result, rules, snapshot, scan=header), encoding="utf-8")
     click.echo(f"scan {record.id} stored in {store.url}" + (f" ({label})" if label else ""))
     click.echo(summary_line(result))
+    for error in result.collection_errors:
+        click.echo(f"collection error: {error.target} ({error.kind}): {error.reason}")
     if trend is not None:
         click.echo(
             f"since scan {trend.previous}: {trend.new} new, {trend.resolved} resolved, "

@@ -2,8 +2,9 @@
 
     vsphere:
       - server: vc01.example.com
-        user: svc-hostlint@vsphere.local     # password: HOSTLINT_VSPHERE_PASSWORD, keyring or prompt
+        user: svc-hostlint@vsphere.local     # password: HOSTLINT_VSPHERE_PASSWORD or keyring (never a prompt)
         ca_bundle: /etc/hostlint/vc01.pem    # or insecure: true
+        timeout: 120                         # seconds: longest wait for any answer
         esxi_ssh_user: root                  # optional: PCIe link width over SSH
     switches: switches/hosts.yaml            # a Nornir or Ansible inventory (relative to this file)
     kvm:
@@ -22,8 +23,10 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from hostlint.collect.limits import VSPHERE_TIMEOUT_S
+from hostlint.collect.progress import Progress
 from hostlint.history.sources import FileSource, Source
 from hostlint.snapshot import Snapshot, SnapshotError
 from hostlint.snapshot.common import CollectionError
@@ -41,6 +44,13 @@ class VsphereEntry(Strict):
     ca_bundle: Path | None = None
     esxi_ssh_user: str | None = None
     esxi_ssh_config: Path | None = None
+    timeout: float = Field(default=VSPHERE_TIMEOUT_S, gt=0)
+
+    @model_validator(mode="after")
+    def _ssh_config_needs_user(self) -> VsphereEntry:
+        if self.esxi_ssh_config is not None and self.esxi_ssh_user is None:
+            raise ValueError("esxi_ssh_config needs esxi_ssh_user")
+        return self
 
 
 class KvmEntry(Strict):
@@ -69,16 +79,20 @@ class VsphereSource:
     def name(self) -> str:
         return f"vsphere:{self.entry.server}"
 
-    def snapshot(self) -> Snapshot:
-        from hostlint.cli.collect_vsphere_cmd import CollectFailed, esxi_ssh_settings, live_snapshot
+    def snapshot(self, progress: Progress | None = None) -> Snapshot:
+        from hostlint.collect.vsphere.esxi_ssh import SshSettings
+        from hostlint.collect.vsphere.live import CollectFailed, VsphereTarget, live_snapshot
 
         entry = self.entry
+        ssh = SshSettings.from_environment(entry.esxi_ssh_user, entry.esxi_ssh_config) if entry.esxi_ssh_user else None
+        target = VsphereTarget(
+            entry.server, entry.user, entry.insecure, entry.ca_bundle, timeout=entry.timeout, esxi_ssh=ssh
+        )
         try:
-            ssh = esxi_ssh_settings(entry.esxi_ssh_user, entry.esxi_ssh_config)
-            return live_snapshot(entry.server, entry.user, entry.insecure, entry.ca_bundle, esxi_ssh=ssh)
+            # A scheduled scan never prompts: a missing password is this source's failure, not the scan's.
+            return live_snapshot(target, prompt=None, progress=progress)
         except CollectFailed as exc:
-            reason = str(exc.__cause__) if exc.__cause__ else "collection failed"
-            return _failed(entry.server, "vcenter", reason)
+            return _failed(entry.server, "vcenter", str(exc))
 
 
 @dataclass(frozen=True)
@@ -89,14 +103,16 @@ class SwitchesSource:
     def name(self) -> str:
         return f"switches:{self.inventory}"
 
-    def snapshot(self) -> Snapshot:
+    def snapshot(self, progress: Progress | None = None) -> Snapshot:
         from hostlint.collect.switches import InventoryError, UnsupportedPlatform, collect_switches, load_inventory
 
         try:
             devices = load_inventory(self.inventory)
         except (InventoryError, UnsupportedPlatform) as exc:
             return _failed(str(self.inventory), "switch", str(exc))
-        snapshot = collect_switches(devices)
+        progress = progress or Progress()
+        progress.on_total(len(devices))
+        snapshot = collect_switches(devices, on_done=lambda result: progress.on_host(result.device.name))
         snapshot.source = self.name
         return snapshot
 
@@ -109,13 +125,16 @@ class KvmSource:
     def name(self) -> str:
         return f"kvm:{self.entry.host}"
 
-    def snapshot(self) -> Snapshot:
+    def snapshot(self, progress: Progress | None = None) -> Snapshot:
         from hostlint.collect.kvm.host import collect_host
         from hostlint.collect.kvm.runner import SshRunner
 
+        progress = progress or Progress()
+        progress.on_total(1)
         runner = SshRunner(self.entry.host, [])
         uri = None if self.entry.no_libvirt else self.entry.libvirt_uri or f"qemu+ssh://{self.entry.host}/system"
         gathered = collect_host(runner, runner.target, uri)
+        progress.on_host(runner.target)
         return Snapshot(
             collected_at=datetime.now(UTC),
             source=self.name,

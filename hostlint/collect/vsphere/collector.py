@@ -10,6 +10,7 @@ from typing import TypeVar
 
 from pyVmomi import vim, vmodl
 
+from hostlint.collect.progress import Progress
 from hostlint.collect.vsphere import convert
 from hostlint.collect.vsphere.hints import DEFAULT_CONCURRENCY, query_hints
 from hostlint.collect.vsphere.retrieve import (
@@ -25,14 +26,6 @@ from hostlint.snapshot.common import CollectionError
 from hostlint.snapshot.esxi import DvsHostMember
 
 T = TypeVar("T")
-
-
-@dataclass
-class Progress:
-    """Callbacks for a progress display: the host count once known, then one call per host done."""
-
-    on_total: Callable[[int], None] = lambda total: None
-    on_host: Callable[[str], None] = lambda name: None
 
 
 @dataclass

@@ -15,7 +15,7 @@ from pyVim.connect import Connect, Disconnect
 from pyVmomi import vim
 from pyVmomi.VmomiSupport import GetServiceVersions, versionIdMap
 
-DEFAULT_TIMEOUT_S = 120.0
+from hostlint.collect.limits import VSPHERE_TIMEOUT_S as DEFAULT_TIMEOUT_S
 
 
 class VsphereError(Exception):

@@ -16,9 +16,8 @@ from typing import Any
 
 from pyVmomi import vim, vmodl
 
+from hostlint.collect.limits import VSPHERE_CONCURRENCY as DEFAULT_CONCURRENCY
 from hostlint.collect.vsphere.retrieve import Retrieved, RoundTrips
-
-DEFAULT_CONCURRENCY = 8
 
 
 @dataclass
