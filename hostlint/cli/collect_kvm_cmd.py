@@ -25,6 +25,9 @@ from hostlint.snapshot import Snapshot
     "with --host; test:///path.xml in tests).",
 )
 @click.option("--no-libvirt", is_flag=True, help="Do not read guests (a host without libvirt).")
+@click.option(
+    "--no-lldp", is_flag=True, help="Do not ask lldpd for LLDP neighbours (a host without it): otherwise a failure."
+)
 @click.option("--ssh-option", "ssh_options", multiple=True, metavar="KEY=VALUE", help="Passed to ssh as -o KEY=VALUE.")
 @output_option
 def kvm(
@@ -33,6 +36,7 @@ def kvm(
     name: str | None,
     libvirt_uri: str | None,
     no_libvirt: bool,
+    no_lldp: bool,
     ssh_options: tuple[str, ...],
     output: Path,
 ) -> int:
@@ -60,7 +64,7 @@ def kvm(
         source="kvm:" + ",".join(target for _, target, _ in targets),
     )
     for runner, host_name, uri in targets:
-        gathered = collect_host(runner, host_name, uri)
+        gathered = collect_host(runner, host_name, uri, lldp=not no_lldp)
         snapshot.kvm_hosts.append(gathered.host)
         snapshot.collection_errors.extend(gathered.errors)
     write_snapshot(snapshot, output)

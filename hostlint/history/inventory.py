@@ -57,6 +57,7 @@ class KvmEntry(Strict):
     host: str
     libvirt_uri: str | None = None
     no_libvirt: bool = False
+    no_lldp: bool = False
 
 
 class ScanInventory(Strict):
@@ -133,7 +134,7 @@ class KvmSource:
         progress.on_total(1)
         runner = SshRunner(self.entry.host, [])
         uri = None if self.entry.no_libvirt else self.entry.libvirt_uri or f"qemu+ssh://{self.entry.host}/system"
-        gathered = collect_host(runner, runner.target, uri)
+        gathered = collect_host(runner, runner.target, uri, lldp=not self.entry.no_lldp)
         progress.on_host(runner.target)
         return Snapshot(
             collected_at=datetime.now(UTC),
