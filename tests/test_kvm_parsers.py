@@ -71,6 +71,36 @@ def test_down_member_has_no_speed() -> None:
     assert (member.link_up, member.speed_mbps, member.duplex) == (False, None, None)
 
 
+@pytest.mark.parametrize(
+    ("printed", "mode"),
+    [
+        ("fault-tolerance (active-backup) (fail_over_mac active)", "active-backup"),
+        ("fault-tolerance (active-backup) (fail_over_mac follow)", "active-backup"),
+        ("load balancing (round-robin)", "balance-rr"),
+    ],
+)
+def test_bonding_mode_with_the_kernels_suffix(printed: str, mode: str) -> None:
+    text = (BONDING / "active-backup").read_text().replace("fault-tolerance (active-backup)", printed)
+    bond = parse_bonding("bond4", text)
+    assert bond.mode == mode and [m.name for m in bond.members] == ["eth6", "eth7"]
+
+
+def test_a_mode_that_only_begins_like_a_known_one_is_refused() -> None:
+    text = (BONDING / "active-backup").read_text().replace("(active-backup)", "(active-backup)-ish")
+    with pytest.raises(BondingParseError, match="unknown bonding mode"):
+        parse_bonding("bond4", text)
+
+
+def test_a_stray_speed_line_without_colon_does_not_overwrite_the_speed() -> None:
+    text = (BONDING / "active-backup").read_text().replace(
+        "Speed: 10000 Mbps\nDuplex: full\nLink Failure Count: 0\nPermanent HW addr: b2",
+        "Speed: 10000 Mbps\nSpeed\nDuplex: full\nLink Failure Count: 0\nPermanent HW addr: b2",
+    )
+    assert "Speed\nDuplex" in text
+    member = parse_bonding("bond4", text).members[1]
+    assert (member.speed_mbps, member.duplex) == (10000, "full")
+
+
 @pytest.mark.parametrize("text", ["", "Bonding Mode: something new\n"])
 def test_not_a_bonding_file(text: str) -> None:
     with pytest.raises(BondingParseError, match="bond9"):

@@ -92,3 +92,53 @@ def test_a_tool_that_is_not_installed_is_no_source(tmp_path: Path) -> None:
         check=False,
     )
     assert not [line for line in done.stderr.splitlines() if "OVS" in line or "LLDP" in line], done.stderr
+
+
+@pytest.mark.skipif(shutil.which("ip") is None, reason="iproute2")
+def test_veth_whose_peer_is_in_another_namespace_is_a_veth(tmp_path: Path) -> None:
+    host, other = (f"hl-{os.getpid()}-{side}" for side in ("host", "peer"))
+    for namespace in (host, other):
+        subprocess.run(["ip", "netns", "add", namespace], check=True, capture_output=True)
+    try:
+        subprocess.run(
+            ["ip", "-n", host, "link", "add", "eth1", "type", "veth", "peer", "name", "sw1", "netns", other],
+            check=True,
+            capture_output=True,
+        )
+        # Both ends are the first link of their namespace: eth1's iflink (its peer's index) equals its own index.
+        sysfs = subprocess.run(
+            ["ip", "netns", "exec", host, "cat", "/sys/class/net/eth1/iflink", "/sys/class/net/eth1/ifindex"],
+            check=True,
+            capture_output=True,
+            text=True,
+        ).stdout.split()
+        assert sysfs[0] == sysfs[1]
+        out = tmp_path / "kvm.json"
+        done = subprocess.run(
+            [
+                "ip",
+                "netns",
+                "exec",
+                host,
+                *HOSTLINT,
+                "collect",
+                "kvm",
+                "--local",
+                "--name",
+                "kvm-veth",
+                "--no-lldp",
+                "--no-libvirt",
+                "-o",
+                str(out),
+            ],
+            capture_output=True,
+            text=True,
+            timeout=120,
+            check=False,
+        )
+        assert done.returncode == 0, done.stderr
+        kinds = {i.name: i.kind for i in load_snapshot(out).kvm_hosts[0].interfaces}
+        assert kinds["eth1"] == "veth"
+    finally:
+        for namespace in (host, other):
+            subprocess.run(["ip", "netns", "delete", namespace], capture_output=True, check=False)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
 
 from hostlint.collect.kvm.bonding import BondingParseError, parse_bonding
@@ -92,6 +93,30 @@ def _neighbours(runner: Runner, interfaces: dict[str, LinuxInterface], gathered:
             interfaces[name].neighbour = neighbour
 
 
+def link_kinds(ip_json: str) -> dict[str, str]:
+    """Interface name -> the kernel's link kind (`veth`, `bridge`, ...) from `ip -d -j link show`."""
+    try:
+        links = json.loads(ip_json)
+    except ValueError:
+        return {}
+    return {
+        link["ifname"]: link["linkinfo"]["info_kind"]
+        for link in links if isinstance(link, dict) and isinstance(link.get("linkinfo"), dict)
+        and "ifname" in link and "info_kind" in link["linkinfo"]
+    }
+
+
+def _veths(runner: Runner, interfaces: list[LinuxInterface]) -> None:
+    """A veth whose peer is in another namespace can have iflink == ifindex; the kernel's link kind says veth."""
+    done = runner.call(["ip", "-d", "-j", "link", "show"])
+    if not done.ok:
+        return  # only a refinement of what sysfs said
+    kinds = link_kinds(done.stdout)
+    for interface in interfaces:
+        if interface.kind == "other" and kinds.get(interface.name) == "veth":
+            interface.kind = "veth"
+
+
 def _unread_pci(links: list[PciLink], gathered: Gathered) -> None:
     for link in links:
         if link.vendor is None and link.width_capable is None and link.width_negotiated is None:
@@ -117,6 +142,7 @@ def gather_host(runner: Runner, name: str, libvirt_uri: str | None, lldp: bool =
     interfaces, bridges, vlans = parse_interfaces(names, reads)
     gathered = Gathered(host=KvmHost(name=name, interfaces=interfaces, bridges=bridges, vlans=vlans))
     host = gathered.host
+    _veths(runner, interfaces)
     by_name = {i.name: i for i in interfaces}
     ovs_bonds = _ovs_bonds(runner, by_name, gathered)
     host.bonds = _linux_bonds(bond_names, reads, gathered) + ovs_bonds
