@@ -65,6 +65,16 @@ def expected_site() -> Snapshot:
     return Snapshot.model_validate(yaml.safe_load(SITE.read_text()))
 
 
+def test_maintenance_mode_is_collected_per_host(site_snapshot):
+    snapshot, _ = site_snapshot
+    modes = {h.name.split(".")[0]: (h.connection_state, h.in_maintenance_mode) for h in snapshot.esxi_hosts}
+    assert modes == {
+        "esx11": ("connected", False),
+        "esx12": ("connected", True),
+        "esx13": ("disconnected", False),
+    }
+
+
 def comparable(host) -> dict:
     """A host as collected facts can be compared: no vCenter name, no PCIe widths (not in the API)."""
     data = host.model_dump(exclude={"vcenter"})
@@ -290,6 +300,8 @@ def test_check_vsphere_collects_live_and_checks_with_switch_data(vcsim_binary, t
 
 def test_standalone_esxi_host(vcsim_binary, tmp_path):
     lab = load_snapshot(CLEAN_LAB / "hosts.json")
+    # The lab does not say; a standalone host serving the API is in maintenance mode or not, here not.
+    lab.esxi_hosts[0].in_maintenance_mode = False
     scenario = tmp_path / "one-host.json"
     scenario.write_text(Snapshot(esxi_hosts=lab.esxi_hosts[:1]).model_dump_json())
     out = tmp_path / "esx.json"

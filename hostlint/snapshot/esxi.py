@@ -145,6 +145,8 @@ class EsxiHost(Model):
     version: str | None = None
     vcenter: str | None = None
     connection_state: ConnectionState = "connected"
+    # runtime.inMaintenanceMode; None: not collected
+    in_maintenance_mode: bool | None = None
     vswitches: list[StandardVSwitch] = Field(default_factory=list)
     portgroups: list[PortGroup] = Field(default_factory=list)
     vmks: list[Vmk] = Field(default_factory=list)

@@ -442,6 +442,9 @@ func (inv *inventory) configureHost(h Host, switches []Dvs) error {
 	if h.ConnectionState != "" {
 		host.Runtime.ConnectionState = types.HostSystemConnectionState(h.ConnectionState)
 	}
+	if h.InMaintenance != nil {
+		host.Runtime.InMaintenanceMode = *h.InMaintenance
+	}
 
 	netSystem := inv.model.Map().Get(*host.ConfigManager.NetworkSystem).(*simulator.HostNetworkSystem)
 	netSystem.NetworkInfo = network
