@@ -16,6 +16,7 @@ from test_vsphere_collect import PASSWORD, SITE, launcher, vcsim_binary  # noqa:
 
 from hostlint.cli.exit import Exit
 from hostlint.cli.main import cli
+from hostlint.snapshot import load_snapshot
 
 TIMEOUT_S = 1.5
 MARGIN_S = 5
@@ -73,3 +74,21 @@ def test_a_server_that_stops_answering_later_ends_there(vcsim_binary, tmp_path, 
     assert elapsed < TIMEOUT_S + MARGIN_S
     assert error_lines(outcome) == [f"hostlint: 127.0.0.1:{sim.port}: no answer within {TIMEOUT_S:g} s during {phase}"]
     assert not out.exists()
+
+
+@pytest.mark.slow
+def test_a_refused_bulk_retrieval_names_fault_privilege_and_object_and_keeps_the_rest(vcsim_binary, tmp_path):  # noqa: F811
+    out = tmp_path / "snap.json"
+    denied = ("-deny", "DistributedVirtualSwitch=System.Read")
+    with launcher.Simulator(vcsim_binary, SITE, password=PASSWORD, extra_args=denied) as sim:
+        outcome, _ = collect(f"127.0.0.1:{sim.port}", out, "--ca-bundle", sim.cert, user=sim.user)
+    assert outcome.exception is None, outcome.exception
+    assert outcome.return_value == Exit.PARTIAL
+    refused = (
+        f"hostlint: 127.0.0.1:{sim.port}: distributed switches not retrieved: "
+        "NoPermission: privilege System.Read on Folder group-d1"
+    )
+    assert refused in error_lines(outcome), "\n".join(error_lines(outcome))
+    snapshot = load_snapshot(out)  # written, with what the other retrievals gave
+    assert len(snapshot.esxi_hosts) == 3 and snapshot.distributed_switches == []
+    assert [e.kind for e in snapshot.collection_errors if "NoPermission" in e.reason] == ["vcenter"]

@@ -30,6 +30,8 @@ func main() {
 	delay := flag.Int("delay-ms", 0, "delay every SOAP call by this many milliseconds (network latency)")
 	methodDelays := methodDelayFlag{}
 	flag.Var(methodDelays, "method-delay", "METHOD=MS: delay one SOAP method (repeatable), e.g. a hung RetrievePropertiesEx")
+	denied := denyFlag{}
+	flag.Var(denied, "deny", "TYPE=PRIVILEGE: refuse retrievals of TYPE with NoPermission (repeatable)")
 	flag.Parse()
 	if *scenario == "" {
 		log.Fatal("vcsim: -scenario is required")
@@ -79,7 +81,11 @@ func main() {
 	server := model.Service.NewServer()
 	// No request can arrive before the URL is printed below.
 	stats := &callStats{methods: map[string]int{}}
-	server.Config.Handler = stats.wrap(server.Config.Handler)
+	rootFolder := "group-d1"
+	if *esx {
+		rootFolder = "ha-folder-root"
+	}
+	server.Config.Handler = stats.wrap(denied.wrap(server.Config.Handler, rootFolder))
 
 	// Catch the signals before telling anyone where we are, so a quick stop is still clean.
 	signals := make(chan os.Signal, 1)

@@ -65,7 +65,7 @@ def _host_errors(host: Retrieved, hint_errors: list[str]) -> list[CollectionErro
 
 def fault_text(fault: vmodl.MethodFault) -> str:
     """The fault's type, and for NoPermission the privilege and the object it was refused on."""
-    kind = type(fault).__name__
+    kind = type(fault).__name__.rpartition(".")[2]
     if isinstance(fault, vim.fault.NoPermission):
         privileges = [fault.privilegeId] if getattr(fault, "privilegeId", None) else []
         for missing in getattr(fault, "missingPrivileges", None) or []:
