@@ -491,5 +491,17 @@ def test_over_real_openssh(netns: Namespace, tmp_path: Path) -> None:
         assert {"eth1", "eth2", "br0", "vnet0"} <= set(interfaces)
         assert (interfaces["eth2"].mtu, interfaces["eth1"].master, interfaces["vnet0"].kind) == (9000, "br0", "tap")
         assert [(b.name, sorted(b.members)) for b in host.bridges] == [("br0", ["eth1", "vnet0"])]
+        # libvirt's own ssh goes to the same port with the same key: it logs in, and only then finds no
+        # libvirt on the far side (this namespace runs no libvirt daemon), never "refused" on port 22.
+        done = netns.collect(
+            "--host", "root@127.0.0.1", *[arg for o in options for arg in ("--ssh-option", o)], "--no-lldp",
+            "-o", str(out), env=env,
+        )
+        assert done.returncode == 3, done.stderr
+        libvirt = [line for line in done.stderr.splitlines() if "libvirt qemu+ssh://" in line]
+        assert len(libvirt) == 1, done.stderr
+        assert libvirt[0].startswith("hostlint: 127.0.0.1: libvirt qemu+ssh://root@127.0.0.1:2222/system?"), libvirt
+        assert "refused" not in libvirt[0] and "Permission denied" not in libvirt[0], libvirt
+        assert "[127.0.0.1]:2222" in libvirt[0]  # the ssh libvirt ran spoke to this sshd (its host key warning)
     finally:
         _stop(daemon)

@@ -264,3 +264,24 @@ def test_batch_script_round_trip_through_sh(tmp_path: Path) -> None:
     assert reads.files == {str(odd): "line1\n\nline3", str(tmp_path / "missing"): None}
     assert reads.links == {str(tmp_path / "link"): str(odd), str(tmp_path / "nolink"): None}
     assert reads.dirs == {str(tmp_path): ["it's a file", "link"], str(tmp_path / "nodir"): None}
+
+
+def test_ssh_options_reach_the_libvirt_uri() -> None:
+    from hostlint.collect.kvm.libvirt_uri import ssh_libvirt_uri
+
+    assert ssh_libvirt_uri("root@kvm01") == "qemu+ssh://root@kvm01/system?no_tty=1"
+    options = ["Port=2222", "IdentityFile=/keys/id ed25519", "UserKnownHostsFile=/etc/hl/known", "LogLevel=ERROR"]
+    assert ssh_libvirt_uri("kvm01", options) == (
+        "qemu+ssh://kvm01:2222/system?no_tty=1&keyfile=%2Fkeys%2Fid%20ed25519&known_hosts=%2Fetc%2Fhl%2Fknown"
+    )
+    assert ssh_libvirt_uri("ops@2001:db8::5", ["port=22", "StrictHostKeyChecking=no"]) == (
+        "qemu+ssh://ops@[2001:db8::5]:22/system?no_tty=1&no_verify=1"
+    )
+
+
+@pytest.mark.parametrize("options", [["Port"], ["=x"], ["Port=ssh"], ["Port=70000"]])
+def test_bad_ssh_options_are_refused(options: list[str]) -> None:
+    from hostlint.collect.kvm.libvirt_uri import SshOptionError, ssh_libvirt_uri
+
+    with pytest.raises(SshOptionError, match="--ssh-option"):
+        ssh_libvirt_uri("kvm01", options)

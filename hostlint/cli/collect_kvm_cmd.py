@@ -11,6 +11,7 @@ import click
 from hostlint.cli.exit import Exit
 from hostlint.cli.output import output_option, write_snapshot
 from hostlint.collect.kvm.host import collect_host
+from hostlint.collect.kvm.libvirt_uri import SshOptionError, parse_ssh_options, ssh_libvirt_uri
 from hostlint.collect.kvm.runner import LocalRunner, Runner, SshRunner
 from hostlint.snapshot import Snapshot
 
@@ -21,8 +22,9 @@ from hostlint.snapshot import Snapshot
 @click.option("--name", help="The host's name in the snapshot with --local (default: this machine's host name).")
 @click.option(
     "--libvirt-uri",
-    help="libvirt to read guests from (default qemu:///system with --local, qemu+ssh://[USER@]HOST/system "
-    "with --host; test:///path.xml in tests).",
+    help="libvirt to read guests from (default qemu:///system with --local, qemu+ssh://[USER@]HOST[:PORT]/system "
+    "with --host, with --ssh-option Port, IdentityFile, UserKnownHostsFile and StrictHostKeyChecking=no; "
+    "test:///path.xml in tests).",
 )
 @click.option("--no-libvirt", is_flag=True, help="Do not read guests (a host without libvirt).")
 @click.option(
@@ -50,6 +52,10 @@ def kvm(
         raise click.UsageError("give either --local or one or more --host")
     if no_libvirt and libvirt_uri:
         raise click.UsageError("--libvirt-uri and --no-libvirt exclude each other")
+    try:
+        parse_ssh_options(ssh_options)
+    except SshOptionError as exc:
+        raise click.UsageError(str(exc)) from exc
     options = [arg for option in ssh_options for arg in ("-o", option)]
     targets: list[tuple[Runner, str, str | None]] = []
     if local:
@@ -57,7 +63,7 @@ def kvm(
         targets.append((LocalRunner(), name or socket.gethostname(), uri))
     for destination in hosts:
         runner = SshRunner(destination, options)
-        uri = None if no_libvirt else libvirt_uri or f"qemu+ssh://{destination}/system"
+        uri = None if no_libvirt else libvirt_uri or ssh_libvirt_uri(destination, ssh_options)
         targets.append((runner, runner.target, uri))
     snapshot = Snapshot(
         collected_at=datetime.now(UTC).replace(microsecond=0),

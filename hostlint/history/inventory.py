@@ -9,6 +9,7 @@
     switches: switches/hosts.yaml            # a Nornir or Ansible inventory (relative to this file)
     kvm:
       - host: root@kvm01                     # keys or agent; libvirt over qemu+ssh
+        ssh_options: [Port=2222]             # as collect kvm --ssh-option, for ssh and libvirt
     snapshots: [extra.json]                  # saved snapshots or lab folders to merge in
     cabling: cabling.yaml
 
@@ -58,6 +59,14 @@ class KvmEntry(Strict):
     libvirt_uri: str | None = None
     no_libvirt: bool = False
     no_lldp: bool = False
+    ssh_options: list[str] = Field(default_factory=list)  # KEY=VALUE, as `collect kvm --ssh-option`
+
+    @model_validator(mode="after")
+    def _options_are_key_value(self) -> KvmEntry:
+        from hostlint.collect.kvm.libvirt_uri import parse_ssh_options
+
+        parse_ssh_options(self.ssh_options)
+        return self
 
 
 class ScanInventory(Strict):
@@ -132,8 +141,11 @@ class KvmSource:
 
         progress = progress or Progress()
         progress.on_total(1)
-        runner = SshRunner(self.entry.host, [])
-        uri = None if self.entry.no_libvirt else self.entry.libvirt_uri or f"qemu+ssh://{self.entry.host}/system"
+        from hostlint.collect.kvm.libvirt_uri import ssh_libvirt_uri
+
+        entry = self.entry
+        runner = SshRunner(entry.host, [arg for option in entry.ssh_options for arg in ("-o", option)])
+        uri = None if entry.no_libvirt else entry.libvirt_uri or ssh_libvirt_uri(entry.host, entry.ssh_options)
         gathered = collect_host(runner, runner.target, uri, lldp=not self.entry.no_lldp)
         progress.on_host(runner.target)
         return Snapshot(
