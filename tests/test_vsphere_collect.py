@@ -140,6 +140,8 @@ def test_distributed_switch_lags_and_uplinks(site_snapshot):
     assert (dvs.max_mtu, dvs.lacp_api_version) == (9000, "multipleLag")
     assert dvs.lags[0].load_balance == "srcDestIp"
     assert next(pg for pg in dvs.portgroups if pg.name == "dvpg-lag").uplink_lag == "lag1"
+    # each member host's proxy switch MTU, as the host has it (esx12's has not taken the switch's 9000)
+    assert [(m.host.split(".")[0], m.mtu) for m in dvs.hosts] == [("esx11", 9000), ("esx12", 1500)]
 
 
 def test_vms_and_their_vnics_give_the_vnic_and_vm_advisories(site_snapshot, tmp_path):

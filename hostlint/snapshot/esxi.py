@@ -74,6 +74,8 @@ class DvsHostMember(Model):
 
     host: str
     uplinks: dict[str, str] = Field(default_factory=dict)
+    # The host's proxy switch MTU (config.network.proxySwitch[].mtu); None: not collected
+    mtu: int | None = None
 
 
 class DistributedSwitch(Model):

@@ -466,6 +466,9 @@ func (inv *inventory) proxySwitch(d Dvs, member DvsHostMember) types.HostProxySw
 	proxy := types.HostProxySwitch{
 		DvsUuid: built.uuid, DvsName: d.Name, Key: built.uuid, NumPorts: 512, NumPortsAvailable: 500, Mtu: d.MaxMtu,
 	}
+	if member.Mtu != nil {
+		proxy.Mtu = *member.Mtu // a host whose proxy switch has not (yet) taken the switch's MTU
+	}
 	backing := &types.DistributedVirtualSwitchHostMemberPnicBacking{}
 	for i, port := range ports {
 		key := fmt.Sprintf("%d", 10+i)

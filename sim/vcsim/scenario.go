@@ -139,6 +139,7 @@ type DvPortgroup struct {
 type DvsHostMember struct {
 	Host    string            `yaml:"host"`
 	Uplinks map[string]string `yaml:"uplinks"`
+	Mtu     *int32            `yaml:"mtu"`
 }
 
 type Dvs struct {

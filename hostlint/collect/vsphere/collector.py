@@ -41,7 +41,9 @@ def dvs_members(hosts: list[Retrieved]) -> dict[str, list[DvsHostMember]]:
         network = host.get("config.network")
         for proxy in (network.proxySwitch if network else None) or []:
             members.setdefault(proxy.dvsUuid, []).append(
-                DvsHostMember(host=host.get("name"), uplinks=convert.host_uplinks(proxy))
+                DvsHostMember(
+                    host=host.get("name"), uplinks=convert.host_uplinks(proxy), mtu=getattr(proxy, "mtu", None) or None
+                )
             )
     return members
 
