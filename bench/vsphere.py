@@ -304,6 +304,12 @@ def main(argv: list[str] | None = None) -> int:
         "(the defaults in hostlint/collect/limits.py come from this)",
     )
     parser.add_argument("--repeat", type=int, default=3, help="runs per setting with --sweep (the median counts)")
+    parser.add_argument(
+        "--sweep-concurrency", type=int, nargs="+", default=list(SWEEP_CONCURRENCY), help="values tried with --sweep"
+    )
+    parser.add_argument(
+        "--sweep-parallel", type=int, nargs="+", default=list(SWEEP_PARALLEL), help="values tried with --sweep"
+    )
     args = parser.parse_args(argv)
     if args.sweep:
         return sweep(args)
@@ -353,13 +359,15 @@ def sweep(args: argparse.Namespace) -> int:
         rows = []
         with launcher.Simulator(sim_binary, scenario_path, password=PASSWORD, extra_args=extra) as sim:
             run_hostlint(sim, args.page_size, 8, False, 1)  # warm up: the first run pays the simulator's caches
-            settings = [(c, 1) for c in SWEEP_CONCURRENCY] + [(8, p) for p in SWEEP_PARALLEL if p != 1]
-            for concurrency, parallel in settings:
-                times = [
-                    run_hostlint(sim, args.page_size, concurrency, False, parallel)[0]["seconds"]
-                    for _ in range(args.repeat)
-                ]
-                rows.append({"concurrency": concurrency, "parallel": parallel, "seconds": statistics.median(times)})
+            # every (concurrency, parallel) pair, interleaved run by run so that a load change hits all alike
+            settings = [(c, p) for p in args.sweep_parallel for c in args.sweep_concurrency]
+            times: dict[tuple[int, int], list[float]] = {setting: [] for setting in settings}
+            for _ in range(args.repeat):
+                for concurrency, parallel in settings:
+                    run = run_hostlint(sim, args.page_size, concurrency, False, parallel)[0]
+                    times[(concurrency, parallel)].append(run["seconds"])
+            for (concurrency, parallel), seconds in times.items():
+                rows.append({"concurrency": concurrency, "parallel": parallel, "seconds": statistics.median(seconds)})
     rows.sort(key=lambda row: row["seconds"])
     result = {"hosts": args.hosts, "delay_ms": args.delay_ms, "repeat": args.repeat, "runs": rows}
     if args.json:
