@@ -208,6 +208,7 @@ def run_naive(sim) -> tuple[dict, Snapshot]:
         props = {
             "name": host.name,
             "runtime.connectionState": host.runtime.connectionState,
+            "runtime.inMaintenanceMode": host.runtime.inMaintenanceMode,
             "config.product.version": config.product.version,
             "config.network": config.network,
             "config.virtualNicManagerInfo": config.virtualNicManagerInfo,
