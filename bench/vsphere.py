@@ -7,6 +7,7 @@ per-host CDP/LLDP hints and iSCSI bindings. Round trips are counted by the simul
 
     python bench/vsphere.py                   # 1,000 hosts
     python bench/vsphere.py --hosts 50 --delay-ms 2 --json
+    python bench/vsphere.py --hosts 200 --delay-ms 2 --sweep   # which concurrency/parallel is fastest
 
 `--delay-ms` adds that much latency to every SOAP call, as a vCenter across a WAN would.
 """
@@ -207,6 +208,7 @@ def run_naive(sim) -> tuple[dict, Snapshot]:
         props = {
             "name": host.name,
             "runtime.connectionState": host.runtime.connectionState,
+            "runtime.inMaintenanceMode": host.runtime.inMaintenanceMode,
             "config.product.version": config.product.version,
             "config.network": config.network,
             "config.virtualNicManagerInfo": config.virtualNicManagerInfo,
@@ -296,7 +298,22 @@ def main(argv: list[str] | None = None) -> int:
         "--profile", action="store_true", help="measure pyvmomi's XML parsing share (retrieves in one thread)"
     )
     parser.add_argument("--json", action="store_true", help="print the results as JSON")
+    parser.add_argument(
+        "--sweep",
+        action="store_true",
+        help="time hostlint alone for each per-host call concurrency and host retrieval parallelism "
+        "(the defaults in hostlint/collect/limits.py come from this)",
+    )
+    parser.add_argument("--repeat", type=int, default=3, help="runs per setting with --sweep (the median counts)")
+    parser.add_argument(
+        "--sweep-concurrency", type=int, nargs="+", default=list(SWEEP_CONCURRENCY), help="values tried with --sweep"
+    )
+    parser.add_argument(
+        "--sweep-parallel", type=int, nargs="+", default=list(SWEEP_PARALLEL), help="values tried with --sweep"
+    )
     args = parser.parse_args(argv)
+    if args.sweep:
+        return sweep(args)
 
     with tempfile.TemporaryDirectory(prefix="hostlint-bench-") as work:
         work_dir = Path(work)
@@ -323,6 +340,44 @@ def main(argv: list[str] | None = None) -> int:
         print(json.dumps(results, indent=2))
     else:
         _print_table(results)
+    return 0
+
+
+SWEEP_CONCURRENCY = (1, 2, 4, 8, 16)
+SWEEP_PARALLEL = (1, 2, 4)
+
+
+def sweep(args: argparse.Namespace) -> int:
+    """Median seconds of hostlint's collection for each (concurrency, parallel), fastest first."""
+    import statistics
+
+    with tempfile.TemporaryDirectory(prefix="hostlint-bench-") as work:
+        work_dir = Path(work)
+        sim_binary = launcher.build(work_dir / "bin")
+        scenario_path = work_dir / "scenario.json"
+        scenario_path.write_text(json.dumps(scenario(args.hosts)))
+        extra = ("-delay-ms", str(args.delay_ms)) if args.delay_ms else ()
+        rows = []
+        with launcher.Simulator(sim_binary, scenario_path, password=PASSWORD, extra_args=extra) as sim:
+            run_hostlint(sim, args.page_size, 8, False, 1)  # warm up: the first run pays the simulator's caches
+            # every (concurrency, parallel) pair, interleaved run by run so that a load change hits all alike
+            settings = [(c, p) for p in args.sweep_parallel for c in args.sweep_concurrency]
+            times: dict[tuple[int, int], list[float]] = {setting: [] for setting in settings}
+            for _ in range(args.repeat):
+                for concurrency, parallel in settings:
+                    run = run_hostlint(sim, args.page_size, concurrency, False, parallel)[0]
+                    times[(concurrency, parallel)].append(run["seconds"])
+            for (concurrency, parallel), seconds in times.items():
+                rows.append({"concurrency": concurrency, "parallel": parallel, "seconds": statistics.median(seconds)})
+    rows.sort(key=lambda row: row["seconds"])
+    result = {"hosts": args.hosts, "delay_ms": args.delay_ms, "repeat": args.repeat, "runs": rows}
+    if args.json:
+        print(json.dumps(result, indent=2))
+    else:
+        print(f"{args.hosts} hosts, {args.delay_ms} ms per call, median of {args.repeat} runs, fastest first")
+        print(f"{'concurrency':>11} {'parallel':>8} {'seconds':>9}")
+        for row in rows:
+            print(f"{row['concurrency']:>11} {row['parallel']:>8} {row['seconds']:>9.2f}")
     return 0
 
 

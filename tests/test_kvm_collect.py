@@ -104,7 +104,9 @@ def _kvm_host(ns: Namespace) -> None:
 def test_collect_namespace_and_libvirt_test_driver(netns: Namespace, tmp_path: Path) -> None:
     _kvm_host(netns)
     out = tmp_path / "kvm.json"
-    done = netns.collect("--local", "--name", "kvm-test", "--libvirt-uri", f"test://{NODE_XML}", "-o", str(out))
+    done = netns.collect(
+        "--local", "--name", "kvm-test", "--no-lldp", "--libvirt-uri", f"test://{NODE_XML}", "-o", str(out)
+    )
     assert done.returncode == 0, done.stderr
     host = load_snapshot(out).kvm_hosts[0]
     interfaces = {i.name: i for i in host.interfaces}
@@ -134,7 +136,9 @@ def test_collected_namespace_gives_guest_findings(netns: Namespace, tmp_path: Pa
     """A 9000-byte guest on the namespace's 1500 bridge, and the emulated NICs, found from a real collection."""
     _kvm_host(netns)
     out = tmp_path / "kvm.json"
-    done = netns.collect("--local", "--name", "kvm-test", "--libvirt-uri", f"test://{NODE_XML}", "-o", str(out))
+    done = netns.collect(
+        "--local", "--name", "kvm-test", "--no-lldp", "--libvirt-uri", f"test://{NODE_XML}", "-o", str(out)
+    )
     assert done.returncode == 0, done.stderr
     _, result = check_paths([out], load_rules())
     found = {(f.code, f.object): f for f in result.findings}
@@ -164,7 +168,7 @@ def test_collect_bond(netns: Namespace, tmp_path: Path, mode: str) -> None:
         netns.ip("link", "set", f"sw{n}", "up")
     netns.ip("link", "set", "bond0", "up")
     out = tmp_path / "kvm.json"
-    done = netns.collect("--local", "--name", "kvm-test", "--no-libvirt", "-o", str(out))
+    done = netns.collect("--local", "--name", "kvm-test", "--no-lldp", "--no-libvirt", "-o", str(out))
     assert done.returncode == 0, done.stderr
     host = load_snapshot(out).kvm_hosts[0]
     bond = host.bonds[0]
@@ -184,7 +188,7 @@ def test_collect_vlan(netns: Namespace, tmp_path: Path) -> None:
         print(reason)
         pytest.skip(reason)
     out = tmp_path / "kvm.json"
-    done = netns.collect("--local", "--name", "kvm-test", "--no-libvirt", "-o", str(out))
+    done = netns.collect("--local", "--name", "kvm-test", "--no-lldp", "--no-libvirt", "-o", str(out))
     assert done.returncode == 0, done.stderr
     host = load_snapshot(out).kvm_hosts[0]
     assert [(v.name, v.vlan_id, v.parent) for v in host.vlans] == [("eth1.20", 20, "eth1")]
@@ -215,7 +219,8 @@ def test_over_ssh_one_host_unreachable_keeps_the_other(netns: Namespace, tmp_pat
     env = os.environ | {"PATH": f"{bin_dir}{os.pathsep}{os.environ['PATH']}"}
     env.pop("HOSTLINT_SSH_PASSWORD", None)
     done = subprocess.run(
-        [*HOSTLINT, "collect", "kvm", "--host", "root@kvm-a", "--host", "nowhere", "--no-libvirt", "-o", str(out)],
+        [*HOSTLINT, "collect", "kvm", "--host", "root@kvm-a", "--host", "nowhere", "--no-lldp", "--no-libvirt",
+         "-o", str(out)],
         capture_output=True, text=True, env=env, timeout=120, check=False,
     )
     assert done.returncode == 3, done.stderr
@@ -253,7 +258,9 @@ def test_real_ssh_client_refused_on_loopback(tmp_path: Path, monkeypatch: pytest
 def test_bad_libvirt_uri_keeps_host_facts(tmp_path: Path) -> None:
     out = tmp_path / "kvm.json"
     missing = tmp_path / "no-such-node.xml"
-    code, stderr = collect_here("--local", "--name", "here", "--libvirt-uri", f"test://{missing}", "-o", str(out))
+    code, stderr = collect_here(
+        "--local", "--name", "here", "--no-lldp", "--libvirt-uri", f"test://{missing}", "-o", str(out)
+    )
     assert code == Exit.PARTIAL
     assert stderr.splitlines()[0].startswith(f"hostlint: here: libvirt test://{missing}: ")
     host = load_snapshot(out).kvm_hosts[0]
@@ -414,7 +421,9 @@ def test_ovs_bonds_from_real_open_vswitch(netns: Namespace, tmp_path: Path) -> N
         out = tmp_path / "kvm.json"
         bonds = {}
         for _ in range(40):  # LACP needs a few PDUs (fast rate: one a second) to negotiate
-            done = netns.collect("--local", "--name", "kvm-ovs", "--no-libvirt", "-o", str(out), env=path_env)
+            done = netns.collect(
+                "--local", "--name", "kvm-ovs", "--no-lldp", "--no-libvirt", "-o", str(out), env=path_env
+            )
             assert done.returncode == 0, done.stderr
             bonds = {b.name: b for b in load_snapshot(out).kvm_hosts[0].bonds}
             if bonds.get("bond1") and bonds["bond1"].partner_mac not in (None, "00:00:00:00:00:00"):
@@ -475,8 +484,8 @@ def test_over_real_openssh(netns: Namespace, tmp_path: Path) -> None:
         out = tmp_path / "kvm.json"
         env = {k: v for k, v in os.environ.items() if k != "HOSTLINT_SSH_PASSWORD"}
         done = netns.collect(
-            "--host", "root@127.0.0.1", *[arg for o in options for arg in ("--ssh-option", o)], "--no-libvirt",
-            "--known-hosts", str(known_hosts), "-o", str(out), env=env,
+            "--host", "root@127.0.0.1", *[arg for o in options for arg in ("--ssh-option", o)], "--no-lldp",
+            "--no-libvirt", "--known-hosts", str(known_hosts), "-o", str(out), env=env,
         )
         assert done.returncode == 0, done.stderr
         host = load_snapshot(out).kvm_hosts[0]
@@ -485,5 +494,22 @@ def test_over_real_openssh(netns: Namespace, tmp_path: Path) -> None:
         assert {"eth1", "eth2", "br0", "vnet0"} <= set(interfaces)
         assert (interfaces["eth2"].mtu, interfaces["eth1"].master, interfaces["vnet0"].kind) == (9000, "br0", "tap")
         assert [(b.name, sorted(b.members)) for b in host.bridges] == [("br0", ["eth1", "vnet0"])]
+        # libvirt's own ssh goes to the same port with the same key: it logs in, and only then finds no
+        # libvirt on the far side (this namespace runs no libvirt daemon), never "refused" on port 22.
+        # Its ssh transport does not take a known hosts file: StrictHostKeyChecking=no adds this test's host key
+        # to the user's own known_hosts, which the test removes again (before, for a key left by an earlier run).
+        forget = ["ssh-keygen", "-R", "[127.0.0.1]:2222"]
+        subprocess.run(forget, capture_output=True, check=False)
+        done = netns.collect(
+            "--host", "root@127.0.0.1", *[arg for o in options for arg in ("--ssh-option", o)], "--no-lldp",
+            "--known-hosts", str(known_hosts), "-o", str(out), env=env,
+        )
+        assert done.returncode == 3, done.stderr
+        libvirt = [line for line in done.stderr.splitlines() if "libvirt qemu+ssh://" in line]
+        assert len(libvirt) == 1, done.stderr
+        assert libvirt[0].startswith("hostlint: 127.0.0.1: libvirt qemu+ssh://root@127.0.0.1:2222/system?"), libvirt
+        assert "refused" not in libvirt[0] and "Permission denied" not in libvirt[0], libvirt
+        assert "Permanently added '[127.0.0.1]:2222'" in libvirt[0]  # libvirt's ssh spoke to this sshd
+        subprocess.run(forget, capture_output=True, check=False)
     finally:
         _stop(daemon)

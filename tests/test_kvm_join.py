@@ -126,3 +126,27 @@ def test_lab_fix_script_fixes_each_bond_on_one_side(tmp_path: Path) -> None:
     assert "LG102 kvm01.lab.example/bond0" in host and "mode=802.3ad" in host
     plan = (tmp_path / "PLAN.md").read_text()
     assert "MT101 `kvm01.lab.example/db01/52:54:00:1a:00:01`" in plan
+
+
+def test_guest_nics_that_share_a_mac_keep_apart() -> None:
+    shared, own = "52:54:00:aa:00:01", "52:54:00:aa:00:02"
+    domain = LibvirtDomain(
+        name="fw01",
+        state="running",
+        interfaces=[
+            DomainInterface(mac=shared, model="virtio", source="br0"),
+            DomainInterface(mac=shared, model="e1000e", source="br0"),  # the failover pair's standby
+            DomainInterface(mac=own, source="br0"),
+            DomainInterface(mac=None, source="br0"),
+        ],
+    )
+    host = KvmHost(name="kvm01", interfaces=[LinuxInterface(name="br0", kind="bridge")], domains=[domain])
+    nics = build_facts(Snapshot(kvm_hosts=[host])).guest_nics
+    objects = [n.object for n in nics]
+    assert objects == [
+        f"kvm01/fw01/{shared}#net0",
+        f"kvm01/fw01/{shared}#net1",
+        f"kvm01/fw01/{own}",  # a MAC of its own stays the id, as before
+        "kvm01/fw01/net3",
+    ]
+    assert [n.model for n in nics] == ["virtio", "e1000e", "virtio", "virtio"]

@@ -71,6 +71,36 @@ def test_down_member_has_no_speed() -> None:
     assert (member.link_up, member.speed_mbps, member.duplex) == (False, None, None)
 
 
+@pytest.mark.parametrize(
+    ("printed", "mode"),
+    [
+        ("fault-tolerance (active-backup) (fail_over_mac active)", "active-backup"),
+        ("fault-tolerance (active-backup) (fail_over_mac follow)", "active-backup"),
+        ("load balancing (round-robin)", "balance-rr"),
+    ],
+)
+def test_bonding_mode_with_the_kernels_suffix(printed: str, mode: str) -> None:
+    text = (BONDING / "active-backup").read_text().replace("fault-tolerance (active-backup)", printed)
+    bond = parse_bonding("bond4", text)
+    assert bond.mode == mode and [m.name for m in bond.members] == ["eth6", "eth7"]
+
+
+def test_a_mode_that_only_begins_like_a_known_one_is_refused() -> None:
+    text = (BONDING / "active-backup").read_text().replace("(active-backup)", "(active-backup)-ish")
+    with pytest.raises(BondingParseError, match="unknown bonding mode"):
+        parse_bonding("bond4", text)
+
+
+def test_a_stray_speed_line_without_colon_does_not_overwrite_the_speed() -> None:
+    text = (BONDING / "active-backup").read_text().replace(
+        "Speed: 10000 Mbps\nDuplex: full\nLink Failure Count: 0\nPermanent HW addr: b2",
+        "Speed: 10000 Mbps\nSpeed\nDuplex: full\nLink Failure Count: 0\nPermanent HW addr: b2",
+    )
+    assert "Speed\nDuplex" in text
+    member = parse_bonding("bond4", text).members[1]
+    assert (member.speed_mbps, member.duplex) == (10000, "full")
+
+
 @pytest.mark.parametrize("text", ["", "Bonding Mode: something new\n"])
 def test_not_a_bonding_file(text: str) -> None:
     with pytest.raises(BondingParseError, match="bond9"):
@@ -235,3 +265,24 @@ def test_batch_script_round_trip_through_sh(tmp_path: Path) -> None:
     assert reads.files == {str(odd): "line1\n\nline3", str(tmp_path / "missing"): None}
     assert reads.links == {str(tmp_path / "link"): str(odd), str(tmp_path / "nolink"): None}
     assert reads.dirs == {str(tmp_path): ["it's a file", "link"], str(tmp_path / "nodir"): None}
+
+
+def test_ssh_options_reach_the_libvirt_uri() -> None:
+    from hostlint.collect.kvm.libvirt_uri import ssh_libvirt_uri
+
+    assert ssh_libvirt_uri("root@kvm01") == "qemu+ssh://root@kvm01/system?no_tty=1"
+    options = ["Port=2222", "IdentityFile=/keys/id ed25519", "UserKnownHostsFile=/etc/hl/known", "LogLevel=ERROR"]
+    assert ssh_libvirt_uri("kvm01", options) == (
+        "qemu+ssh://kvm01:2222/system?no_tty=1&keyfile=%2Fkeys%2Fid%20ed25519&known_hosts=%2Fetc%2Fhl%2Fknown"
+    )
+    assert ssh_libvirt_uri("ops@2001:db8::5", ["port=22", "StrictHostKeyChecking=no"]) == (
+        "qemu+ssh://ops@[2001:db8::5]:22/system?no_tty=1&no_verify=1"
+    )
+
+
+@pytest.mark.parametrize("options", [["Port"], ["=x"], ["Port=ssh"], ["Port=70000"]])
+def test_bad_ssh_options_are_refused(options: list[str]) -> None:
+    from hostlint.collect.kvm.libvirt_uri import SshOptionError, ssh_libvirt_uri
+
+    with pytest.raises(SshOptionError, match="--ssh-option"):
+        ssh_libvirt_uri("kvm01", options)

@@ -85,7 +85,71 @@ def test_scan_collects_a_vcenter_merges_switches_and_keeps_going_past_a_dead_one
     scans = json.loads(history.stdout)["scans"]
     assert len(scans) == 1 and scans[0]["exit_code"] == Exit.PARTIAL
     assert scans[0]["counts"]["collection_errors"] == 1
+    assert "collection error: 127.0.0.1:9 (vcenter): 127.0.0.1:9: cannot connect" in run.stdout
     # The reachable vCenter and the switch snapshot were joined: the clean lab is clean.
     counts = scans[0]["counts"]
     assert sum(counts[s] for s in ("error", "warning", "info")) == 0
     assert counts["passed"] > 30 and counts["unresolved"] == 0
+
+
+def _imports(path: Path) -> set[str]:
+    import ast
+
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(), filename=str(path))):
+        if isinstance(node, ast.Import):
+            found |= {alias.name for alias in node.names}
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            found |= {node.module} | {f"{node.module}.{alias.name}" for alias in node.names}
+    return found
+
+
+@pytest.mark.parametrize("package", ["history", "collect"])
+def test_libraries_import_nothing_from_the_cli(package: str) -> None:
+    files = sorted((ROOT / "hostlint" / package).rglob("*.py"))
+    assert files
+    offending = {
+        f"{path.relative_to(ROOT)}: {name}"
+        for path in files
+        for name in _imports(path)
+        if name == "hostlint.cli" or name.startswith("hostlint.cli.") or (package == "collect" and name == "click")
+    }
+    assert not offending
+
+
+def test_the_import_check_sees_an_import_inside_a_function(tmp_path: Path) -> None:
+    module = tmp_path / "m.py"
+    module.write_text("def f():\n    from hostlint.cli.main import cli\n    import click\n")
+    assert {"hostlint.cli.main", "hostlint.cli.main.cli", "click"} <= _imports(module)
+
+
+def test_scan_with_a_missing_vcenter_password_keeps_the_other_sources(tmp_path: Path) -> None:
+    inventory = tmp_path / "scan.yaml"
+    inventory.write_text(
+        yaml.safe_dump(
+            {
+                "vsphere": [{"server": "vc-nopass.invalid", "user": "svc@vsphere.local"}],
+                "snapshots": [str(CLEAN_LAB / "hosts.json"), str(CLEAN_LAB / "switches.json")],
+            }
+        )
+    )
+    db = f"sqlite:///{tmp_path / 'history.sqlite'}"
+    env = {"HOSTLINT_VSPHERE_PASSWORD": "", "PYTHON_KEYRING_BACKEND": "keyring.backends.null.Keyring"}
+    run = CliRunner().invoke(cli, ["scan", "--inventory", str(inventory), "--db", db], env=env, standalone_mode=False)
+    assert run.exception is None, run.exception
+    assert run.return_value == Exit.PARTIAL
+    assert "Usage:" not in run.output
+    failure = "collection error: vc-nopass.invalid (vcenter): no password for svc@vsphere.local on vc-nopass.invalid"
+    assert failure in run.stdout
+    history = CliRunner().invoke(cli, ["history", "--db", db, "--format", "json"], standalone_mode=False)
+    scans = json.loads(history.stdout)["scans"]
+    assert len(scans) == 1 and scans[0]["exit_code"] == Exit.PARTIAL
+    # the snapshot files were still checked and stored: the clean lab's hosts passed their rules
+    assert scans[0]["counts"]["collection_errors"] == 1 and scans[0]["counts"]["passed"] > 30
+
+
+def test_an_ssh_config_without_a_user_is_an_inventory_error(tmp_path: Path) -> None:
+    inventory = tmp_path / "scan.yaml"
+    inventory.write_text(yaml.safe_dump({"vsphere": [{"server": "vc01", "esxi_ssh_config": "ssh_config"}]}))
+    with pytest.raises(SnapshotError, match="esxi_ssh_config needs esxi_ssh_user"):
+        load_scan_inventory(inventory)

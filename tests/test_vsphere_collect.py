@@ -65,6 +65,16 @@ def expected_site() -> Snapshot:
     return Snapshot.model_validate(yaml.safe_load(SITE.read_text()))
 
 
+def test_maintenance_mode_is_collected_per_host(site_snapshot):
+    snapshot, _ = site_snapshot
+    modes = {h.name.split(".")[0]: (h.connection_state, h.in_maintenance_mode) for h in snapshot.esxi_hosts}
+    assert modes == {
+        "esx11": ("connected", False),
+        "esx12": ("connected", True),
+        "esx13": ("disconnected", False),
+    }
+
+
 def comparable(host) -> dict:
     """A host as collected facts can be compared: no vCenter name, no PCIe widths (not in the API)."""
     data = host.model_dump(exclude={"vcenter"})
@@ -130,6 +140,8 @@ def test_distributed_switch_lags_and_uplinks(site_snapshot):
     assert (dvs.max_mtu, dvs.lacp_api_version) == (9000, "multipleLag")
     assert dvs.lags[0].load_balance == "srcDestIp"
     assert next(pg for pg in dvs.portgroups if pg.name == "dvpg-lag").uplink_lag == "lag1"
+    # each member host's proxy switch MTU, as the host has it (esx12's has not taken the switch's 9000)
+    assert [(m.host.split(".")[0], m.mtu) for m in dvs.hosts] == [("esx11", 9000), ("esx12", 1500)]
 
 
 def test_vms_and_their_vnics_give_the_vnic_and_vm_advisories(site_snapshot, tmp_path):
@@ -209,7 +221,9 @@ def test_insecure_accepts_the_self_signed_certificate(site_sim, tmp_path):
 def test_no_password_without_a_terminal_is_a_usage_error(site_sim, tmp_path):
     args = ["collect", "vsphere", "--server", site_sim.url, "--insecure", "-o", str(tmp_path / "s.json")]
     outcome = CliRunner().invoke(cli, args, env={"HOSTLINT_VSPHERE_PASSWORD": ""}, standalone_mode=False)
-    assert "HOSTLINT_VSPHERE_PASSWORD" in str(outcome.exception)
+    assert outcome.return_value == Exit.USAGE
+    assert "HOSTLINT_VSPHERE_PASSWORD" in outcome.stderr
+    assert not (tmp_path / "s.json").exists()
 
 
 # --- end to end: vCenter + switches -> the IP-hash finding ---------------------------------------
@@ -288,6 +302,8 @@ def test_check_vsphere_collects_live_and_checks_with_switch_data(vcsim_binary, t
 
 def test_standalone_esxi_host(vcsim_binary, tmp_path):
     lab = load_snapshot(CLEAN_LAB / "hosts.json")
+    # The lab does not say; a standalone host serving the API is in maintenance mode or not, here not.
+    lab.esxi_hosts[0].in_maintenance_mode = False
     scenario = tmp_path / "one-host.json"
     scenario.write_text(Snapshot(esxi_hosts=lab.esxi_hosts[:1]).model_dump_json())
     out = tmp_path / "esx.json"

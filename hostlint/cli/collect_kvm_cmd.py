@@ -10,7 +10,9 @@ import click
 
 from hostlint.cli.exit import Exit
 from hostlint.cli.host_keys import KnownHostsError, host_key_options, host_key_policy
+from hostlint.cli.output import output_option, write_snapshot
 from hostlint.collect.kvm.host import collect_host
+from hostlint.collect.kvm.libvirt_uri import SshOptionError, parse_ssh_options, ssh_libvirt_uri
 from hostlint.collect.kvm.runner import LocalRunner, Runner, SshRunner
 from hostlint.snapshot import Snapshot
 
@@ -21,23 +23,24 @@ from hostlint.snapshot import Snapshot
 @click.option("--name", help="The host's name in the snapshot with --local (default: this machine's host name).")
 @click.option(
     "--libvirt-uri",
-    help="libvirt to read guests from (default qemu:///system with --local, qemu+ssh://[USER@]HOST/system "
-    "with --host; test:///path.xml in tests).",
+    help="libvirt to read guests from (default qemu:///system with --local, qemu+ssh://[USER@]HOST[:PORT]/system "
+    "with --host, with --ssh-option Port, IdentityFile, UserKnownHostsFile and StrictHostKeyChecking=no; "
+    "test:///path.xml in tests).",
 )
 @click.option("--no-libvirt", is_flag=True, help="Do not read guests (a host without libvirt).")
 @click.option(
-    "--ssh-option", "ssh_options", multiple=True, metavar="KEY=VALUE", help="Passed to ssh as -o KEY=VALUE."
-)
-@click.option(
-    "--output", "-o", required=True, type=click.Path(dir_okay=False, path_type=Path), help="Snapshot file to write."
+    "--no-lldp", is_flag=True, help="Do not ask lldpd for LLDP neighbours (a host without it): otherwise a failure."
 )
 @host_key_options
+@click.option("--ssh-option", "ssh_options", multiple=True, metavar="KEY=VALUE", help="Passed to ssh as -o KEY=VALUE.")
+@output_option
 def kvm(
     hosts: tuple[str, ...],
     local: bool,
     name: str | None,
     libvirt_uri: str | None,
     no_libvirt: bool,
+    no_lldp: bool,
     ssh_options: tuple[str, ...],
     output: Path,
     known_hosts: Path | None,
@@ -54,6 +57,10 @@ def kvm(
         raise click.UsageError("give either --local or one or more --host")
     if no_libvirt and libvirt_uri:
         raise click.UsageError("--libvirt-uri and --no-libvirt exclude each other")
+    try:
+        parse_ssh_options(ssh_options)
+    except SshOptionError as exc:
+        raise click.UsageError(str(exc)) from exc
     options = [arg for option in ssh_options for arg in ("-o", option)]
     try:
         policy = host_key_policy(known_hosts, accept_new_host_keys) if hosts else None
@@ -66,17 +73,17 @@ def kvm(
         targets.append((LocalRunner(), name or socket.gethostname(), uri))
     for destination in hosts:
         runner = SshRunner(destination, options, policy)
-        uri = None if no_libvirt else libvirt_uri or f"qemu+ssh://{destination}/system"
+        uri = None if no_libvirt else libvirt_uri or ssh_libvirt_uri(destination, ssh_options)
         targets.append((runner, runner.target, uri))
     snapshot = Snapshot(
         collected_at=datetime.now(UTC).replace(microsecond=0),
         source="kvm:" + ",".join(target for _, target, _ in targets),
     )
     for runner, host_name, uri in targets:
-        gathered = collect_host(runner, host_name, uri)
+        gathered = collect_host(runner, host_name, uri, lldp=not no_lldp)
         snapshot.kvm_hosts.append(gathered.host)
         snapshot.collection_errors.extend(gathered.errors)
-    output.write_text(snapshot.model_dump_json(indent=1) + "\n", encoding="utf-8")
+    write_snapshot(snapshot, output)
     for error in snapshot.collection_errors:
         click.echo(f"hostlint: {error.target}: {error.reason}", err=True)
     click.echo(f"hostlint: {len(snapshot.kvm_hosts)} KVM hosts -> {output}", err=True)

@@ -11,6 +11,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 
 from hostlint.cli.exit import Exit
 from hostlint.cli.host_keys import KnownHostsError, host_key_options, host_key_policy
+from hostlint.cli.output import output_option, write_snapshot
 from hostlint.cli.settings import config_options
 from hostlint.collect.switches import InventoryError, Timeouts, UnsupportedPlatform, collect_switches, load_inventory
 from hostlint.collect.switches.inventory import missing_passwords, password_for
@@ -27,13 +28,7 @@ from hostlint.config import ConfigError, load_config
     type=click.Path(dir_okay=False, path_type=Path),
     help="Nornir hosts.yaml (groups.yaml/defaults.yaml beside it) or an Ansible inventory (YAML, or INI).",
 )
-@click.option(
-    "--output",
-    "-o",
-    required=True,
-    type=click.Path(dir_okay=False, path_type=Path),
-    help="Write the snapshot (JSON) here.",
-)
+@output_option
 @click.option(
     "--concurrency",
     "-j",
@@ -117,7 +112,7 @@ def switches(
         snapshot = collect_switches(devices, concurrency, timeouts, policy=policy)
     snapshot.source = f"switches:{inventory.name}"
     # Nulls are written: an unknown fact is `null`, never left for a default to fill in on reading.
-    output.write_text(snapshot.model_dump_json(indent=1) + "\n", encoding="utf-8")
+    write_snapshot(snapshot, output)
     failed = sorted({error.target for error in snapshot.collection_errors})
     click.echo(f"hostlint: collected {len(devices) - len(failed)} of {len(devices)} switches into {output}", err=True)
     for error in snapshot.collection_errors:

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import http.client
-import os
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -12,40 +10,22 @@ import click
 
 from hostlint.cli.exit import Exit
 from hostlint.cli.host_keys import KnownHostsError, host_key_options, host_key_policy
-from hostlint.report.human import plural
+from hostlint.cli.output import output_option, write_snapshot
+from hostlint.collect.credentials import Prompt
+from hostlint.collect.limits import VSPHERE_CONCURRENCY as DEFAULT_CONCURRENCY
+from hostlint.collect.limits import VSPHERE_TIMEOUT_S as DEFAULT_TIMEOUT_S
 from hostlint.snapshot import Snapshot
 
 if TYPE_CHECKING:
     from hostlint.collect.hostkeys import HostKeyPolicy
     from hostlint.collect.vsphere.esxi_ssh import SshSettings
 
-PASSWORD_ENV = "HOSTLINT_VSPHERE_PASSWORD"
-KEYRING_SERVICE = "hostlint-vsphere"
 
-
-def _keyring_password(server: str, user: str) -> str | None:
-    """The system keyring's entry for (hostlint-vsphere/SERVER, USER), when keyring is installed."""
-    try:
-        import keyring
-    except ImportError:
+def _prompt() -> Prompt | None:
+    """A hidden prompt for the password when stdin is a terminal; None (no asking) otherwise."""
+    if not sys.stdin.isatty():
         return None
-    try:
-        return keyring.get_password(f"{KEYRING_SERVICE}/{server}", user)
-    except Exception:  # any backend failure just means "not stored there"
-        return None
-
-
-def resolve_password(server: str, user: str) -> str:
-    """Environment, then keyring, then a hidden prompt on a terminal. Never the command line."""
-    password = os.environ.get(PASSWORD_ENV) or _keyring_password(server, user)
-    if password:
-        return password
-    if sys.stdin.isatty():
-        return click.prompt(f"Password for {user} on {server}", hide_input=True)
-    raise click.UsageError(
-        f"no password for {user} on {server}: set {PASSWORD_ENV}, store it in the keyring "
-        f"(service {KEYRING_SERVICE}/{server}), or run on a terminal to be asked"
-    )
+    return lambda text: click.prompt(text, hide_input=True)
 
 
 def _progress(enabled: bool):
@@ -115,68 +95,36 @@ def live_snapshot(
     user: str,
     insecure: bool = False,
     ca_bundle: Path | None = None,
-    concurrency: int = 8,
+    concurrency: int = DEFAULT_CONCURRENCY,
     page_size: int = 500,
     esxi_ssh: SshSettings | None = None,
+    timeout: float = DEFAULT_TIMEOUT_S,
 ) -> Snapshot:
-    """Log in, collect, log out; errors are reported on stderr and raised as CollectFailed.
+    """hostlint.collect.vsphere.live_snapshot with a prompt, a progress bar and messages on stderr.
 
-    Also the building block of `hostlint check --vsphere`: the snapshot it returns may carry
-    collection errors (a disconnected host), which the caller turns into exit 3.
+    Errors are shown and raised as CollectFailed. The snapshot it returns may carry collection
+    errors (a disconnected host), which the caller turns into exit 3.
     """
-    from pyVmomi import vmodl
+    from hostlint.collect.vsphere import live
 
-    from hostlint.collect.vsphere import (
-        UnreachableError,
-        UsageError,
-        collect,
-        connect,
-        disconnect,
-        parse_server,
-        tls_context,
-    )
-
-    if insecure and ca_bundle:
-        raise click.UsageError("--insecure and --ca-bundle exclude each other")
-    try:
-        endpoint = parse_server(server)
-        context = tls_context(insecure, ca_bundle)
-    except UsageError as exc:
-        click.echo(f"hostlint: {exc}", err=True)
-        raise CollectFailed(Exit.USAGE) from exc
-    password = resolve_password(str(endpoint), user)
-    try:
-        service_instance = connect(endpoint, user, password, context)
-    except (UsageError, UnreachableError) as exc:
-        click.echo(f"hostlint: {exc}", err=True)
-        raise CollectFailed(Exit.USAGE if isinstance(exc, UsageError) else Exit.PARTIAL) from exc
+    target = live.VsphereTarget(server, user, insecure, ca_bundle, concurrency, page_size, timeout, esxi_ssh)
     bar, callbacks = _progress(sys.stderr.isatty())
     try:
         if bar is not None:
             with bar:
-                collection = collect(service_instance, str(endpoint), page_size, concurrency, callbacks)
+                snapshot = live.live_snapshot(target, _prompt(), callbacks, _say)
         else:
-            collection = collect(service_instance, str(endpoint), page_size, concurrency)
-    except (vmodl.MethodFault, OSError, http.client.HTTPException) as exc:
-        reason = getattr(exc, "msg", None) or str(exc) or type(exc).__name__
-        click.echo(f"hostlint: {endpoint}: collection failed: {reason}", err=True)
-        raise CollectFailed(Exit.PARTIAL) from exc
-    finally:
-        disconnect(service_instance)
-    snapshot = collection.snapshot
-    click.echo(
-        f"hostlint: {plural(len(snapshot.esxi_hosts), 'host')}, "
-        f"{plural(len(snapshot.distributed_switches), 'distributed switch', 'distributed switches')} "
-        f"from {endpoint} in {plural(collection.trips.total, 'call')}",
-        err=True,
-    )
-    if esxi_ssh is not None:
-        from hostlint.collect.vsphere.esxi_ssh import collect_pcie_links
-
-        snapshot.collection_errors += collect_pcie_links(snapshot.esxi_hosts, esxi_ssh, concurrency)
+            snapshot = live.live_snapshot(target, _prompt(), None, _say)
+    except live.CollectFailed as exc:
+        _say(str(exc))
+        raise CollectFailed(Exit.USAGE if exc.usage else Exit.PARTIAL) from exc
     for error in snapshot.collection_errors:
-        click.echo(f"hostlint: {error.target}: {error.reason}", err=True)
+        _say(f"{error.target}: {error.reason}")
     return snapshot
+
+
+def _say(message: str) -> None:
+    click.echo(f"hostlint: {message}", err=True)
 
 
 @click.command("vsphere")
@@ -189,9 +137,7 @@ def live_snapshot(
     help="User name (or HOSTLINT_VSPHERE_USER). The password comes from HOSTLINT_VSPHERE_PASSWORD, the keyring or "
     "a prompt.",
 )
-@click.option(
-    "--output", "-o", required=True, type=click.Path(dir_okay=False, path_type=Path), help="Snapshot file to write."
-)
+@output_option
 @click.option("--insecure", is_flag=True, help="Do not verify the server's TLS certificate.")
 @click.option(
     "--ca-bundle",
@@ -199,7 +145,19 @@ def live_snapshot(
     help="Trust the CA certificate(s) in this PEM file instead of the system's.",
 )
 @click.option(
-    "--concurrency", default=8, show_default=True, type=click.IntRange(1, 64), help="Parallel per-host calls."
+    "--concurrency",
+    default=DEFAULT_CONCURRENCY,
+    show_default=True,
+    type=click.IntRange(1, 64),
+    help="Parallel per-host calls.",
+)
+@click.option(
+    "--timeout",
+    default=DEFAULT_TIMEOUT_S,
+    show_default=True,
+    type=click.FloatRange(min=0, min_open=True),
+    metavar="SECONDS",
+    help="Longest wait for any answer from the server (connect, TLS, version probe, login, each call).",
 )
 @click.option("--page-size", default=500, show_default=True, type=click.IntRange(1), help="Objects per retrieval page.")
 @esxi_ssh_options
@@ -210,6 +168,7 @@ def vsphere(
     insecure: bool,
     ca_bundle: Path | None,
     concurrency: int,
+    timeout: float,
     page_size: int,
     esxi_ssh_user: str | None,
     esxi_ssh_config: Path | None,
@@ -228,9 +187,9 @@ def vsphere(
         click.echo(f"hostlint: {exc}", err=True)
         return Exit.USAGE
     try:
-        snapshot = live_snapshot(server, user, insecure, ca_bundle, concurrency, page_size, esxi_ssh)
+        snapshot = live_snapshot(server, user, insecure, ca_bundle, concurrency, page_size, esxi_ssh, timeout)
     except CollectFailed as failed:
         return failed.code
-    output.write_text(snapshot.model_dump_json(indent=1) + "\n", encoding="utf-8")
+    write_snapshot(snapshot, output)
     click.echo(f"hostlint: wrote {output}", err=True)
     return Exit.PARTIAL if snapshot.collection_errors else Exit.CLEAN

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import contextlib
+import sys
+from collections.abc import Callable, Iterator
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -12,6 +15,7 @@ from hostlint.check import check_snapshot
 from hostlint.cli.exit import Exit
 from hostlint.cli.host_keys import host_key_options
 from hostlint.cli.settings import chosen_rules, config_options, echo_error, prefixes, rules_dir_option
+from hostlint.collect.progress import Progress
 from hostlint.config import ConfigError, load_config
 from hostlint.history.inventory import load_scan_inventory
 from hostlint.history.sources import FileSource, Source, gather
@@ -33,6 +37,27 @@ def exit_code(result: CheckResult) -> Exit:
     if result.collection_errors:
         return Exit.PARTIAL
     return Exit.FINDINGS if result.findings else Exit.CLEAN
+
+
+@contextlib.contextmanager
+def _progress(enabled: bool) -> Iterator[Callable[[Source], Progress | None]]:
+    """On a terminal, a progress bar per source (then per host or switch in it) on stderr; quiet otherwise."""
+    if not enabled:
+        yield lambda source: None
+        return
+    from rich.progress import BarColumn, MofNCompleteColumn, TextColumn, TimeElapsedColumn
+    from rich.progress import Progress as Bars
+
+    bars = Bars(
+        TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(), transient=True
+    )
+
+    def watch(source: Source) -> Progress:
+        task = bars.add_task(source.name, total=None)
+        return Progress(on_total=lambda total: bars.update(task, total=total), on_host=lambda name: bars.advance(task))
+
+    with bars:
+        yield watch
 
 
 @click.command()
@@ -89,7 +114,8 @@ def scan(
         baseline = load_baseline(baseline_file) if baseline_file else None
         rules = chosen_rules(config, selected, ignored, profile, rules_dirs, baseline, baseline_file)
         site = load_site_params(site_file) if site_file else None
-        snapshot = gather(sources)
+        with _progress(sys.stderr.isatty()) as watch:
+            snapshot = gather(sources, watch)
     except (SnapshotError, RuleError, ConfigError) as exc:
         echo_error(exc)
         return Exit.USAGE
@@ -131,6 +157,8 @@ def scan(
         html_file.write_text(html.render(result, rules, snapshot, scan=header), encoding="utf-8")
     click.echo(f"scan {record.id} stored in {store.url}" + (f" ({label})" if label else ""))
     click.echo(summary_line(result))
+    for error in result.collection_errors:
+        click.echo(f"collection error: {error.target} ({error.kind}): {error.reason}")
     if trend is not None:
         click.echo(
             f"since scan {trend.previous}: {trend.new} new, {trend.resolved} resolved, "

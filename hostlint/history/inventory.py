@@ -2,12 +2,14 @@
 
     vsphere:
       - server: vc01.example.com
-        user: svc-hostlint@vsphere.local     # password: HOSTLINT_VSPHERE_PASSWORD, keyring or prompt
+        user: svc-hostlint@vsphere.local     # password: HOSTLINT_VSPHERE_PASSWORD or keyring (never a prompt)
         ca_bundle: /etc/hostlint/vc01.pem    # or insecure: true
+        timeout: 120                         # seconds: longest wait for any answer
         esxi_ssh_user: root                  # optional: PCIe link width over SSH
     switches: switches/hosts.yaml            # a Nornir or Ansible inventory (relative to this file)
     kvm:
       - host: root@kvm01                     # keys or agent; libvirt over qemu+ssh
+        ssh_options: [Port=2222]             # as collect kvm --ssh-option, for ssh and libvirt
     snapshots: [extra.json]                  # saved snapshots or lab folders to merge in
     cabling: cabling.yaml
     known_hosts: ssh/known_hosts             # optional: SSH host keys of switches, ESXi and KVM hosts
@@ -24,9 +26,11 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from hostlint.collect.hostkeys import HostKeyPolicy, KnownHostsError
+from hostlint.collect.limits import VSPHERE_TIMEOUT_S
+from hostlint.collect.progress import Progress
 from hostlint.history.sources import FileSource, Source
 from hostlint.snapshot import Snapshot, SnapshotError
 from hostlint.snapshot.common import CollectionError
@@ -44,12 +48,28 @@ class VsphereEntry(Strict):
     ca_bundle: Path | None = None
     esxi_ssh_user: str | None = None
     esxi_ssh_config: Path | None = None
+    timeout: float = Field(default=VSPHERE_TIMEOUT_S, gt=0)
+
+    @model_validator(mode="after")
+    def _ssh_config_needs_user(self) -> VsphereEntry:
+        if self.esxi_ssh_config is not None and self.esxi_ssh_user is None:
+            raise ValueError("esxi_ssh_config needs esxi_ssh_user")
+        return self
 
 
 class KvmEntry(Strict):
     host: str
     libvirt_uri: str | None = None
     no_libvirt: bool = False
+    no_lldp: bool = False
+    ssh_options: list[str] = Field(default_factory=list)  # KEY=VALUE, as `collect kvm --ssh-option`
+
+    @model_validator(mode="after")
+    def _options_are_key_value(self) -> KvmEntry:
+        from hostlint.collect.kvm.libvirt_uri import parse_ssh_options
+
+        parse_ssh_options(self.ssh_options)
+        return self
 
 
 class ScanInventory(Strict):
@@ -75,16 +95,24 @@ class VsphereSource:
     def name(self) -> str:
         return f"vsphere:{self.entry.server}"
 
-    def snapshot(self) -> Snapshot:
-        from hostlint.cli.collect_vsphere_cmd import CollectFailed, esxi_ssh_settings, live_snapshot
+    def snapshot(self, progress: Progress | None = None) -> Snapshot:
+        from hostlint.collect.vsphere.esxi_ssh import SshSettings
+        from hostlint.collect.vsphere.live import CollectFailed, VsphereTarget, live_snapshot
 
         entry = self.entry
+        ssh = (
+            SshSettings.from_environment(entry.esxi_ssh_user, entry.esxi_ssh_config, self.host_keys)
+            if entry.esxi_ssh_user
+            else None
+        )
+        target = VsphereTarget(
+            entry.server, entry.user, entry.insecure, entry.ca_bundle, timeout=entry.timeout, esxi_ssh=ssh
+        )
         try:
-            ssh = esxi_ssh_settings(entry.esxi_ssh_user, entry.esxi_ssh_config, self.host_keys)
-            return live_snapshot(entry.server, entry.user, entry.insecure, entry.ca_bundle, esxi_ssh=ssh)
+            # A scheduled scan never prompts: a missing password is this source's failure, not the scan's.
+            return live_snapshot(target, prompt=None, progress=progress)
         except CollectFailed as exc:
-            reason = str(exc.__cause__) if exc.__cause__ else "collection failed"
-            return _failed(entry.server, "vcenter", reason)
+            return _failed(entry.server, "vcenter", str(exc))
 
 
 @dataclass(frozen=True)
@@ -96,14 +124,18 @@ class SwitchesSource:
     def name(self) -> str:
         return f"switches:{self.inventory}"
 
-    def snapshot(self) -> Snapshot:
+    def snapshot(self, progress: Progress | None = None) -> Snapshot:
         from hostlint.collect.switches import InventoryError, UnsupportedPlatform, collect_switches, load_inventory
 
         try:
             devices = load_inventory(self.inventory)
         except (InventoryError, UnsupportedPlatform) as exc:
             return _failed(str(self.inventory), "switch", str(exc))
-        snapshot = collect_switches(devices, policy=self.host_keys)
+        progress = progress or Progress()
+        progress.on_total(len(devices))
+        snapshot = collect_switches(
+            devices, policy=self.host_keys, on_done=lambda result: progress.on_host(result.device.name)
+        )
         snapshot.source = self.name
         return snapshot
 
@@ -117,13 +149,19 @@ class KvmSource:
     def name(self) -> str:
         return f"kvm:{self.entry.host}"
 
-    def snapshot(self) -> Snapshot:
+    def snapshot(self, progress: Progress | None = None) -> Snapshot:
         from hostlint.collect.kvm.host import collect_host
         from hostlint.collect.kvm.runner import SshRunner
 
-        runner = SshRunner(self.entry.host, [], self.host_keys)
-        uri = None if self.entry.no_libvirt else self.entry.libvirt_uri or f"qemu+ssh://{self.entry.host}/system"
-        gathered = collect_host(runner, runner.target, uri)
+        progress = progress or Progress()
+        progress.on_total(1)
+        from hostlint.collect.kvm.libvirt_uri import ssh_libvirt_uri
+
+        entry = self.entry
+        runner = SshRunner(entry.host, [arg for option in entry.ssh_options for arg in ("-o", option)], self.host_keys)
+        uri = None if entry.no_libvirt else entry.libvirt_uri or ssh_libvirt_uri(entry.host, entry.ssh_options)
+        gathered = collect_host(runner, runner.target, uri, lldp=not self.entry.no_lldp)
+        progress.on_host(runner.target)
         return Snapshot(
             collected_at=datetime.now(UTC),
             source=self.name,

@@ -9,10 +9,12 @@ parts into one site, as `hostlint check` merges several files.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol
 
+from hostlint.collect.progress import Progress
 from hostlint.snapshot import Snapshot, load_site
 from hostlint.snapshot.load import merge
 
@@ -23,8 +25,11 @@ class Source(Protocol):
         """What this source is, for the scan's record and for merge errors (a path, `vcenter:vc01`, ...)."""
         ...
 
-    def snapshot(self) -> Snapshot:
-        """Its part of the site; raises SnapshotError when nothing usable can be had."""
+    def snapshot(self, progress: Progress | None = None) -> Snapshot:
+        """Its part of the site; raises SnapshotError when nothing usable can be had.
+
+        Live sources report the hosts (or switches) they collect to `progress`.
+        """
         ...
 
 
@@ -38,11 +43,11 @@ class FileSource:
     def name(self) -> str:
         return ", ".join(str(p) for p in self.paths)
 
-    def snapshot(self) -> Snapshot:
+    def snapshot(self, progress: Progress | None = None) -> Snapshot:
         return load_site(list(self.paths))
 
 
-def gather(sources: list[Source]) -> Snapshot:
-    """One snapshot of the whole site from every source."""
-    parts = [(Path(source.name), source.snapshot()) for source in sources]
+def gather(sources: list[Source], watch: Callable[[Source], Progress | None] = lambda source: None) -> Snapshot:
+    """One snapshot of the whole site from every source; `watch(source)` gives each its progress callbacks."""
+    parts = [(Path(source.name), source.snapshot(watch(source))) for source in sources]
     return parts[0][1] if len(parts) == 1 else merge(parts)

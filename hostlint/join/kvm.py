@@ -6,6 +6,8 @@ read `policy` and `lag` with vSphere meanings that a bond mode does not have.
 
 from __future__ import annotations
 
+from collections import Counter
+
 from hostlint.join.facts import BondFact, Facts, GuestNicFact, UplinkFact, summarise_unknowns
 from hostlint.join.pcie import pcie_facts
 from hostlint.join.sources import kvm_unknown
@@ -206,16 +208,26 @@ def _path_names(view: _Host, interface: DomainInterface, bridge: str | None) -> 
         for member in view.bridge_members(bridge):
             names += view.below(member)
     return [n for n in names if n in view.interfaces]
+def nic_ids(domain: LibvirtDomain) -> list[str]:
+    """Each NIC's id within its domain: its MAC, and its position too where the MAC repeats (failover pairs)."""
+    macs = Counter(interface.mac for interface in domain.interfaces)
+    ids = []
+    for number, interface in enumerate(domain.interfaces):
+        if interface.mac is None:
+            ids.append(f"net{number}")
+        else:
+            ids.append(interface.mac if macs[interface.mac] == 1 else f"{interface.mac}#net{number}")
+    return ids
 
 
 def _guest_nics(view: _Host, domain: LibvirtDomain) -> list[GuestNicFact]:
     host = view.host
     facts = []
-    for number, interface in enumerate(domain.interfaces):
+    for nic_id, interface in zip(nic_ids(domain), domain.interfaces, strict=True):
         bridge, path, path_mtu = _guest_path(view, interface)
         facts.append(
             GuestNicFact(
-                object=f"{host.name}/{domain.name}/{interface.mac or f'net{number}'}",
+                object=f"{host.name}/{domain.name}/{nic_id}",
                 host=host.name,
                 domain=domain.name,
                 domain_state=domain.state,

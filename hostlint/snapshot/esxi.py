@@ -92,6 +92,8 @@ class DvsHostMember(Model):
 
     host: Name
     uplinks: dict[Name, Name] = Field(default_factory=dict)
+    # The host's proxy switch MTU (config.network.proxySwitch[].mtu); None: not collected
+    mtu: EsxiMtu | None = None
 
 
 class DistributedSwitch(Model):
@@ -168,6 +170,8 @@ class EsxiHost(Model):
     version: Text | None = None
     vcenter: Text | None = None
     connection_state: ConnectionState = "connected"
+    # runtime.inMaintenanceMode; None: not collected
+    in_maintenance_mode: bool | None = None
     vswitches: list[StandardVSwitch] = Field(default_factory=list)
     portgroups: list[PortGroup] = Field(default_factory=list)
     vmks: list[Vmk] = Field(default_factory=list)

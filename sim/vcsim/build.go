@@ -442,6 +442,9 @@ func (inv *inventory) configureHost(h Host, switches []Dvs) error {
 	if h.ConnectionState != "" {
 		host.Runtime.ConnectionState = types.HostSystemConnectionState(h.ConnectionState)
 	}
+	if h.InMaintenance != nil {
+		host.Runtime.InMaintenanceMode = *h.InMaintenance
+	}
 
 	netSystem := inv.model.Map().Get(*host.ConfigManager.NetworkSystem).(*simulator.HostNetworkSystem)
 	netSystem.NetworkInfo = network
@@ -462,6 +465,9 @@ func (inv *inventory) proxySwitch(d Dvs, member DvsHostMember) types.HostProxySw
 	sort.Strings(ports)
 	proxy := types.HostProxySwitch{
 		DvsUuid: built.uuid, DvsName: d.Name, Key: built.uuid, NumPorts: 512, NumPortsAvailable: 500, Mtu: d.MaxMtu,
+	}
+	if member.Mtu != nil {
+		proxy.Mtu = *member.Mtu // a host whose proxy switch has not (yet) taken the switch's MTU
 	}
 	backing := &types.DistributedVirtualSwitchHostMemberPnicBacking{}
 	for i, port := range ports {

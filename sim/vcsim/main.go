@@ -15,6 +15,8 @@ import (
 	"net/url"
 	"os"
 	"os/signal"
+	"strconv"
+	"strings"
 	"syscall"
 	"time"
 )
@@ -26,6 +28,10 @@ func main() {
 	certDir := flag.String("cert-dir", "", "folder for the self-signed certificate and key (default: a temporary folder)")
 	esx := flag.Bool("esx", false, "serve a standalone ESXi host instead of a vCenter")
 	delay := flag.Int("delay-ms", 0, "delay every SOAP call by this many milliseconds (network latency)")
+	methodDelays := methodDelayFlag{}
+	flag.Var(methodDelays, "method-delay", "METHOD=MS: delay one SOAP method (repeatable), e.g. a hung RetrievePropertiesEx")
+	denied := denyFlag{}
+	flag.Var(denied, "deny", "TYPE=PRIVILEGE: refuse retrievals of TYPE with NoPermission (repeatable)")
 	flag.Parse()
 	if *scenario == "" {
 		log.Fatal("vcsim: -scenario is required")
@@ -69,11 +75,17 @@ func main() {
 	if *delay > 0 {
 		model.DelayConfig.Delay = *delay
 	}
+	if len(methodDelays) > 0 {
+		model.DelayConfig.MethodDelay = methodDelays
+	}
 	server := model.Service.NewServer()
-	defer server.Close()
 	// No request can arrive before the URL is printed below.
 	stats := &callStats{methods: map[string]int{}}
-	server.Config.Handler = stats.wrap(server.Config.Handler)
+	rootFolder := "group-d1"
+	if *esx {
+		rootFolder = "ha-folder-root"
+	}
+	server.Config.Handler = stats.wrap(denied.wrap(server.Config.Handler, rootFolder))
 
 	// Catch the signals before telling anyone where we are, so a quick stop is still clean.
 	signals := make(chan os.Signal, 1)
@@ -89,4 +101,32 @@ func main() {
 	fmt.Println(string(ready))
 
 	<-signals
+	// server.Close waits for every request in progress: one held back by -method-delay would keep it waiting.
+	closed := make(chan struct{})
+	go func() {
+		server.Close()
+		close(closed)
+	}()
+	select {
+	case <-closed:
+	case <-time.After(2 * time.Second):
+	}
+}
+
+// methodDelayFlag collects -method-delay METHOD=MS values.
+type methodDelayFlag map[string]int
+
+func (m methodDelayFlag) String() string { return fmt.Sprint(map[string]int(m)) }
+
+func (m methodDelayFlag) Set(value string) error {
+	method, ms, found := strings.Cut(value, "=")
+	if !found || method == "" {
+		return fmt.Errorf("want METHOD=MS, got %q", value)
+	}
+	delay, err := strconv.Atoi(ms)
+	if err != nil || delay < 0 {
+		return fmt.Errorf("want METHOD=MS with MS a whole number of milliseconds, got %q", value)
+	}
+	m[method] = delay
+	return nil
 }

@@ -113,6 +113,7 @@ type Host struct {
 	Name            string         `yaml:"name"`
 	Version         string         `yaml:"version"`
 	ConnectionState string         `yaml:"connection_state"`
+	InMaintenance   *bool          `yaml:"in_maintenance_mode"`
 	VSwitches       []VSwitch      `yaml:"vswitches"`
 	Portgroups      []PortGroup    `yaml:"portgroups"`
 	Vmks            []Vmk          `yaml:"vmks"`
@@ -138,6 +139,7 @@ type DvPortgroup struct {
 type DvsHostMember struct {
 	Host    string            `yaml:"host"`
 	Uplinks map[string]string `yaml:"uplinks"`
+	Mtu     *int32            `yaml:"mtu"`
 }
 
 type Dvs struct {

@@ -53,6 +53,16 @@ class BondingParseError(ValueError):
     """Text that is not a /proc/net/bonding file."""
 
 
+def _mode(value: str) -> BondMode | None:
+    """The mode of a `Bonding Mode:` value, also with the suffixes the kernel may add, e.g.
+    `fault-tolerance (active-backup) (fail_over_mac active)`."""
+    text = value.lower()
+    for printed, mode in MODE_NAMES.items():
+        if text == printed or text.startswith(printed + " ("):
+            return mode
+    return None
+
+
 def _split(line: str) -> tuple[str, str]:
     key, _, value = line.partition(":")
     return key.strip().lower(), value.strip()
@@ -98,10 +108,12 @@ def parse_bonding(name: str, text: str) -> Bond:
         if line == "details partner lacp pdu:":
             section = "partner"
             continue
+        if ":" not in line:
+            continue  # not a `key: value` line (a stray word such as `Speed` alone): nothing to read
         key, value = _split(line)
         if member is None:
             if key == "bonding mode":
-                mode = MODE_NAMES.get(value.lower())
+                mode = _mode(value)
                 if mode is None:
                     raise BondingParseError(f"/proc/net/bonding/{name}: unknown bonding mode {value!r}")
             else:

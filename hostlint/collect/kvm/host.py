@@ -2,15 +2,16 @@
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
 
 from hostlint.collect.kvm.bonding import BondingParseError, parse_bonding
 from hostlint.collect.kvm.libvirt_facts import LibvirtError, read_libvirt
 from hostlint.collect.kvm.lldp import LldpParseError, parse_lldpctl_json
 from hostlint.collect.kvm.ovs import BRIDGE_PORTS_SCRIPT, parse_bridge_ports, parse_ovs_bonds
-from hostlint.collect.kvm.runner import CollectionFailure, Reads, Runner
+from hostlint.collect.kvm.runner import CollectionFailure, Done, Reads, Runner
 from hostlint.collect.kvm.sysfs import NET, interface_requests, parse_interfaces, read_pci_links
-from hostlint.snapshot.common import CollectionError
+from hostlint.snapshot.common import CollectionError, PciLink
 from hostlint.snapshot.kvm import Bond, Bridge, KvmHost, LinuxInterface
 
 BONDING = "/proc/net/bonding"
@@ -42,11 +43,22 @@ def _linux_bonds(names: list[str], reads: Reads, gathered: Gathered) -> list[Bon
     return bonds
 
 
-def _ovs_bonds(runner: Runner, interfaces: dict[str, LinuxInterface]) -> list[Bond]:
-    bond_show = runner.run(["ovs-appctl", "bond/show"])
-    if not bond_show:
+def _not_running(done: Done) -> bool:
+    """OVS installed but its daemon not started here: no pidfile, no socket. Not a failure: there is no OVS."""
+    return "No such file or directory" in done.stderr
+
+
+def _ovs_bonds(runner: Runner, interfaces: dict[str, LinuxInterface], gathered: Gathered) -> list[Bond]:
+    bond_show = runner.call(["ovs-appctl", "bond/show"])
+    if bond_show.missing or (not bond_show.ok and _not_running(bond_show)):
         return []
-    bonds = parse_ovs_bonds(bond_show, runner.run(["ovs-appctl", "lacp/show"]))
+    if not bond_show.ok:
+        gathered.fail(f"OVS bonds not read: ovs-appctl bond/show: {bond_show.why()}")
+        return []
+    lacp_show = runner.call(["ovs-appctl", "lacp/show"])
+    if not lacp_show.ok:
+        gathered.fail(f"OVS LACP state not read: ovs-appctl lacp/show: {lacp_show.why()}")
+    bonds = parse_ovs_bonds(bond_show.stdout, lacp_show.stdout if lacp_show.ok else None)
     for member in (m for b in bonds for m in b.members):
         nic = interfaces.get(member.name)
         if nic is not None:
@@ -56,18 +68,23 @@ def _ovs_bonds(runner: Runner, interfaces: dict[str, LinuxInterface]) -> list[Bo
     return bonds
 
 
-def _ovs_bridges(runner: Runner, known: set[str]) -> list[Bridge]:
-    """OVS bridges (when ovs-vsctl answers), so guests on them are followed to the bond below."""
-    output = runner.run(["sh", "-c", BRIDGE_PORTS_SCRIPT])
-    return [b for b in parse_bridge_ports(output or "") if b.name not in known]
+def _ovs_bridges(runner: Runner, known: set[str], gathered: Gathered) -> list[Bridge]:
+    """OVS bridges, so guests on them are followed to the bond below."""
+    done = runner.call(["sh", "-c", BRIDGE_PORTS_SCRIPT])
+    if not done.ok or "ovs-vsctl:" in done.stderr:
+        gathered.fail(f"OVS bridges not read: ovs-vsctl: {done.why()}")
+    return [b for b in parse_bridge_ports(done.stdout or "") if b.name not in known]
 
 
 def _neighbours(runner: Runner, interfaces: dict[str, LinuxInterface], gathered: Gathered) -> None:
-    output = runner.run(["lldpctl", "-f", "json"])
-    if not output:
+    done = runner.call(["lldpctl", "-f", "json"])
+    if done.missing:
+        return
+    if not done.ok:
+        gathered.fail(f"LLDP neighbours not read: lldpctl cannot reach lldpd: {done.why()}")
         return
     try:
-        neighbours = parse_lldpctl_json(output)
+        neighbours = parse_lldpctl_json(done.stdout)
     except LldpParseError as exc:
         gathered.fail(str(exc))
         return
@@ -76,8 +93,42 @@ def _neighbours(runner: Runner, interfaces: dict[str, LinuxInterface], gathered:
             interfaces[name].neighbour = neighbour
 
 
-def gather_host(runner: Runner, name: str, libvirt_uri: str | None) -> Gathered:
+def link_kinds(ip_json: str) -> dict[str, str]:
+    """Interface name -> the kernel's link kind (`veth`, `bridge`, ...) from `ip -d -j link show`."""
+    try:
+        links = json.loads(ip_json)
+    except ValueError:
+        return {}
+    return {
+        link["ifname"]: link["linkinfo"]["info_kind"]
+        for link in links if isinstance(link, dict) and isinstance(link.get("linkinfo"), dict)
+        and "ifname" in link and "info_kind" in link["linkinfo"]
+    }
+
+
+def _veths(runner: Runner, interfaces: list[LinuxInterface]) -> None:
+    """A veth whose peer is in another namespace can have iflink == ifindex; the kernel's link kind says veth."""
+    done = runner.call(["ip", "-d", "-j", "link", "show"])
+    if not done.ok:
+        return  # only a refinement of what sysfs said
+    kinds = link_kinds(done.stdout)
+    for interface in interfaces:
+        if interface.kind == "other" and kinds.get(interface.name) == "veth":
+            interface.kind = "veth"
+
+
+def _unread_pci(links: list[PciLink], gathered: Gathered) -> None:
+    for link in links:
+        if link.vendor is None and link.width_capable is None and link.width_negotiated is None:
+            gathered.fail(f"PCIe link of {link.nic} ({link.address}) not read: its sysfs files are not readable")
+
+
+def gather_host(runner: Runner, name: str, libvirt_uri: str | None, lldp: bool = True) -> Gathered:
     """Everything about one host; raises CollectionFailure only when nothing can be read.
+
+    Every source tried (sysfs, bonding files, OVS, lldpd, PCIe, libvirt) gives facts or an error naming
+    it. A tool that is not installed is no source (no OVS, no lldpd); one that is there and fails is.
+    `lldp=False` says the host runs no lldpd.
 
     Over SSH every batch is one connection: what to read is listed first, then read at once.
     """
@@ -91,13 +142,16 @@ def gather_host(runner: Runner, name: str, libvirt_uri: str | None) -> Gathered:
     interfaces, bridges, vlans = parse_interfaces(names, reads)
     gathered = Gathered(host=KvmHost(name=name, interfaces=interfaces, bridges=bridges, vlans=vlans))
     host = gathered.host
+    _veths(runner, interfaces)
     by_name = {i.name: i for i in interfaces}
-    ovs_bonds = _ovs_bonds(runner, by_name)
+    ovs_bonds = _ovs_bonds(runner, by_name, gathered)
     host.bonds = _linux_bonds(bond_names, reads, gathered) + ovs_bonds
     if ovs_bonds:
-        host.bridges += _ovs_bridges(runner, {b.name for b in bridges})
-    _neighbours(runner, by_name, gathered)
+        host.bridges += _ovs_bridges(runner, {b.name for b in bridges}, gathered)
+    if lldp:
+        _neighbours(runner, by_name, gathered)
     host.pci_devices = read_pci_links(runner, interfaces)
+    _unread_pci(host.pci_devices, gathered)
     host.vhost_net = listing.links.get(VHOST_NET) is not None
     if libvirt_uri:
         try:
@@ -107,10 +161,10 @@ def gather_host(runner: Runner, name: str, libvirt_uri: str | None) -> Gathered:
     return gathered
 
 
-def collect_host(runner: Runner, name: str, libvirt_uri: str | None) -> Gathered:
+def collect_host(runner: Runner, name: str, libvirt_uri: str | None, lldp: bool = True) -> Gathered:
     """`gather_host`, with a host that cannot be read at all kept as `unreachable` and its reason."""
     try:
-        return gather_host(runner, name, libvirt_uri)
+        return gather_host(runner, name, libvirt_uri, lldp)
     except CollectionFailure as exc:
         gathered = Gathered(host=KvmHost(name=name, connection_state="unreachable"))
         gathered.errors.append(CollectionError(target=name, kind="kvm", reason=str(exc)))

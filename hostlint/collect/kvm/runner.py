@@ -24,6 +24,28 @@ SSH_TIMEOUT_S = 60
 PASSWORD_ENV = "HOSTLINT_SSH_PASSWORD"
 
 
+@dataclass
+class Done:
+    """A command's outcome: `missing` when it is not installed (exit 127), else its exit status and output."""
+
+    status: int
+    stdout: str = ""
+    stderr: str = ""
+
+    @property
+    def missing(self) -> bool:
+        return self.status == 127
+
+    @property
+    def ok(self) -> bool:
+        return self.status == 0
+
+    def why(self) -> str:
+        """The last line the command wrote on stderr (its reason), or its exit status."""
+        lines = [line.strip() for line in self.stderr.splitlines() if line.strip()]
+        return lines[-1] if lines else f"exit status {self.status}"
+
+
 class CollectionFailure(Exception):
     """The host cannot be read at all (unreachable, refused, not Linux); the message says why."""
 
@@ -44,6 +66,10 @@ class Runner(Protocol):
 
     def run(self, argv: list[str]) -> str | None:
         """The command's standard output, or None when it is missing or fails."""
+        ...
+
+    def call(self, argv: list[str]) -> Done:
+        """The command's outcome, failures included (status 127: not installed)."""
         ...
 
 
@@ -70,10 +96,17 @@ class LocalRunner:
         return reads
 
     def run(self, argv: list[str]) -> str | None:
+        done = self.call(argv)
+        return done.stdout if done.ok else None
+
+    def call(self, argv: list[str]) -> Done:
         if shutil.which(argv[0]) is None:
-            return None
-        done = subprocess.run(argv, capture_output=True, text=True, timeout=SSH_TIMEOUT_S, check=False)
-        return done.stdout if done.returncode == 0 else None
+            return Done(127, stderr=f"{argv[0]}: not found")
+        try:
+            done = subprocess.run(argv, capture_output=True, text=True, timeout=SSH_TIMEOUT_S, check=False)
+        except subprocess.TimeoutExpired:
+            return Done(-1, stderr=f"{argv[0]}: no answer within {SSH_TIMEOUT_S} s")
+        return Done(done.returncode, done.stdout, done.stderr)
 
 
 # Each request prints `<token> B <op>`, the answer, then `<token> E <exit status>` on its own line.
@@ -203,5 +236,9 @@ class SshRunner:
         return parse_batch(token, requests, out)
 
     def run(self, argv: list[str]) -> str | None:
-        status, out, _ = self._exec(" ".join(_quote(a) for a in argv))
-        return out if status == 0 else None
+        done = self.call(argv)
+        return done.stdout if done.ok else None
+
+    def call(self, argv: list[str]) -> Done:
+        status, out, err = self._exec(" ".join(_quote(a) for a in argv))
+        return Done(status, out, err)

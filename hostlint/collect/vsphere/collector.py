@@ -6,9 +6,11 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from typing import TypeVar
 
-from pyVmomi import vim
+from pyVmomi import vim, vmodl
 
+from hostlint.collect.progress import Progress
 from hostlint.collect.vsphere import convert
 from hostlint.collect.vsphere.hints import DEFAULT_CONCURRENCY, query_hints
 from hostlint.collect.vsphere.retrieve import (
@@ -23,13 +25,7 @@ from hostlint.snapshot import Snapshot
 from hostlint.snapshot.common import CollectionError
 from hostlint.snapshot.esxi import DvsHostMember
 
-
-@dataclass
-class Progress:
-    """Callbacks for a progress display: the host count once known, then one call per host done."""
-
-    on_total: Callable[[int], None] = lambda total: None
-    on_host: Callable[[str], None] = lambda name: None
+T = TypeVar("T")
 
 
 @dataclass
@@ -45,7 +41,9 @@ def dvs_members(hosts: list[Retrieved]) -> dict[str, list[DvsHostMember]]:
         network = host.get("config.network")
         for proxy in (network.proxySwitch if network else None) or []:
             members.setdefault(proxy.dvsUuid, []).append(
-                DvsHostMember(host=host.get("name"), uplinks=convert.host_uplinks(proxy))
+                DvsHostMember(
+                    host=host.get("name"), uplinks=convert.host_uplinks(proxy), mtu=getattr(proxy, "mtu", None) or None
+                )
             )
     return members
 
@@ -67,6 +65,32 @@ def _host_errors(host: Retrieved, hint_errors: list[str]) -> list[CollectionErro
     return errors
 
 
+def fault_text(fault: vmodl.MethodFault) -> str:
+    """The fault's type, and for NoPermission the privilege and the object it was refused on."""
+    kind = type(fault).__name__.rpartition(".")[2]
+    if isinstance(fault, vim.fault.NoPermission):
+        privileges = [fault.privilegeId] if getattr(fault, "privilegeId", None) else []
+        for missing in getattr(fault, "missingPrivileges", None) or []:
+            privileges += [p for p in missing.privileges or [] if p not in privileges]
+        target = getattr(fault, "object", None)
+        where = f" on {type(target).__name__.rpartition('.')[2]} {target._moId}" if target is not None else ""
+        missing_text = ", ".join(privileges) or "unnamed"
+        return f"{kind}: privilege {missing_text}{where}"
+    message = getattr(fault, "msg", None) or ""
+    return f"{kind}: {message}" if message and message != kind else kind
+
+
+def _part(source: str, what: str, read: Callable[[], T], empty: T, refused: list[CollectionError]) -> T:
+    """One bulk retrieval; a fault the server answers with is recorded and `empty` stands for the part."""
+    try:
+        return read()
+    except vmodl.MethodFault as fault:
+        refused.append(
+            CollectionError(target=source, kind="vcenter", reason=f"{what} not retrieved: {fault_text(fault)}")
+        )
+        return empty
+
+
 def collect(
     service_instance: vim.ServiceInstance,
     source: str,
@@ -75,7 +99,12 @@ def collect(
     progress: Progress | None = None,
     parallel: int = 2,
 ) -> Collection:
-    """Everything hostlint reads from one vCenter or ESXi host, as a snapshot (never raises for one bad host)."""
+    """Everything hostlint reads from one vCenter or ESXi host, as a snapshot (never raises for one bad host).
+
+    A retrieval the server refuses (NoPermission) becomes a collection error naming the fault, the
+    privilege and the object, and the rest is still collected; a server that stops answering
+    (TimeoutError, after the per-call timeout set at login) ends the collection.
+    """
     progress = progress or Progress()
     trips = RoundTrips()
     # Keep a connection for every concurrent call: pyvmomi closes what does not fit in its pool,
@@ -87,12 +116,15 @@ def collect(
 
     # The distributed switches and the VMs come in on other connections while the hosts are retrieved, in
     # `parallel` slices: the server prepares one slice while pyvmomi parses another (bench/vsphere.py).
+    refused: list[CollectionError] = []
     with ThreadPoolExecutor(max_workers=2, thread_name_prefix="hostlint-retrieve") as pool:
         switches_future = pool.submit(retrieve_switches, content, page_size, trips)
         vms_future = pool.submit(retrieve_vms, content, page_size, trips)
-        hosts = retrieve_hosts(content, page_size, trips, parallel=parallel)
-        switches, dv_portgroups = switches_future.result()
-        vms = vms_future.result()
+        hosts = _part(
+            source, "hosts", lambda: retrieve_hosts(content, page_size, trips, parallel=parallel), [], refused
+        )
+        switches, dv_portgroups = _part(source, "distributed switches", switches_future.result, ([], []), refused)
+        vms = _part(source, "virtual machines", vms_future.result, [], refused)
     progress.on_total(len(hosts))
 
     hints = query_hints(hosts, concurrency, trips, on_host=lambda host: progress.on_host(host.get("name")))
@@ -103,7 +135,7 @@ def collect(
     dvs_names = {dvs.get("uuid"): dvs.get("name") for dvs in switches}
     dv_portgroup_names = {pg.get("key"): pg.get("name") for pg in dv_portgroups}
     vms_on = convert.vms_by_host(vms, dv_portgroup_names)
-    snapshot = Snapshot(collected_at=datetime.now(UTC), source=f"vsphere:{source}")
+    snapshot = Snapshot(collected_at=datetime.now(UTC), source=f"vsphere:{source}", collection_errors=refused)
     for host in sorted(hosts, key=lambda h: h.get("name") or ""):
         host_hints = hints.get(host.ref._moId)
         esxi = convert.esxi_host(host, host_hints, vcenter, dvs_names, dv_portgroup_names)

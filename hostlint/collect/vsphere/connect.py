@@ -9,9 +9,13 @@ import ssl
 from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import urlsplit
+from xml.etree import ElementTree
 
-from pyVim.connect import Disconnect, SmartConnect
+from pyVim.connect import Connect, Disconnect
 from pyVmomi import vim
+from pyVmomi.VmomiSupport import GetServiceVersions, versionIdMap
+
+from hostlint.collect.limits import VSPHERE_TIMEOUT_S as DEFAULT_TIMEOUT_S
 
 
 class VsphereError(Exception):
@@ -24,6 +28,14 @@ class UsageError(VsphereError):
 
 class UnreachableError(VsphereError):
     """vCenter/ESXi did not answer (refused, timed out, name unknown)."""
+
+
+class NoAnswerError(UnreachableError):
+    """The server took the connection but did not answer in time; names the server and the phase."""
+
+    def __init__(self, endpoint: Endpoint | str, phase: str, timeout: float):
+        super().__init__(f"{endpoint}: no answer within {timeout:g} s during {phase}")
+        self.phase = phase
 
 
 @dataclass(frozen=True)
@@ -78,17 +90,58 @@ def _certificate_error(endpoint: Endpoint, exc: ssl.SSLCertVerificationError) ->
     )
 
 
-def connect(
-    endpoint: Endpoint, user: str, password: str, context: ssl.SSLContext, timeout: float = 120.0
-) -> vim.ServiceInstance:
-    """Log in; every failure becomes a UsageError or UnreachableError naming the server, never the password."""
+def _probe_version(endpoint: Endpoint, context: ssl.SSLContext, timeout: float) -> str:
+    """The newest API version both pyvmomi and the server speak, from `<path>/vimServiceVersions.xml`.
+
+    pyVim's SmartConnect asks this on a connection of its own that has no timeout: a server that
+    takes the connection and never answers would hang it forever. Here every wait is bounded.
+    """
+    connection = http.client.HTTPSConnection(endpoint.host, endpoint.port, context=context, timeout=timeout)
     try:
-        return SmartConnect(
+        connection.request("GET", f"{endpoint.path}/vimServiceVersions.xml")
+        response = connection.getresponse()
+        body = response.read()
+    finally:
+        connection.close()
+    if response.status != 200:
+        raise UnreachableError(f"{endpoint}: not a vSphere API endpoint (HTTP {response.status} for the version list)")
+    try:
+        root = ElementTree.fromstring(body)
+    except ElementTree.ParseError as exc:
+        raise UnreachableError(f"{endpoint}: not a vSphere API endpoint (unreadable version list: {exc})") from exc
+    offered = {text for namespace in root.iter("namespace") for text in _namespace_versions(namespace)}
+    for version in GetServiceVersions("vim25"):
+        if versionIdMap.get(version) in offered:
+            return version
+    known = ", ".join(sorted(offered))
+    raise UnreachableError(f"{endpoint}: speaks no vSphere API version this pyvmomi knows ({known})")
+
+
+def _namespace_versions(namespace: ElementTree.Element) -> list[str]:
+    found = [namespace.findtext("version") or ""]
+    return found + [v.text or "" for v in namespace.findall("priorVersions/version")]
+
+
+def connect(
+    endpoint: Endpoint, user: str, password: str, context: ssl.SSLContext, timeout: float = DEFAULT_TIMEOUT_S
+) -> vim.ServiceInstance:
+    """Log in; every failure becomes a UsageError or UnreachableError naming the server, never the password.
+
+    Every wait (TCP connect, TLS handshake, the version probe, login and each later SOAP call on the
+    returned session) is bounded by `timeout` seconds; a server that does not answer in time raises
+    NoAnswerError naming the phase.
+    """
+    phase = "the version probe"
+    try:
+        version = _probe_version(endpoint, context, timeout)
+        phase = "login"
+        return Connect(
             host=endpoint.host,
             port=endpoint.port,
             path=endpoint.path,
             user=user,
             pwd=password,
+            version=version,
             sslContext=context,
             httpConnectionTimeout=timeout,
         )
@@ -96,6 +149,8 @@ def connect(
         raise UsageError(f"{endpoint}: login failed for user {user!r}: wrong user name or password") from exc
     except ssl.SSLCertVerificationError as exc:
         raise _certificate_error(endpoint, exc) from exc
+    except TimeoutError as exc:
+        raise NoAnswerError(endpoint, phase, timeout) from exc
     except ssl.SSLError as exc:
         raise UnreachableError(f"{endpoint}: TLS handshake failed: {exc.reason or exc}") from exc
     except socket.gaierror as exc:

@@ -321,6 +321,10 @@ def connection_state(host: Retrieved) -> str:
     return state if state in CONNECTION_STATES else "notResponding"
 
 
+def _bool_or_none(value: object) -> bool | None:
+    return value if isinstance(value, bool) else None
+
+
 def esxi_host(
     host: Retrieved,
     hints: HostHints | None,
@@ -335,6 +339,7 @@ def esxi_host(
         version=host.get("config.product.version"),
         vcenter=vcenter,
         connection_state=connection_state(host),
+        in_maintenance_mode=_bool_or_none(host.get("runtime.inMaintenanceMode")),
     )
     if network is None:
         return result

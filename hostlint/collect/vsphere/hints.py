@@ -8,6 +8,7 @@ vCenter that is far away, few enough not to load it.
 from __future__ import annotations
 
 import http.client
+import threading
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -15,9 +16,8 @@ from typing import Any
 
 from pyVmomi import vim, vmodl
 
+from hostlint.collect.limits import VSPHERE_CONCURRENCY as DEFAULT_CONCURRENCY
 from hostlint.collect.vsphere.retrieve import Retrieved, RoundTrips
-
-DEFAULT_CONCURRENCY = 8
 
 
 @dataclass
@@ -37,12 +37,19 @@ def _fault_text(exc: Exception) -> str:
     return f"{type(exc).__name__}: {message}" if message != type(exc).__name__ else message
 
 
-def _host_hints(host: Retrieved, trips: RoundTrips) -> HostHints:
+NOT_ASKED = "not asked: the server stopped answering"
+
+
+def _host_hints(host: Retrieved, trips: RoundTrips, hung: threading.Event) -> HostHints:
+    """One host's hints; a call that times out marks the server `hung` and the calls after it are not made."""
     hints = HostHints()
     network_system = host.get("configManager.networkSystem")
     if network_system is not None:
         try:
             hints.network = list(network_system.QueryNetworkHint() or [])
+        except TimeoutError:
+            hung.set()
+            hints.errors.append("CDP/LLDP hints: no answer within the timeout")
         except (vmodl.MethodFault, OSError, http.client.HTTPException) as exc:
             hints.errors.append(f"CDP/LLDP hints: {_fault_text(exc)}")
         trips.add("QueryNetworkHint")
@@ -51,8 +58,14 @@ def _host_hints(host: Retrieved, trips: RoundTrips) -> HostHints:
         if iscsi_manager is None:
             hints.errors.append(f"iSCSI bindings of {hba}: the host has no iSCSI manager")
             break
+        if hung.is_set():
+            hints.errors.append(f"iSCSI bindings of {hba}: {NOT_ASKED}")
+            continue
         try:
             hints.bound_vnics[hba] = list(iscsi_manager.QueryBoundVnics(iScsiHbaName=hba) or [])
+        except TimeoutError:
+            hung.set()
+            hints.errors.append(f"iSCSI bindings of {hba}: no answer within the timeout")
         except (vmodl.MethodFault, OSError, http.client.HTTPException) as exc:
             hints.errors.append(f"iSCSI bindings of {hba}: {_fault_text(exc)}")
         trips.add("QueryBoundVnics")
@@ -65,13 +78,20 @@ def query_hints(
     trips: RoundTrips | None = None,
     on_host: Callable[[Retrieved], None] | None = None,
 ) -> dict[str, HostHints]:
-    """Hints for each host (by managed object id); hosts that are not connected are not asked."""
+    """Hints for each host (by managed object id); hosts that are not connected are not asked.
+
+    Once one call times out, the hosts not yet asked are not asked (each would wait as long again),
+    and each says so in its errors.
+    """
     trips = trips if trips is not None else RoundTrips()
     connected = [h for h in hosts if h.get("runtime.connectionState") == "connected"]
+    hung = threading.Event()
 
     def one(host: Retrieved) -> tuple[str, HostHints]:
         try:
-            return host.ref._moId, _host_hints(host, trips)
+            if hung.is_set():
+                return host.ref._moId, HostHints(errors=[f"CDP/LLDP hints and iSCSI bindings: {NOT_ASKED}"])
+            return host.ref._moId, _host_hints(host, trips, hung)
         finally:
             if on_host is not None:
                 on_host(host)

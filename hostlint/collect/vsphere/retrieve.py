@@ -20,6 +20,7 @@ PC = vmodl.query.PropertyCollector
 HOST_PROPERTIES = (
     "name",
     "runtime.connectionState",
+    "runtime.inMaintenanceMode",
     "config.product.version",
     "config.network",
     "config.virtualNicManagerInfo",

@@ -1,0 +1,94 @@
+"""Every wait on vSphere is bounded: a peer that takes the connection and never answers ends the collection
+within the timeout plus a small margin, exit 3, with one line naming the server and the phase.
+
+Real sockets on loopback (plain TCP, and a completed TLS handshake), and the simulator with one SOAP
+method held back (sim/vcsim -method-delay), never a mock.
+"""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+from click.testing import CliRunner
+from hung_peer import HungPeer
+from test_vsphere_collect import PASSWORD, SITE, launcher, vcsim_binary  # noqa: F401 (fixture)
+
+from hostlint.cli.exit import Exit
+from hostlint.cli.main import cli
+from hostlint.snapshot import load_snapshot
+
+TIMEOUT_S = 1.5
+MARGIN_S = 5
+
+
+def collect(server: str, out, *extra: str, user: str = "administrator@vsphere.local"):
+    args = ["collect", "vsphere", "--server", server, "--user", user, "--timeout", str(TIMEOUT_S), "-o", str(out)]
+    started = time.monotonic()
+    outcome = CliRunner().invoke(
+        cli, [*args, *extra], env={"HOSTLINT_VSPHERE_PASSWORD": PASSWORD}, standalone_mode=False
+    )
+    return outcome, time.monotonic() - started
+
+
+def error_lines(outcome) -> list[str]:
+    return [line for line in outcome.stderr.splitlines() if line.strip()]
+
+
+@pytest.mark.parametrize("tls", [False, True], ids=["tcp-only", "tls-then-silence"])
+def test_a_silent_peer_ends_in_the_version_probe(tls, tmp_path):
+    out = tmp_path / "snap.json"
+    with HungPeer(tls=tls) as peer:
+        outcome, elapsed = collect(f"127.0.0.1:{peer.port}", out, "--insecure")
+        handshakes = peer.handshakes
+    assert outcome.exception is None, outcome.exception
+    assert outcome.return_value == Exit.PARTIAL
+    assert elapsed < TIMEOUT_S + MARGIN_S
+    assert elapsed >= TIMEOUT_S * 0.9  # it did wait for the answer, it did not give up at once
+    assert error_lines(outcome) == [
+        f"hostlint: 127.0.0.1:{peer.port}: no answer within {TIMEOUT_S:g} s during the version probe"
+    ]
+    assert handshakes == (1 if tls else 0)
+    assert not out.exists()
+
+
+def test_the_timeout_must_be_positive(tmp_path):
+    outcome = CliRunner().invoke(
+        cli, ["collect", "vsphere", "--server", "vc01", "--timeout", "0", "-o", str(tmp_path / "s.json")]
+    )
+    assert outcome.exit_code == 2
+    assert "--timeout" in outcome.output
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    ("method", "phase"), [("Login", "login"), ("RetrievePropertiesEx", "retrieval")], ids=["login", "retrieval"]
+)
+def test_a_server_that_stops_answering_later_ends_there(vcsim_binary, tmp_path, method, phase):  # noqa: F811
+    out = tmp_path / "snap.json"
+    held_back = ("-method-delay", f"{method}=60000")
+    with launcher.Simulator(vcsim_binary, SITE, password=PASSWORD, extra_args=held_back) as sim:
+        outcome, elapsed = collect(f"127.0.0.1:{sim.port}", out, "--ca-bundle", sim.cert, user=sim.user)
+    assert outcome.exception is None, outcome.exception
+    assert outcome.return_value == Exit.PARTIAL
+    assert elapsed < TIMEOUT_S + MARGIN_S
+    assert error_lines(outcome) == [f"hostlint: 127.0.0.1:{sim.port}: no answer within {TIMEOUT_S:g} s during {phase}"]
+    assert not out.exists()
+
+
+@pytest.mark.slow
+def test_a_refused_bulk_retrieval_names_fault_privilege_and_object_and_keeps_the_rest(vcsim_binary, tmp_path):  # noqa: F811
+    out = tmp_path / "snap.json"
+    denied = ("-deny", "DistributedVirtualSwitch=System.Read")
+    with launcher.Simulator(vcsim_binary, SITE, password=PASSWORD, extra_args=denied) as sim:
+        outcome, _ = collect(f"127.0.0.1:{sim.port}", out, "--ca-bundle", sim.cert, user=sim.user)
+    assert outcome.exception is None, outcome.exception
+    assert outcome.return_value == Exit.PARTIAL
+    refused = (
+        f"hostlint: 127.0.0.1:{sim.port}: distributed switches not retrieved: "
+        "NoPermission: privilege System.Read on Folder group-d1"
+    )
+    assert refused in error_lines(outcome), "\n".join(error_lines(outcome))
+    snapshot = load_snapshot(out)  # written, with what the other retrievals gave
+    assert len(snapshot.esxi_hosts) == 3 and snapshot.distributed_switches == []
+    assert [e.kind for e in snapshot.collection_errors if "NoPermission" in e.reason] == ["vcenter"]
