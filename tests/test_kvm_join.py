@@ -136,8 +136,8 @@ def test_guest_nics_that_share_a_mac_keep_apart() -> None:
         interfaces=[
             DomainInterface(mac=shared, model="virtio", source="br0"),
             DomainInterface(mac=shared, model="e1000e", source="br0"),  # the failover pair's standby
-            DomainInterface(mac=own, source="br0"),
-            DomainInterface(mac=None, source="br0"),
+            DomainInterface(mac=own, model="virtio", source="br0"),
+            DomainInterface(mac=None, model="virtio", source="br0"),
         ],
     )
     host = KvmHost(name="kvm01", interfaces=[LinuxInterface(name="br0", kind="bridge")], domains=[domain])

@@ -276,7 +276,7 @@ def test_ssh_options_reach_the_libvirt_uri() -> None:
         "qemu+ssh://kvm01:2222/system?no_tty=1&keyfile=%2Fkeys%2Fid%20ed25519&known_hosts=%2Fetc%2Fhl%2Fknown"
     )
     assert ssh_libvirt_uri("ops@2001:db8::5", ["port=22", "StrictHostKeyChecking=no"]) == (
-        "qemu+ssh://ops@[2001:db8::5]:22/system?no_tty=1&no_verify=1"
+        "qemu+ssh://ops@[2001:db8::5]:22/system?no_tty=1"
     )
 
 

@@ -24,7 +24,7 @@ from hostlint.snapshot import Snapshot
 @click.option(
     "--libvirt-uri",
     help="libvirt to read guests from (default qemu:///system with --local, qemu+ssh://[USER@]HOST[:PORT]/system "
-    "with --host, with --ssh-option Port, IdentityFile, UserKnownHostsFile and StrictHostKeyChecking=no; "
+    "with --host, with --ssh-option Port, IdentityFile and UserKnownHostsFile; "
     "test:///path.xml in tests).",
 )
 @click.option("--no-libvirt", is_flag=True, help="Do not read guests (a host without libvirt).")
