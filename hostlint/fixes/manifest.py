@@ -71,8 +71,7 @@ def claim(directory: Path, names: set[str], force: bool) -> None:
                 raise
     elif present and not force:
         raise FixFolderError(
-            f"{directory}: not empty and not written by hostlint (no {MANIFEST}); "
-            "use an empty folder or --force"
+            f"{directory}: not empty and not written by hostlint (no {MANIFEST}); use an empty folder or --force"
         )
     if not force:
         changed = sorted(n for n, digest in owned.items() if n in present and _digest(directory / n) != digest)
@@ -82,9 +81,7 @@ def claim(directory: Path, names: set[str], force: bool) -> None:
             )
         foreign = sorted((present - set(owned) - {MANIFEST}) & names)
         if foreign:
-            raise FixFolderError(
-                f"{directory}: {foreign[0]} was not written by hostlint; move it away or use --force"
-            )
+            raise FixFolderError(f"{directory}: {foreign[0]} was not written by hostlint; move it away or use --force")
     try:
         for name in owned:
             path = directory / name
