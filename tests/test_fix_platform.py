@@ -88,3 +88,32 @@ def test_pyvmomi_tls_options_are_checked_before_connecting(tmp_path: Path) -> No
     text = script.read_text(encoding="utf-8")
     assert "ssl.create_default_context(cafile=args.ca_bundle)" in text
     assert 'os.environ.get("USER"' not in text
+
+
+def _mt001_steps(path_mtu: int | None) -> list[tuple[str, str, object]]:
+    from pathlib import Path as _Path
+
+    from hostlint.check import check_snapshot
+    from hostlint.fixes import build_plan
+    from hostlint.rules import load_rules
+    from hostlint.snapshot import load_site
+
+    snapshot = load_site([_Path(__file__).resolve().parent.parent / "fixtures" / "labs" / "jumbo-mismatch"])
+    if path_mtu is not None:
+        for switch in snapshot.switches:
+            for port in switch.ports:
+                port.mtu = path_mtu
+            for channel in switch.port_channels:
+                channel.mtu = path_mtu
+    rules = [r for r in load_rules() if r.code == "MT001"]
+    plan = build_plan(check_snapshot(snapshot, rules), snapshot, unsafe=False)
+    return sorted((s.change.action, s.change.target, s.change.after) for s in plan.steps)
+
+
+def test_mt001_raises_the_vswitch_when_the_switch_path_carries_the_vmk_mtu() -> None:
+    # The lab: vmk1/vmk2 at 9000 on a 1500 vSwitch whose switch ports carry jumbo frames.
+    assert _mt001_steps(None) == [("host-vswitch-mtu", "vSwitch1", 9000)]
+
+
+def test_mt001_lowers_the_vmk_only_when_the_path_does_not_carry_it() -> None:
+    assert _mt001_steps(1500) == [("vmk-mtu", "vmk1", 1500), ("vmk-mtu", "vmk2", 1500)]
