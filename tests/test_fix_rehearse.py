@@ -204,3 +204,41 @@ def test_emulator_rejects_what_esxcli_rejects_and_keeps_state(argv: list[str], e
     )
     assert ok.returncode == 0
     assert json.loads(state.read_text(encoding="utf-8"))["vswitches"][0]["mtu"] == 9000
+
+
+def test_every_esxcli_step_of_the_synthetic_site_runs_and_rolls_back(tmp_path: Path) -> None:
+    """The site tests/test_fixes.py builds asks for every host action (port-group failover, uplink
+    removal, NIC speed, vSwitch and vmk MTU): each esxcli step runs against the emulator in plan
+    order, then each undo in reverse order, and the hosts end exactly as they began."""
+    from test_fixes import findings_for, site
+
+    snapshot = site("cisco_nxos")
+    plan = build_plan(findings_for(snapshot), snapshot, unsafe=True)
+    folder = tmp_path / "fix"
+    write_plan(plan, snapshot, folder)
+    env = _install(tmp_path)
+    state = tmp_path / "host.json"
+    working = snapshot.model_copy(deep=True)
+    esxcli_steps = [s for s in plan.steps if "esxcli" in s.change.platforms]
+    for step in plan.steps:
+        if "esxcli" in step.change.platforms:
+            _run_step(working, folder, state, env, step.device, step.number, rollback=False)
+        else:
+            apply_change(working, step.change)
+    ran = [json.loads(line) for line in Path(f"{state}.log").read_text(encoding="utf-8").splitlines()]
+    commands = {" ".join(argv[: argv.index(next(a for a in argv if a.startswith("-")))]) for argv in ran}
+    assert {
+        "network vswitch standard policy failover set",
+        "network vswitch standard uplink remove",
+        "network vswitch standard set",
+        "network ip interface set",
+        "network nic set",
+    } <= commands, commands
+    assert working.esxi_hosts != snapshot.esxi_hosts
+    for step in reversed(plan.steps):
+        if "esxcli" in step.change.platforms:
+            _run_step(working, folder, state, env, step.device, step.number, rollback=True)
+        else:
+            _restore_switch(working, snapshot, step.device)
+    assert len(esxcli_steps) >= 5
+    assert [h.model_dump() for h in working.esxi_hosts] == [h.model_dump() for h in snapshot.esxi_hosts]
