@@ -154,7 +154,12 @@ def switch_comment(name: str) -> str:
 
 
 def files_in(directory: Path) -> dict[str, str]:
-    return {p.name: p.read_text(encoding="utf-8") for p in sorted(directory.iterdir()) if p.is_file()}
+    """The files a run wrote, without its manifest (hashes differ whenever any byte does)."""
+    return {
+        p.name: p.read_text(encoding="utf-8")
+        for p in sorted(directory.iterdir())
+        if p.is_file() and p.name != ".hostlint-fix.json"
+    }
 
 
 def environment_ok() -> bool:

@@ -60,6 +60,7 @@ from hostlint.snapshot.load import merge
     type=click.Path(file_okay=False, path_type=Path),
     help="Write per-device fix and rollback scripts and PLAN.md into this folder (never run).",
 )
+@click.option("--force", is_flag=True, help="Write --fix-script into a non-empty folder hostlint did not write.")
 @click.option(
     "--unsafe-fixes",
     is_flag=True,
@@ -104,6 +105,7 @@ def check(
     rules_dirs: tuple[Path, ...],
     output: Path | None,
     fix_script: Path | None,
+    force: bool,
     unsafe_fixes: bool,
     site_file: Path | None,
     baseline_file: Path | None,
@@ -159,10 +161,14 @@ def check(
         click.echo(f"hostlint: wrote {count} baseline entries to {write_baseline}", err=True)
     if fix_script is not None:
         from hostlint.fixes.plan import build_plan
-        from hostlint.fixes.write import write_plan
+        from hostlint.fixes.write import FixFolderError, write_plan
 
         plan = build_plan(result, snapshot, unsafe=unsafe_fixes)
-        written = write_plan(plan, snapshot, fix_script)
+        try:
+            written = write_plan(plan, snapshot, fix_script, force)
+        except FixFolderError as exc:
+            click.echo(f"hostlint: {exc}", err=True)
+            return Exit.USAGE
         for withheld in plan.withheld:
             click.echo(f"hostlint: {withheld.message}", err=True)
         click.echo(f"hostlint: wrote {len(written)} files to {fix_script}", err=True)

@@ -15,7 +15,7 @@ from hostlint.change.setexpr import ChangeError
 from hostlint.change.whatif import WhatIf, what_if
 from hostlint.cli.exit import Exit
 from hostlint.fixes.render import describe
-from hostlint.fixes.write import write_plan
+from hostlint.fixes.write import FixFolderError, write_plan
 from hostlint.rules import RuleError, load_rules
 from hostlint.snapshot import SnapshotError, load_site
 from hostlint.yamlfile import read_yaml
@@ -128,8 +128,14 @@ def _human(result: WhatIf, color: bool) -> str:
 @click.option(
     "--fix-script", type=click.Path(file_okay=False, path_type=Path), help="Write the ordered plan's scripts here."
 )
+@click.option("--force", is_flag=True, help="Write --fix-script into a non-empty folder hostlint did not write.")
 def plan(
-    paths: tuple[Path, ...], sets: tuple[str, ...], change_file: Path | None, fmt: str, fix_script: Path | None
+    paths: tuple[Path, ...],
+    sets: tuple[str, ...],
+    change_file: Path | None,
+    fmt: str,
+    fix_script: Path | None,
+    force: bool,
 ) -> int:
     """What would a change break, what must happen first, and in which order? Exit 0 when safe as given."""
     try:
@@ -145,6 +151,10 @@ def plan(
         _json(result) if fmt == "json" else _human(result, color=sys.stdout.isatty()), nl=False
     )
     if fix_script is not None:
-        written = write_plan(result.plan, snapshot, fix_script)
+        try:
+            written = write_plan(result.plan, snapshot, fix_script, force)
+        except FixFolderError as exc:
+            click.echo(f"hostlint: {exc}", err=True)
+            return Exit.USAGE
         click.echo(f"hostlint: wrote {len(written)} files to {fix_script}", err=True)
     return Exit.CLEAN if result.safe_as_given else Exit.FINDINGS

@@ -8,7 +8,7 @@ from hostlint.fixes.actions import SHELL_PLATFORMS
 from hostlint.fixes.identifiers import printable
 from hostlint.fixes.plan import Plan
 from hostlint.fixes.render import describe, render
-from hostlint.fixes.scripts import script_name
+from hostlint.fixes.scripts import CONFIRM_MINUTES, needs_confirm, script_name
 from hostlint.fixes.steps import Step
 from hostlint.snapshot import Snapshot
 
@@ -62,7 +62,7 @@ def _run(step: Step, rollback: bool = False) -> str:
         elif platform == "powercli":
             commands.append(f"`./{name} -Step {step.number}`")
         elif platform == "vsphere-api":
-            commands.append(f"`python3 {name} --server VCENTER {step.number}`")
+            commands.append(f"`python3 {name} --server VCENTER --user USER {step.number}`")
         else:
             commands.append(f"step {step.number} of `{name}`")
     return " or ".join(commands)
@@ -91,6 +91,14 @@ def _step_section(step: Step) -> list[str]:
     lines += ["", "  Expect:", ""]
     lines += _fenced(render(step, platform, "expect").splitlines(), "  ")
     lines += [""]
+    if needs_confirm(step, "juniper_junos"):
+        lines += [
+            f"- **Confirm** (juniper_junos): the block ends in `commit confirmed {CONFIRM_MINUTES}`. Once the",
+            f"  verify passes, within {CONFIRM_MINUTES} minutes, paste the step's CONFIRM lines (`configure private`,",
+            "  `commit`, `exit`). Unconfirmed, Junos rolls the change back by itself at the deadline and the links",
+            "  bounce again.",
+            "",
+        ]
     return lines
 
 
@@ -191,7 +199,10 @@ def _rollback(plan: Plan) -> list[str]:
         "",
     ]
     for n, step in enumerate(reversed(plan.steps), 1):
-        lines.append(f"{n}. Undo step {step.number} on {md(step.device)} ({step.action.action}): {_run(step, True)}")
+        line = f"{n}. Undo step {step.number} on {md(step.device)} ({step.action.action}): {_run(step, True)}"
+        if needs_confirm(step, "juniper_junos", rollback=True):
+            line += f"; once its verify passes, its CONFIRM lines (`commit`) within {CONFIRM_MINUTES} minutes"
+        lines.append(line)
     return [*lines, ""]
 
 

@@ -21,15 +21,21 @@ class Dialect:
     comment: str
     enter: tuple[str, ...] = ()
     leave: tuple[str, ...] = ()
+    # Pasted on its own once the step's verify passes: what makes a confirmed commit permanent.
+    confirm: tuple[str, ...] = ()
 
 
 SWITCH_DIALECTS = {
     "cisco_ios": Dialect("!", ("configure terminal",), ("end",)),
     "cisco_nxos": Dialect("!", ("configure terminal",), ("end",)),
     "arista_eos": Dialect("!", ("configure terminal",), ("end",)),
-    # `commit confirmed` rolls the change back by itself unless a later commit confirms it.
-    "juniper_junos": Dialect("#", ("configure private",), ("commit confirmed 10", "exit")),
+    # `commit confirmed 10` rolls the change back by itself after 10 minutes unless a later `commit`
+    # confirms it (Junos CLI User Guide, "commit confirmed"): every block is followed by that confirm.
+    "juniper_junos": Dialect(
+        "#", ("configure private",), ("commit confirmed 10", "exit"), ("configure private", "commit", "exit")
+    ),
 }
+CONFIRM_MINUTES = 10
 SHELL = Dialect("#")
 
 
@@ -72,14 +78,35 @@ def _block(step: Step, platform: str, dialect: Dialect, total: int, rollback: bo
     expect = expect or render(step, platform, "expect")
     lines = _comment(dialect, [_step_title(step, total, rollback), *notes])
     command_lines = commands.splitlines()
-    if any(not line.startswith(dialect.comment) for line in command_lines):
+    live = any(not line.startswith(dialect.comment) for line in command_lines)
+    if live:
         lines += [*dialect.enter, *command_lines, *dialect.leave]
     else:
         # Only REVIEW comments (a change hostlint leaves to a human): nothing to commit.
         lines += command_lines
     lines += _comment(dialect, ["verify:", *(f"  {v}" for v in render(step, platform, "verify").splitlines())])
     lines += _comment(dialect, ["expect:", *(f"  {e}" for e in expect.splitlines())])
+    if live and dialect.confirm:
+        what = "undo" if rollback else "step"
+        lines += _comment(
+            dialect,
+            [
+                f"CONFIRM {what} {step.number}: paste the next lines on their own, once the verify above passes,",
+                f"within {CONFIRM_MINUTES} minutes. Unconfirmed, Junos rolls this commit back by itself at the",
+                "deadline (bouncing the links again); if the verify fails, paste nothing and let it roll back.",
+            ],
+        )
+        lines += list(dialect.confirm)
     return lines
+
+
+def needs_confirm(step: Step, platform: str, rollback: bool = False) -> bool:
+    """Whether `step` on `platform` ends in a confirmed commit that a separate `commit` must confirm."""
+    dialect = SWITCH_DIALECTS.get(platform)
+    if dialect is None or not dialect.confirm or platform not in step.change.platforms:
+        return False
+    commands = render(step, platform, "rollback" if rollback else "change").splitlines()
+    return any(not line.startswith(dialect.comment) for line in commands)
 
 
 def _intro(device: str | None, platform: str, numbers: str, rollback: bool) -> list[str]:
@@ -198,13 +225,24 @@ _PYVMOMI_MAIN = '''
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--server", required=True, help="vCenter or the ESXi host itself")
-    parser.add_argument("--user", default=os.environ.get("USER", "root"))
+    parser.add_argument("--user", default=os.environ.get("HOSTLINT_VSPHERE_USER"), help="or HOSTLINT_VSPHERE_USER")
+    parser.add_argument("--ca-bundle", metavar="FILE", help="CA certificates (PEM) that verify the server's TLS")
     parser.add_argument("--insecure", action="store_true", help="do not verify the TLS certificate")
     parser.add_argument("--verify-only", action="store_true", help="only run the step's verification")
     parser.add_argument("step", type=int, choices=sorted(STEPS))
     args = parser.parse_args()
+    if not args.user:
+        parser.error("give --user USER or set HOSTLINT_VSPHERE_USER")
+    if args.insecure and args.ca_bundle:
+        parser.error("--insecure and --ca-bundle exclude each other")
+    if args.insecure:
+        context = ssl._create_unverified_context()
+    else:
+        try:
+            context = ssl.create_default_context(cafile=args.ca_bundle)
+        except (OSError, ssl.SSLError) as exc:
+            parser.error(f"--ca-bundle {args.ca_bundle}: cannot load: {exc}")
     password = os.environ.get("HOSTLINT_VSPHERE_PASSWORD") or getpass.getpass(f"password for {args.user}: ")
-    context = ssl._create_unverified_context() if args.insecure else ssl.create_default_context()
     si = SmartConnect(host=args.server, user=args.user, pwd=password, sslContext=context)
     try:
         ns = _host(si).configManager.networkSystem
@@ -227,8 +265,12 @@ def python_script(device: str, steps: list[Step], total: int, rollback: bool) ->
     name = script_name(device, "vsphere-api", rollback)
     # The host name is data: a repr() literal in HOST, never inside the docstring or a comment line.
     intro = _intro(None, "vSphere API, pyvmomi", numbers, rollback)
-    usage = f"Usage: HOSTLINT_VSPHERE_PASSWORD=... python3 {name} --server VCENTER --user USER STEP"
-    lines = ["#!/usr/bin/env python3", '"""' + intro[0], "", *intro[1:], usage, '"""']
+    usage = [
+        f"Usage: HOSTLINT_VSPHERE_PASSWORD=... python3 {name} --server VCENTER --user USER STEP",
+        "The user may come from HOSTLINT_VSPHERE_USER instead. TLS is verified against the system CAs or",
+        "--ca-bundle FILE; --insecure skips verification (a lab only).",
+    ]
+    lines = ["#!/usr/bin/env python3", '"""' + intro[0], "", *intro[1:], *usage, '"""']
     lines += [_PYVMOMI_PREAMBLE.rstrip("\n"), "", f"HOST = {device!r}", ""]
     for step in steps:
         notes = [_step_title(step, total, rollback), *(f"{s.code} {s.object}: {s.message}" for s in step.sources)]
@@ -254,7 +296,13 @@ def switch_script(device: str, platform: str, steps: list[Step], total: int, rol
     dialect = SWITCH_DIALECTS[platform]
     numbers = ", ".join(str(s.number) for s in steps)
     lines = _comment(dialect, _intro(device, platform, numbers, rollback))
-    lines += _comment(dialect, ["Each block enters and leaves configuration mode itself; paste it whole.", ""])
+    paste = ["Each block enters and leaves configuration mode itself; paste it whole."]
+    if dialect.confirm:
+        paste = [
+            "Each step is two pastes: its block (entering configuration mode, ending in commit confirmed",
+            f"{CONFIRM_MINUTES}), then, once its verify passes, its CONFIRM lines (a plain commit), on their own.",
+        ]
+    lines += _comment(dialect, [*paste, ""])
     for step in steps:
         lines += _block(step, platform, dialect, total, rollback)
         lines += _comment(dialect, [f"end of step {step.number}", ""])

@@ -4,6 +4,8 @@
 hostlint runs nothing. These steps are part of one plan across devices: run ONE step at a time,
 in the reverse of the plan order (PLAN.md, Rollback), and check its verify result before the next step. Steps here: 17, 16, 15, 14, 13, 12, 2, 1.
 Usage: HOSTLINT_VSPHERE_PASSWORD=... python3 esx01.rollback.vsphere_api.py --server VCENTER --user USER STEP
+The user may come from HOSTLINT_VSPHERE_USER instead. TLS is verified against the system CAs or
+--ca-bundle FILE; --insecure skips verification (a lab only).
 """
 
 import argparse
@@ -172,13 +174,24 @@ STEPS = {17: (change_17, verify_17), 16: (change_16, verify_16), 15: (change_15,
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--server", required=True, help="vCenter or the ESXi host itself")
-    parser.add_argument("--user", default=os.environ.get("USER", "root"))
+    parser.add_argument("--user", default=os.environ.get("HOSTLINT_VSPHERE_USER"), help="or HOSTLINT_VSPHERE_USER")
+    parser.add_argument("--ca-bundle", metavar="FILE", help="CA certificates (PEM) that verify the server's TLS")
     parser.add_argument("--insecure", action="store_true", help="do not verify the TLS certificate")
     parser.add_argument("--verify-only", action="store_true", help="only run the step's verification")
     parser.add_argument("step", type=int, choices=sorted(STEPS))
     args = parser.parse_args()
+    if not args.user:
+        parser.error("give --user USER or set HOSTLINT_VSPHERE_USER")
+    if args.insecure and args.ca_bundle:
+        parser.error("--insecure and --ca-bundle exclude each other")
+    if args.insecure:
+        context = ssl._create_unverified_context()
+    else:
+        try:
+            context = ssl.create_default_context(cafile=args.ca_bundle)
+        except (OSError, ssl.SSLError) as exc:
+            parser.error(f"--ca-bundle {args.ca_bundle}: cannot load: {exc}")
     password = os.environ.get("HOSTLINT_VSPHERE_PASSWORD") or getpass.getpass(f"password for {args.user}: ")
-    context = ssl._create_unverified_context() if args.insecure else ssl.create_default_context()
     si = SmartConnect(host=args.server, user=args.user, pwd=password, sslContext=context)
     try:
         ns = _host(si).configManager.networkSystem

@@ -1,0 +1,244 @@
+"""Remediation rehearsed: the fix scripts hostlint writes for every lab are run, not only read.
+
+- Every shell script of every lab's full plan (`--unsafe-fixes`) passes `sh -n`.
+- esxcli scripts run step by step with `sh` against tests/esxcli_emulator.py (installed as `esxcli` on
+  PATH, its state the lab's ESXi host as JSON). Switch steps of the same plan are applied to the snapshot
+  through the simulated applier (hostlint/fixes/apply.py), not through a switch emulator yet. After the
+  plan, the emulator state goes back into the snapshot, `check` runs again: the targeted findings are
+  gone and nothing new appeared. Then the rollback scripts run in reverse and every ESXi host's facts
+  equal the original exactly (the switches are put back from the original snapshot: switch rollback is
+  not rehearsed yet).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from hostlint.check import check_snapshot
+from hostlint.fixes import build_plan
+from hostlint.fixes.apply import _negotiate, _pnic_port, apply_change
+from hostlint.fixes.scripts import script_name
+from hostlint.fixes.write import write_plan
+from hostlint.rules import load_rules
+from hostlint.snapshot import Snapshot, load_site
+from hostlint.snapshot.esxi import EsxiHost
+
+LABS = Path(__file__).resolve().parent.parent / "fixtures" / "labs"
+EMULATOR = Path(__file__).resolve().parent / "esxcli_emulator.py"
+RULES = load_rules()
+ALL_LABS = sorted(p.name for p in LABS.iterdir() if (p / "expected.yaml").is_file())
+SH = shutil.which("sh") or "/bin/sh"
+SWITCH_PLATFORMS = {"cisco_ios", "cisco_nxos", "arista_eos", "juniper_junos"}
+
+
+def _plan(lab: str):
+    snapshot = load_site([LABS / lab])
+    result = check_snapshot(snapshot, RULES)
+    return snapshot, result, build_plan(result, snapshot, unsafe=True)
+
+
+def _esxi_or_switch_only(lab: str) -> bool:
+    _, _, plan = _plan(lab)
+    return (
+        bool(plan.steps)
+        and all("esxcli" in s.change.platforms or set(s.change.platforms) <= SWITCH_PLATFORMS for s in plan.steps)
+        and any("esxcli" in s.change.platforms for s in plan.steps)
+    )
+
+
+# Plans the rehearsal shows to be wrong (issue 13, Deliver 2); strict, so fixing one fails here until listed off.
+KNOWN_BAD = {
+    "ip-hash-unstacked-switches": "port ID towards the static channels gives a new LG006 (the channels stay)",
+}
+REHEARSED = [
+    pytest.param(lab, marks=pytest.mark.xfail(strict=True, reason=KNOWN_BAD[lab])) if lab in KNOWN_BAD else lab
+    for lab in ALL_LABS
+    if _esxi_or_switch_only(lab)
+]
+
+
+@pytest.mark.parametrize("lab", ALL_LABS)
+def test_every_shell_script_of_every_lab_parses(lab: str, tmp_path: Path) -> None:
+    snapshot, _, plan = _plan(lab)
+    write_plan(plan, snapshot, tmp_path)
+    scripts = sorted(tmp_path.glob("*.sh"))
+    shell_steps = [s for s in plan.steps if set(s.change.platforms) - SWITCH_PLATFORMS - {"powercli", "vsphere-api"}]
+    assert bool(scripts) == bool(shell_steps)
+    for script in scripts:
+        parsed = subprocess.run([SH, "-n", str(script)], capture_output=True, text=True, timeout=30)
+        assert parsed.returncode == 0, f"{script.name}: {parsed.stderr}"
+        # No step given: usage on stderr, exit 2, nothing run.
+        usage = subprocess.run(
+            [SH, str(script)], capture_output=True, text=True, timeout=30, env={"PATH": "/nonexistent"}
+        )
+        assert usage.returncode == 2 and "usage:" in usage.stderr
+
+
+def _install(tmp_path: Path) -> dict[str, str]:
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    wrapper = bin_dir / "esxcli"
+    wrapper.write_text(f'#!/bin/sh\nexec "{sys.executable}" "{EMULATOR}" "$@"\n', encoding="utf-8")
+    wrapper.chmod(0o755)
+    return {"PATH": f"{bin_dir}{os.pathsep}/usr/bin{os.pathsep}/bin"}
+
+
+def _host(snapshot: Snapshot, name: str) -> int:
+    return next(i for i, h in enumerate(snapshot.esxi_hosts) if h.name == name)
+
+
+def _run_step(
+    snapshot: Snapshot, folder: Path, state: Path, env: dict[str, str], device: str, number: int, rollback: bool
+) -> None:
+    """Seed the emulator with the host as the snapshot has it now, run one step, read the host back."""
+    index = _host(snapshot, device)
+    before = snapshot.esxi_hosts[index]
+    state.write_text(json.dumps(before.model_dump(mode="json")), encoding="utf-8")
+    script = folder / script_name(device, "esxcli", rollback)
+    ran = subprocess.run(
+        [SH, str(script), str(number)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env={**env, "ESXCLI_EMULATOR_STATE": str(state)},
+    )
+    assert ran.returncode == 0, f"{script.name} {number}: {ran.stdout}{ran.stderr}"
+    after = EsxiHost.model_validate(json.loads(state.read_text(encoding="utf-8")))
+    snapshot.esxi_hosts[index] = after
+    # What a NIC negotiates with its switch port is the link's doing, not esxcli's.
+    for old, new in zip(before.pnics, after.pnics, strict=True):
+        if (old.configured_speed_mbps, old.configured_duplex) != (new.configured_speed_mbps, new.configured_duplex):
+            _negotiate(*_pnic_port(snapshot, after, new.name))
+
+
+def _restore_switch(working: Snapshot, original: Snapshot, name: str) -> None:
+    """The switch side of a rollback, not rehearsed: the switch as collected, its links negotiated again."""
+    index = next(i for i, s in enumerate(working.switches) if s.name == name)
+    restored = next(s for s in original.switches if s.name == name).model_copy(deep=True)
+    working.switches[index] = restored
+    for host in working.esxi_hosts:
+        for pnic in host.pnics:
+            _, port = _pnic_port(working, host, pnic.name)
+            if port is not None and any(port is p for p in restored.ports):
+                _negotiate(pnic, port)
+
+
+def _keys(findings) -> set[tuple[str, str]]:
+    return {(f.code, f.object) for f in findings}
+
+
+@pytest.mark.parametrize("lab", REHEARSED)
+def test_esxcli_plan_runs_clears_its_findings_and_rolls_back(lab: str, tmp_path: Path) -> None:
+    snapshot, result, plan = _plan(lab)
+    folder = tmp_path / "fix"
+    write_plan(plan, snapshot, folder)
+    env = _install(tmp_path)
+    state = tmp_path / "host.json"
+    working = snapshot.model_copy(deep=True)
+    for step in plan.steps:
+        if "esxcli" in step.change.platforms:
+            _run_step(working, folder, state, env, step.device, step.number, rollback=False)
+        else:
+            apply_change(working, step.change)
+    ran = [json.loads(line) for line in Path(f"{state}.log").read_text(encoding="utf-8").splitlines()]
+    assert ran and all(argv[-1] != "get" for argv in ran)
+    after = _keys(check_snapshot(working, RULES).findings)
+    targeted = {(s.code, s.object) for step in plan.steps for s in step.sources}
+    assert not targeted & after, f"still there after the plan: {sorted(targeted & after)}"
+    assert not after - _keys(result.findings), f"new after the plan: {sorted(after - _keys(result.findings))}"
+    for step in reversed(plan.steps):
+        if "esxcli" in step.change.platforms:
+            _run_step(working, folder, state, env, step.device, step.number, rollback=True)
+        else:
+            _restore_switch(working, snapshot, step.device)
+    assert [h.model_dump() for h in working.esxi_hosts] == [h.model_dump() for h in snapshot.esxi_hosts]
+
+
+def test_rehearsal_covers_the_esxi_labs() -> None:
+    labs = {p if isinstance(p, str) else p.values[0] for p in REHEARSED}
+    assert {"demo", "ip-hash-standby-beacon", "jumbo-mismatch", "duplex-mismatch", "ip-hash-lacp"} <= labs
+
+
+@pytest.mark.parametrize(
+    ("argv", "error"),
+    [
+        (["network", "vswitch", "standart", "list"], "Error: Unknown command or namespace network vswitch standart"),
+        (["network", "vswitch", "standard", "set", "-v", "vSwitch0", "-x", "1"], "Error: Invalid option -x"),
+        (["network", "vswitch", "standard", "set", "-m", "9000"], "Missing required parameter -v|--vswitch-name"),
+        (["network", "vswitch", "standard", "set", "-v", "vSwitch0", "-m", "9216"], "between 1280 and 9000"),
+        (["network", "vswitch", "standard", "set", "-v", "vSwitch9", "-m", "9000"], "vSwitch vSwitch9 not found"),
+        (
+            ["network", "vswitch", "standard", "policy", "failover", "set", "-v", "vSwitch0", "-l", "ip"],
+            "Invalid load balancing policy ip",
+        ),
+        (
+            ["network", "vswitch", "standard", "policy", "failover", "set", "-v", "vSwitch0", "-a", "vmnic7"],
+            "Uplink vmnic7 is not on this virtual switch",
+        ),
+        (["network", "nic", "set", "-n", "vmnic0", "-a", "-S", "1000", "-D", "full"], "Cannot set --auto"),
+        (["network", "ip", "interface", "set", "--interface-name=vmk9", "-m", "9000"], "Interface vmk9 not found"),
+    ],
+)
+def test_emulator_rejects_what_esxcli_rejects_and_keeps_state(argv: list[str], error: str, tmp_path: Path) -> None:
+    snapshot = load_site([LABS / "demo"])
+    state = tmp_path / "host.json"
+    state.write_text(json.dumps(snapshot.esxi_hosts[0].model_dump(mode="json")), encoding="utf-8")
+    before = state.read_text(encoding="utf-8")
+    env = {**_install(tmp_path), "ESXCLI_EMULATOR_STATE": str(state)}
+    ran = subprocess.run(["esxcli", *argv], capture_output=True, text=True, timeout=30, env=env)
+    assert ran.returncode == 1 and ran.stdout.startswith("Error: ") and error in ran.stdout
+    assert state.read_text(encoding="utf-8") == before
+    ok = subprocess.run(
+        ["esxcli", "network", "vswitch", "standard", "set", "--vswitch-name=vSwitch0", "--mtu", "9000"],
+        capture_output=True,
+        text=True,
+        timeout=30,
+        env=env,
+    )
+    assert ok.returncode == 0
+    assert json.loads(state.read_text(encoding="utf-8"))["vswitches"][0]["mtu"] == 9000
+
+
+def test_every_esxcli_step_of_the_synthetic_site_runs_and_rolls_back(tmp_path: Path) -> None:
+    """The site tests/test_fixes.py builds asks for every host action (port-group failover, uplink
+    removal, NIC speed, vSwitch and vmk MTU): each esxcli step runs against the emulator in plan
+    order, then each undo in reverse order, and the hosts end exactly as they began."""
+    from test_fixes import findings_for, site
+
+    snapshot = site("cisco_nxos")
+    plan = build_plan(findings_for(snapshot), snapshot, unsafe=True)
+    folder = tmp_path / "fix"
+    write_plan(plan, snapshot, folder)
+    env = _install(tmp_path)
+    state = tmp_path / "host.json"
+    working = snapshot.model_copy(deep=True)
+    esxcli_steps = [s for s in plan.steps if "esxcli" in s.change.platforms]
+    for step in plan.steps:
+        if "esxcli" in step.change.platforms:
+            _run_step(working, folder, state, env, step.device, step.number, rollback=False)
+        else:
+            apply_change(working, step.change)
+    ran = [json.loads(line) for line in Path(f"{state}.log").read_text(encoding="utf-8").splitlines()]
+    commands = {" ".join(argv[: argv.index(next(a for a in argv if a.startswith("-")))]) for argv in ran}
+    assert {
+        "network vswitch standard policy failover set",
+        "network vswitch standard uplink remove",
+        "network vswitch standard set",
+        "network ip interface set",
+        "network nic set",
+    } <= commands, commands
+    assert working.esxi_hosts != snapshot.esxi_hosts
+    for step in reversed(plan.steps):
+        if "esxcli" in step.change.platforms:
+            _run_step(working, folder, state, env, step.device, step.number, rollback=True)
+        else:
+            _restore_switch(working, snapshot, step.device)
+    assert len(esxcli_steps) >= 5
+    assert [h.model_dump() for h in working.esxi_hosts] == [h.model_dump() for h in snapshot.esxi_hosts]
