@@ -84,7 +84,7 @@ def _interface(name: str, reads: Reads) -> LinuxInterface:
     return LinuxInterface(
         name=name,
         kind=kind,
-        mtu=_int(_value(reads, f"{base}/mtu")) or 1500,
+        mtu=_int(_value(reads, f"{base}/mtu")),  # unreadable: unknown, never 1500
         mac=_value(reads, f"{base}/address"),
         operstate=_value(reads, f"{base}/operstate"),
         speed_mbps=speed if speed is not None and speed > 0 else None,

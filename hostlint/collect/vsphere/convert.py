@@ -465,8 +465,10 @@ def virtual_machine(vm: Retrieved, dv_portgroup_names: dict[str, str]) -> Virtua
         )
     return VirtualMachine(
         name=vm.get("name"),
-        vcpus=vm.get("config.hardware.numCPU") or 1,
-        cpu_hot_add=bool(vm.get("config.cpuHotAddEnabled")),
+        # Config not retrieved (no permission on the VM): unknown, not one vCPU without hot-add. Where the
+        # config was read, an unset cpuHotAddEnabled is the API's default, off.
+        vcpus=vm.get("config.hardware.numCPU"),
+        cpu_hot_add=_hot_add(vm),
         nics=nics,
     )
 
@@ -480,3 +482,10 @@ def vms_by_host(vms: list[Retrieved], dv_portgroup_names: dict[str, str]) -> dic
             continue
         found.setdefault(host._moId, []).append(virtual_machine(vm, dv_portgroup_names))
     return found
+
+
+def _hot_add(vm: dict) -> bool | None:
+    enabled = vm.get("config.cpuHotAddEnabled")
+    if enabled is not None:
+        return bool(enabled)
+    return False if vm.get("config.hardware.numCPU") is not None else None
