@@ -123,7 +123,11 @@ def kvm_site(platform: str) -> Snapshot:
         load_balance=LoadBalance(hash="src-dst-ip"),
         ports=[
             SwitchPort(
-                name=port(n), status="up", mode="trunk", mtu=9216, port_channel=channel(10 if n < 3 else 20),
+                name=port(n),
+                status="up",
+                mode="trunk",
+                mtu=9216,
+                port_channel=channel(10 if n < 3 else 20),
                 # Channel 10 is LACP facing a balance-xor bond: no partner, so not bundled.
                 member_state="bundled" if n >= 3 else "individual" if platform == "cisco_ios" else "suspended",
             )
@@ -298,8 +302,8 @@ def test_scripts_change_and_roll_back_one_step_at_a_time(tmp_path: Path) -> None
     snapshot = lab()
     write_scripts(lab_result(snapshot), snapshot, tmp_path)
     nmcli = _blocks((tmp_path / "kvm01.lab.example.nmcli.sh").read_text(encoding="utf-8"))[3]
-    assert "nmcli connection modify \"$con\" bond.options mode=802.3ad,miimon=100,xmit_hash_policy=layer2+3" in nmcli
-    assert "nmcli connection up \"$con\"" in nmcli
+    assert 'nmcli connection modify "$con" bond.options mode=802.3ad,miimon=100,xmit_hash_policy=layer2+3' in nmcli
+    assert 'nmcli connection up "$con"' in nmcli
     undo_nmcli = _blocks((tmp_path / "kvm01.lab.example.rollback.nmcli.sh").read_text(encoding="utf-8"))[3]
     assert "bond.options mode=balance-xor,miimon=100,xmit_hash_policy=layer2+3" in undo_nmcli
     # The kernel changes a bond's mode only while it is down and has no ports: release, set, re-enslave.

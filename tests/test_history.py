@@ -144,7 +144,12 @@ def test_two_scans_with_one_mtu_changed_diff_shows_drift_and_new_finding(db_url:
         {"object": "nx2/Ethernet1/11", "kind": "switch-port", "field": "mtu", "before": 9216, "after": 1500}
     ]
     assert diff["summary"] == {
-        "new": 1, "resolved": 0, "unchanged": 0, "newly_skipped": 0, "no_longer_skipped": 0, "drift": 1
+        "new": 1,
+        "resolved": 0,
+        "unchanged": 0,
+        "newly_skipped": 0,
+        "no_longer_skipped": 0,
+        "drift": 1,
     }
 
     code, human, _ = run("diff", "1", "2", "--db", db_url)
@@ -321,8 +326,9 @@ def test_diff_and_history_say_what_is_missing(tmp_path: Path) -> None:
 
 def test_scan_writes_an_html_report_of_the_stored_scan(tmp_path: Path) -> None:
     report = tmp_path / "scan.html"
-    code, out, _ = run("scan", str(LABS / "demo"), "--db", str(tmp_path / "h.sqlite"), "--label", "nightly", "--html",
-                       str(report))
+    code, out, _ = run(
+        "scan", str(LABS / "demo"), "--db", str(tmp_path / "h.sqlite"), "--label", "nightly", "--html", str(report)
+    )
     assert code == Exit.FINDINGS and f"HTML report: {report}" in out
     page = report.read_text()
     assert "hostlint report: scan 1 (nightly)" in page and "stored in" in page and "LG002" in page

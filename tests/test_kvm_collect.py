@@ -69,7 +69,11 @@ class Namespace:
     def collect(self, *args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess:
         return subprocess.run(
             ["ip", "netns", "exec", self.name, *HOSTLINT, "collect", "kvm", *args],
-            capture_output=True, text=True, timeout=120, check=False, env=env,
+            capture_output=True,
+            text=True,
+            timeout=120,
+            check=False,
+            env=env,
         )
 
     def delete(self) -> None:
@@ -112,7 +116,10 @@ def test_collect_namespace_and_libvirt_test_driver(netns: Namespace, tmp_path: P
     interfaces = {i.name: i for i in host.interfaces}
     assert set(interfaces) == {"lo", "eth1", "sw1", "eth2", "sw2", "br0", "vnet0"}
     assert [(n, interfaces[n].kind, interfaces[n].master) for n in ("eth1", "vnet0", "br0", "eth2")] == [
-        ("eth1", "veth", "br0"), ("vnet0", "tap", "br0"), ("br0", "bridge", None), ("eth2", "veth", None)
+        ("eth1", "veth", "br0"),
+        ("vnet0", "tap", "br0"),
+        ("br0", "bridge", None),
+        ("eth2", "veth", None),
     ]
     assert (interfaces["eth2"].mtu, interfaces["eth1"].mtu, interfaces["br0"].mtu) == (9000, 1500, 1500)
     assert interfaces["eth1"].operstate == "up"
@@ -126,7 +133,8 @@ def test_collect_namespace_and_libvirt_test_driver(netns: Namespace, tmp_path: P
         ("legacy01", [("rtl8139", "br0", None), ("e1000", "eno3", None)]),
     ]
     assert [(n.name, n.forward_mode, n.bridge, n.mtu) for n in host.networks] == [
-        ("backup", "nat", "virbr1", 9000), ("isolated", "isolated", "virbr2", None)
+        ("backup", "nat", "virbr1", 9000),
+        ("isolated", "isolated", "virbr2", None),
     ]
 
 
@@ -146,7 +154,8 @@ def test_collected_namespace_gives_guest_findings(netns: Namespace, tmp_path: Pa
     assert mtu.actual == 9000 and mtu.expected == 1500
     assert "br0 1500, eth1 1500" in mtu.message
     assert {k for k in found if k[0] == "VN101"} == {
-        ("VN101", "kvm-test/legacy01/52:54:00:1a:00:02"), ("VN101", "kvm-test/legacy01/52:54:00:1a:00:12")
+        ("VN101", "kvm-test/legacy01/52:54:00:1a:00:02"),
+        ("VN101", "kvm-test/legacy01/52:54:00:1a:00:12"),
     }
     # The guest on the 9000 libvirt network whose bridge is not on this host is not judged against eth1.
     assert ("MT101", "kvm-test/db01/52:54:00:1a:00:11") not in found
@@ -219,9 +228,24 @@ def test_over_ssh_one_host_unreachable_keeps_the_other(netns: Namespace, tmp_pat
     env = os.environ | {"PATH": f"{bin_dir}{os.pathsep}{os.environ['PATH']}"}
     env.pop("HOSTLINT_SSH_PASSWORD", None)
     done = subprocess.run(
-        [*HOSTLINT, "collect", "kvm", "--host", "root@kvm-a", "--host", "nowhere", "--no-lldp", "--no-libvirt",
-         "-o", str(out)],
-        capture_output=True, text=True, env=env, timeout=120, check=False,
+        [
+            *HOSTLINT,
+            "collect",
+            "kvm",
+            "--host",
+            "root@kvm-a",
+            "--host",
+            "nowhere",
+            "--no-lldp",
+            "--no-libvirt",
+            "-o",
+            str(out),
+        ],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=120,
+        check=False,
     )
     assert done.returncode == 3, done.stderr
     errors = [line for line in done.stderr.splitlines() if "nowhere" in line]
@@ -229,7 +253,10 @@ def test_over_ssh_one_host_unreachable_keeps_the_other(netns: Namespace, tmp_pat
     snapshot = load_snapshot(out)
     reached, lost = snapshot.kvm_hosts
     assert (reached.name, reached.connection_state, lost.name, lost.connection_state) == (
-        "kvm-a", "connected", "nowhere", "unreachable"
+        "kvm-a",
+        "connected",
+        "nowhere",
+        "unreachable",
     )
     assert {i.name for i in reached.interfaces} >= {"eth1", "br0", "vnet0"}
     assert [(b.name, sorted(b.members)) for b in reached.bridges] == [("br0", ["eth1", "vnet0"])]
@@ -244,8 +271,15 @@ def test_real_ssh_client_refused_on_loopback(tmp_path: Path, monkeypatch: pytest
     known_hosts = tmp_path / "known_hosts"
     known_hosts.write_text("")
     code, stderr = collect_here(
-        "--host", "nobody@127.0.0.1", "--ssh-option", "Port=1", "--known-hosts", str(known_hosts),
-        "--no-libvirt", "-o", str(out),
+        "--host",
+        "nobody@127.0.0.1",
+        "--ssh-option",
+        "Port=1",
+        "--known-hosts",
+        str(known_hosts),
+        "--no-libvirt",
+        "-o",
+        str(out),
     )
     assert code == Exit.PARTIAL
     first = stderr.splitlines()[0]
@@ -298,14 +332,35 @@ def test_lldp_neighbour_from_real_lldpd(tmp_path: Path) -> None:
     socket_dir.chmod(0o755)
     sockets = {"switch": socket_dir / "switch.sock", "host": socket_dir / "host.sock"}
     try:
-        subprocess.run(["ip", "link", "add", "eno1", "netns", host.name, "type", "veth",
-                        "peer", "name", "Ethernet7", "netns", switch.name], check=True, capture_output=True)
+        subprocess.run(
+            [
+                "ip",
+                "link",
+                "add",
+                "eno1",
+                "netns",
+                host.name,
+                "type",
+                "veth",
+                "peer",
+                "name",
+                "Ethernet7",
+                "netns",
+                switch.name,
+            ],
+            check=True,
+            capture_output=True,
+        )
         for namespace, link in ((host, "eno1"), (switch, "Ethernet7")):
             namespace.ip("link", "set", link, "up")
             namespace.ip("link", "set", "lo", "up")
         commands = {
-            "switch": ["configure system hostname leaf1.lab.example", "configure lldp portidsubtype ifname",
-                       "configure lldp tx-interval 1", "resume"],
+            "switch": [
+                "configure system hostname leaf1.lab.example",
+                "configure lldp portidsubtype ifname",
+                "configure lldp tx-interval 1",
+                "resume",
+            ],
             # lldpd starts paused until its own lldpcli says `resume`; say it again in case that one lost a race.
             "host": ["resume"],
         }
@@ -313,10 +368,13 @@ def test_lldp_neighbour_from_real_lldpd(tmp_path: Path) -> None:
             (switch, "switch", "Ethernet7", ["-S", "Arista Networks EOS version 4.31.2F", "-m", "10.20.0.11"]),
             (host, "host", "eno1", []),
         ):
-            daemons.append(subprocess.Popen(
-                ["ip", "netns", "exec", namespace.name, lldpd, "-d", "-u", str(sockets[name]), "-I", link, *extra],
-                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-            ))
+            daemons.append(
+                subprocess.Popen(
+                    ["ip", "netns", "exec", namespace.name, lldpd, "-d", "-u", str(sockets[name]), "-I", link, *extra],
+                    stdout=subprocess.DEVNULL,
+                    stderr=subprocess.DEVNULL,
+                )
+            )
             cli = ["ip", "netns", "exec", namespace.name, lldpcli, "-u", str(sockets[name])]
             for command in commands[name]:
                 for _ in range(50):  # until the daemon listens on its socket
@@ -336,8 +394,25 @@ def test_lldp_neighbour_from_real_lldpd(tmp_path: Path) -> None:
         for _ in range(30):
             # Until both daemons are up lldpctl may fail or print nothing: the collector then reports it.
             collected = subprocess.run(
-                ["ip", "netns", "exec", host.name, *HOSTLINT, "collect", "kvm", "--local", "--name", "kvm-test",
-                 "--no-libvirt", "-o", str(out)], env=env, capture_output=True, text=True, check=False,
+                [
+                    "ip",
+                    "netns",
+                    "exec",
+                    host.name,
+                    *HOSTLINT,
+                    "collect",
+                    "kvm",
+                    "--local",
+                    "--name",
+                    "kvm-test",
+                    "--no-libvirt",
+                    "-o",
+                    str(out),
+                ],
+                env=env,
+                capture_output=True,
+                text=True,
+                check=False,
             )
             if collected.returncode != 0:
                 time.sleep(0.5)
@@ -348,11 +423,15 @@ def test_lldp_neighbour_from_real_lldpd(tmp_path: Path) -> None:
                 break
             time.sleep(0.5)
         assert collected.returncode == 0, collected.stderr
-        seen = subprocess.run(["ip", "netns", "exec", host.name, str(wrapper), "-f", "json"],
-                              capture_output=True, text=True, check=False)
+        seen = subprocess.run(
+            ["ip", "netns", "exec", host.name, str(wrapper), "-f", "json"], capture_output=True, text=True, check=False
+        )
         assert neighbour is not None, f"lldpd heard nothing: {seen.stdout} {seen.stderr}"
         assert (neighbour.protocol, neighbour.system_name, neighbour.port_id, neighbour.mgmt_address) == (
-            "lldp", "leaf1.lab.example", "Ethernet7", "10.20.0.11"
+            "lldp",
+            "leaf1.lab.example",
+            "Ethernet7",
+            "10.20.0.11",
         )
         assert neighbour.platform == "Arista Networks EOS version 4.31.2F"
     finally:
@@ -383,18 +462,29 @@ def test_ovs_bonds_from_real_open_vswitch(netns: Namespace, tmp_path: Path) -> N
     db = f"unix:{run}/db.sock"
     daemons: list[subprocess.Popen] = []
     try:
-        subprocess.run([ovsdb_tool, "create", str(run / "conf.db"), "/usr/share/openvswitch/vswitch.ovsschema"],
-                       check=True, capture_output=True)
-        daemons.append(subprocess.Popen(
-            ["ip", "netns", "exec", netns.name, ovsdb_server, f"--remote=p{db}", str(run / "conf.db")],
-            env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-        ))
+        subprocess.run(
+            [ovsdb_tool, "create", str(run / "conf.db"), "/usr/share/openvswitch/vswitch.ovsschema"],
+            check=True,
+            capture_output=True,
+        )
+        daemons.append(
+            subprocess.Popen(
+                ["ip", "netns", "exec", netns.name, ovsdb_server, f"--remote=p{db}", str(run / "conf.db")],
+                env=env,
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.DEVNULL,
+            )
+        )
         _wait_for(run / "db.sock")
         subprocess.run([vsctl, f"--db={db}", "--no-wait", "init"], check=True, capture_output=True, env=env)
-        daemons.append(subprocess.Popen(
-            ["ip", "netns", "exec", netns.name, vswitchd, db, f"--pidfile={run}/vswitchd.pid"],
-            env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-        ))
+        daemons.append(
+            subprocess.Popen(
+                ["ip", "netns", "exec", netns.name, vswitchd, db, f"--pidfile={run}/vswitchd.pid"],
+                env=env,
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.DEVNULL,
+            )
+        )
         _wait_for(run / "vswitchd.pid")
         for n in range(1, 5):
             netns.ip("link", "add", f"eno{n}", "type", "veth", "peer", "name", f"sw{n}")
@@ -439,7 +529,8 @@ def test_ovs_bonds_from_real_open_vswitch(netns: Namespace, tmp_path: Path) -> N
         assert unanswered.partner_mac == "00:00:00:00:00:00"
         # OVS disabled bond4's members (LACP failed) but their links are up: LG104 says why.
         assert [(m.name, m.link_up, m.speed_mbps) for m in unanswered.members] == [
-            ("eno3", True, 10000), ("eno4", True, 10000)
+            ("eno3", True, 10000),
+            ("eno4", True, 10000),
         ]
         bridges = {b.name: sorted(b.members) for b in load_snapshot(out).kvm_hosts[0].bridges}
         assert bridges == {"br-host": ["bond1", "bond4"], "br-sw": ["po1"]}
@@ -474,7 +565,9 @@ def test_over_real_openssh(netns: Namespace, tmp_path: Path) -> None:
     Path("/run/sshd").mkdir(mode=0o755, exist_ok=True)  # sshd's privilege separation directory
     daemon = subprocess.Popen(
         ["ip", "netns", "exec", netns.name, sshd, "-D", "-e", "-f", str(config)],
-        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
     )
     options = [f"IdentityFile={tmp_path}/client_key", "Port=2222", "LogLevel=ERROR"]
     known_hosts = tmp_path / "known_hosts"
@@ -484,8 +577,16 @@ def test_over_real_openssh(netns: Namespace, tmp_path: Path) -> None:
         out = tmp_path / "kvm.json"
         env = {k: v for k, v in os.environ.items() if k != "HOSTLINT_SSH_PASSWORD"}
         done = netns.collect(
-            "--host", "root@127.0.0.1", *[arg for o in options for arg in ("--ssh-option", o)], "--no-lldp",
-            "--no-libvirt", "--known-hosts", str(known_hosts), "-o", str(out), env=env,
+            "--host",
+            "root@127.0.0.1",
+            *[arg for o in options for arg in ("--ssh-option", o)],
+            "--no-lldp",
+            "--no-libvirt",
+            "--known-hosts",
+            str(known_hosts),
+            "-o",
+            str(out),
+            env=env,
         )
         assert done.returncode == 0, done.stderr
         host = load_snapshot(out).kvm_hosts[0]
@@ -501,8 +602,15 @@ def test_over_real_openssh(netns: Namespace, tmp_path: Path) -> None:
         forget = ["ssh-keygen", "-R", "[127.0.0.1]:2222"]
         subprocess.run(forget, capture_output=True, check=False)
         done = netns.collect(
-            "--host", "root@127.0.0.1", *[arg for o in options for arg in ("--ssh-option", o)], "--no-lldp",
-            "--known-hosts", str(known_hosts), "-o", str(out), env=env,
+            "--host",
+            "root@127.0.0.1",
+            *[arg for o in options for arg in ("--ssh-option", o)],
+            "--no-lldp",
+            "--known-hosts",
+            str(known_hosts),
+            "-o",
+            str(out),
+            env=env,
         )
         assert done.returncode == 3, done.stderr
         libvirt = [line for line in done.stderr.splitlines() if "libvirt qemu+ssh://" in line]

@@ -29,7 +29,10 @@ def test_lab_bonds_joined_over_lldp() -> None:
     bonds = {b.object: b for b in facts.bonds}
     xor, lacp = bonds["kvm01.lab.example/bond0"], bonds["kvm02.lab.example/bond0"]
     assert (xor.kind, xor.policy, xor.bridge, xor.channel_ids) == (
-        "bond", "balance-xor", "br0", ["leaf1/Port-Channel10"]
+        "bond",
+        "balance-xor",
+        "br0",
+        ["leaf1/Port-Channel10"],
     )
     assert [(u.nic, u.via, u.switch, u.port, u.channel_mode) for u in xor.uplinks] == [
         ("eno1", "lldp", "leaf1", "Ethernet1", "lacp-active"),
@@ -37,7 +40,9 @@ def test_lab_bonds_joined_over_lldp() -> None:
     ]
     assert xor.host_hash_fields == xor.switch_hash_fields == ["src-mac", "dst-mac", "src-ip", "dst-ip"]
     assert (lacp.partner_mac, lacp.aggregator_ids, lacp.outside_aggregator) == (
-        "00:00:00:00:00:00", [1, 2], ["eno2 in aggregator 2"]
+        "00:00:00:00:00:00",
+        [1, 2],
+        ["eno2 in aggregator 2"],
     )
     assert {u.object for u in facts.uplinks} >= {"kvm01.lab.example/eno1", "kvm02.lab.example/eno2"}
     assert not facts.unresolved
@@ -71,11 +76,22 @@ def _host(**kw) -> KvmHost:
         bridges=[Bridge(name="br-stor", members=["bond0.20"])],
         vlans=[Vlan(name="bond0.20", parent="bond0", vlan_id=20)],
         networks=[LibvirtNetwork(name="stor", bridge="br-stor"), LibvirtNetwork(name="iso", bridge="virbr1", mtu=9000)],
-        domains=[LibvirtDomain(name="nfs01", interfaces=[
-            DomainInterface(mac="52:54:00:00:00:09", model="virtio", source_type="network", source="stor", mtu=9000),
-            DomainInterface(mac="52:54:00:00:00:0a", model="virtio", source_type="direct", source="eno4", mtu=9000),
-            DomainInterface(mac="52:54:00:00:00:0b", model="virtio", source_type="network", source="iso", mtu=9000),
-        ])],
+        domains=[
+            LibvirtDomain(
+                name="nfs01",
+                interfaces=[
+                    DomainInterface(
+                        mac="52:54:00:00:00:09", model="virtio", source_type="network", source="stor", mtu=9000
+                    ),
+                    DomainInterface(
+                        mac="52:54:00:00:00:0a", model="virtio", source_type="direct", source="eno4", mtu=9000
+                    ),
+                    DomainInterface(
+                        mac="52:54:00:00:00:0b", model="virtio", source_type="network", source="iso", mtu=9000
+                    ),
+                ],
+            )
+        ],
         **kw,
     )
 
@@ -84,14 +100,18 @@ def test_paths_through_networks_vlans_bonds_and_macvtap() -> None:
     facts = build_facts(Snapshot(kvm_hosts=[_host()]))
     stor, direct, isolated = facts.guest_nics
     assert (stor.bridge, stor.path, stor.path_mtu) == (
-        "br-stor", ["br-stor 9000", "bond0.20 9000", "bond0 9000", "eno1 9000", "eno2 1500"], 1500
+        "br-stor",
+        ["br-stor 9000", "bond0.20 9000", "bond0 9000", "eno1 9000", "eno2 1500"],
+        1500,
     )
     assert (direct.bridge, direct.path, direct.path_mtu) == (None, ["eno4 1500"], 1500)
     # An isolated network's bridge has no way out: its own MTU is the whole path.
     assert (isolated.path, isolated.path_mtu) == (["virbr1 9000"], 9000)
     bond = facts.bonds[0]
     assert (bond.mtus, bond.member_mtus, bond.upper_mtus) == (
-        ["bond0 9000", "eno1 9000", "eno2 1500", "bond0.20 9000"], [9000, 1500], [9000]
+        ["bond0 9000", "eno1 9000", "eno2 1500", "bond0.20 9000"],
+        [9000, 1500],
+        [9000],
     )
     # Bond members, and physical NICs that are up; a down NIC outside any bridge or bond is not an uplink.
     assert [u.nic for u in facts.uplinks] == ["eno1", "eno2", "eno4"]

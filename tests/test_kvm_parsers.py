@@ -63,9 +63,13 @@ def test_balance_xor() -> None:
 
 
 def test_down_member_has_no_speed() -> None:
-    text = (BONDING / "active-backup").read_text().replace(
-        "Slave Interface: eth7\nMII Status: up\nSpeed: 10000 Mbps\nDuplex: full",
-        "Slave Interface: eth7\nMII Status: down\nSpeed: Unknown\nDuplex: Unknown",
+    text = (
+        (BONDING / "active-backup")
+        .read_text()
+        .replace(
+            "Slave Interface: eth7\nMII Status: up\nSpeed: 10000 Mbps\nDuplex: full",
+            "Slave Interface: eth7\nMII Status: down\nSpeed: Unknown\nDuplex: Unknown",
+        )
     )
     member = parse_bonding("bond4", text).members[1]
     assert (member.link_up, member.speed_mbps, member.duplex) == (False, None, None)
@@ -92,9 +96,13 @@ def test_a_mode_that_only_begins_like_a_known_one_is_refused() -> None:
 
 
 def test_a_stray_speed_line_without_colon_does_not_overwrite_the_speed() -> None:
-    text = (BONDING / "active-backup").read_text().replace(
-        "Speed: 10000 Mbps\nDuplex: full\nLink Failure Count: 0\nPermanent HW addr: b2",
-        "Speed: 10000 Mbps\nSpeed\nDuplex: full\nLink Failure Count: 0\nPermanent HW addr: b2",
+    text = (
+        (BONDING / "active-backup")
+        .read_text()
+        .replace(
+            "Speed: 10000 Mbps\nDuplex: full\nLink Failure Count: 0\nPermanent HW addr: b2",
+            "Speed: 10000 Mbps\nSpeed\nDuplex: full\nLink Failure Count: 0\nPermanent HW addr: b2",
+        )
     )
     assert "Speed\nDuplex" in text
     member = parse_bonding("bond4", text).members[1]
@@ -134,19 +142,40 @@ def test_lldpctl_json_one_and_several_neighbours() -> None:
         "mgmt_address": "10.0.0.11",
         "platform": "Arista EOS",
     }
-    several = json.dumps({"lldp": {"interface": [
-        {"eno1": {"via": "LLDP", "chassis": {"id": {"type": "mac", "value": "00:aa:bb:cc:dd:ee"}},
-                  "port": {"id": {"type": "local", "value": "526"}, "descr": "ge-0/0/1"}}},
-        {"eno2": {"via": "CDPv2",
-                  "chassis": {"cat-a": {"id": {"type": "local", "value": "cat-a"}, "mgmt-ip": ["10.0.0.2", "fe80::1"]}},
-                  "port": {"id": {"type": "ifname", "value": "Gi1/0/2"}}}},
-    ]}})
+    several = json.dumps(
+        {
+            "lldp": {
+                "interface": [
+                    {
+                        "eno1": {
+                            "via": "LLDP",
+                            "chassis": {"id": {"type": "mac", "value": "00:aa:bb:cc:dd:ee"}},
+                            "port": {"id": {"type": "local", "value": "526"}, "descr": "ge-0/0/1"},
+                        }
+                    },
+                    {
+                        "eno2": {
+                            "via": "CDPv2",
+                            "chassis": {
+                                "cat-a": {"id": {"type": "local", "value": "cat-a"}, "mgmt-ip": ["10.0.0.2", "fe80::1"]}
+                            },
+                            "port": {"id": {"type": "ifname", "value": "Gi1/0/2"}},
+                        }
+                    },
+                ]
+            }
+        }
+    )
     parsed = parse_lldpctl_json(several)
     assert (parsed["eno1"].device_id, parsed["eno1"].port_id, parsed["eno1"].system_name) == (
-        "00:aa:bb:cc:dd:ee", "ge-0/0/1", None
+        "00:aa:bb:cc:dd:ee",
+        "ge-0/0/1",
+        None,
     )
     assert (parsed["eno2"].protocol, parsed["eno2"].system_name, parsed["eno2"].mgmt_address) == (
-        "cdp", "cat-a", "10.0.0.2"
+        "cdp",
+        "cat-a",
+        "10.0.0.2",
     )
     assert parse_lldpctl_json('{"lldp": {}}') == {}
 
@@ -160,13 +189,19 @@ def test_ovs_real_capture() -> None:
     assert {b.implementation for b in bonds.values()} == {"ovs"}
     negotiated, slb, backup, lonely = (bonds[n] for n in ("bond1", "bond2", "bond3", "bond4"))
     assert (negotiated.mode, negotiated.lacp_rate, negotiated.partner_mac) == (
-        "balance-tcp", "fast", "ca:1a:54:2a:e7:44"
+        "balance-tcp",
+        "fast",
+        "ca:1a:54:2a:e7:44",
     )
     assert [(m.name, m.link_up, m.partner_mac) for m in negotiated.members] == [
-        ("eno1", True, "ca:1a:54:2a:e7:44"), ("eno2", True, "ca:1a:54:2a:e7:44")
+        ("eno1", True, "ca:1a:54:2a:e7:44"),
+        ("eno2", True, "ca:1a:54:2a:e7:44"),
     ]
     assert (slb.mode, slb.lacp_rate, slb.partner_mac, [m.name for m in slb.members]) == (
-        "balance-slb", None, None, ["eno3", "eno4"]
+        "balance-slb",
+        None,
+        None,
+        ["eno3", "eno4"],
     )
     assert (backup.mode, [m.link_up for m in backup.members]) == ("active-backup", [True, True])
     assert (lonely.mode, lonely.lacp_rate, lonely.partner_mac) == ("balance-tcp", "slow", "00:00:00:00:00:00")
@@ -208,10 +243,15 @@ member: eno2: defaulted detached
 """
     tcp, backup = parse_ovs_bonds(bond_show, lacp_show)
     assert (tcp.name, tcp.implementation, tcp.mode, tcp.lacp_rate, tcp.partner_mac) == (
-        "bond1", "ovs", "balance-tcp", "fast", "00:1e:49:a7:3c:00"
+        "bond1",
+        "ovs",
+        "balance-tcp",
+        "fast",
+        "00:1e:49:a7:3c:00",
     )
     assert [(m.name, m.link_up, m.partner_mac) for m in tcp.members] == [
-        ("eno1", True, "00:1e:49:a7:3c:00"), ("eno2", False, "00:00:00:00:00:00")
+        ("eno1", True, "00:1e:49:a7:3c:00"),
+        ("eno2", False, "00:00:00:00:00:00"),
     ]
     assert (backup.mode, backup.lacp_rate, [m.name for m in backup.members]) == ("active-backup", None, ["eno3"])
 
@@ -234,7 +274,12 @@ def test_libvirt_interface_xml() -> None:
     assert (domain.name, domain.state) == ("web01", "shutoff")
     first, second, third = domain.interfaces
     assert (first.model, first.source, first.mtu, first.driver, first.queues, first.target) == (
-        "virtio", "br0", 9000, "vhost", 4, "vnet0"
+        "virtio",
+        "br0",
+        9000,
+        "vhost",
+        4,
+        "vnet0",
     )
     assert (second.source_type, second.source, second.model, second.mtu) == ("network", "default", "default", None)
     assert (third.source_type, third.source, third.model) == ("direct", "bond0.20", "rtl8139")
@@ -257,8 +302,14 @@ def test_batch_script_round_trip_through_sh(tmp_path: Path) -> None:
     odd = tmp_path / "it's a file"
     odd.write_text("line1\n\nline3")
     (tmp_path / "link").symlink_to(odd)
-    requests = [("file", str(odd)), ("file", str(tmp_path / "missing")), ("link", str(tmp_path / "link")),
-                ("link", str(tmp_path / "nolink")), ("dir", str(tmp_path)), ("dir", str(tmp_path / "nodir"))]
+    requests = [
+        ("file", str(odd)),
+        ("file", str(tmp_path / "missing")),
+        ("link", str(tmp_path / "link")),
+        ("link", str(tmp_path / "nolink")),
+        ("dir", str(tmp_path)),
+        ("dir", str(tmp_path / "nodir")),
+    ]
     token = "@@hostlint-test"
     out = subprocess.run(["sh", "-s"], input=batch_script(token, requests), capture_output=True, text=True).stdout
     reads = parse_batch(token, requests, out)

@@ -78,9 +78,7 @@ def test_terminal_wrapped_and_cut_off_output():
 def test_capabilities_not_readable_without_root():
     parsed = parse_lspci(sample("lspci-access-denied.txt"))
     assert links(sample("lspci-access-denied.txt")) == {"0000:3b:00.0": (None, None, None, None)}
-    assert [str(w) for w in parsed.warnings] == [
-        "0000:3b:00.0: capabilities not readable (lspci must run as root)"
-    ]
+    assert [str(w) for w in parsed.warnings] == ["0000:3b:00.0: capabilities not readable (lspci must run as root)"]
 
 
 def test_a_link_that_did_not_train_and_a_missing_lnksta():

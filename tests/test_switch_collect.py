@@ -216,8 +216,16 @@ eos1: {{hostname: 127.0.0.1, port: {eos}, platform: eos, username: netadmin, dat
     result = CliRunner().invoke(
         cli,
         [
-            "collect", "switches", "-i", str(inventory), "-o", str(output), "--connect-timeout", "5",
-            "--known-hosts", str(trusted().known_hosts),
+            "collect",
+            "switches",
+            "-i",
+            str(inventory),
+            "-o",
+            str(output),
+            "--connect-timeout",
+            "5",
+            "--known-hosts",
+            str(trusted().known_hosts),
         ],
         standalone_mode=False,
         catch_exceptions=False,

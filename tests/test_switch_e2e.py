@@ -57,7 +57,8 @@ def _host(platform: str) -> Snapshot:
         ],
         pnics=[
             PhysicalNic(
-                name=nic, link_up=True,
+                name=nic,
+                link_up=True,
                 speed_mbps=10000,
                 duplex="full",
                 neighbour=Neighbour(protocol=protocol, device_id=switch, port_id=port),

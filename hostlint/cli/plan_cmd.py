@@ -147,9 +147,7 @@ def plan(
     except (ChangeError, SnapshotError, RuleError) as exc:
         click.echo(f"hostlint: {exc}", err=True)
         return Exit.USAGE
-    click.echo(
-        _json(result) if fmt == "json" else _human(result, color=sys.stdout.isatty()), nl=False
-    )
+    click.echo(_json(result) if fmt == "json" else _human(result, color=sys.stdout.isatty()), nl=False)
     if fix_script is not None:
         try:
             written = write_plan(result.plan, snapshot, fix_script, force)

@@ -118,8 +118,12 @@ def _host_active_uplinks(snapshot: Snapshot, change: Change) -> None:
     _set_teaming(
         snapshot,
         change,
-        {"active": list(after["active"]), "standby": list(after["standby"]), "unused": [],
-         "failure_detection": after["failure_detection"]},
+        {
+            "active": list(after["active"]),
+            "standby": list(after["standby"]),
+            "unused": [],
+            "failure_detection": after["failure_detection"],
+        },
     )
     if after["removed"] and change.values["kind"] == "vss":
         vswitch = _vswitch(_host(snapshot, change.device), change.values["vswitch"])
@@ -177,8 +181,10 @@ def _switch_port_autoneg(snapshot: Snapshot, change: Change) -> None:
     for host in snapshot.esxi_hosts:
         for pnic in host.pnics:
             neighbour = pnic.neighbour
-            if neighbour and names.device_key(neighbour.device_id) == names.device_key(switch.name) and (
-                names.interface_key(neighbour.port_id) == names.interface_key(port.name)
+            if (
+                neighbour
+                and names.device_key(neighbour.device_id) == names.device_key(switch.name)
+                and (names.interface_key(neighbour.port_id) == names.interface_key(port.name))
             ):
                 _negotiate(pnic, port)
 
@@ -376,4 +382,3 @@ def apply_change(snapshot: Snapshot, change: Change) -> None:
     if applier is None:
         raise ApplyError(f"no model of what {change.action} does; cannot simulate it")
     applier(snapshot, change)
-

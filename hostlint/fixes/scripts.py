@@ -175,7 +175,7 @@ def powershell_script(device: str, steps: list[Step], total: int, rollback: bool
     return "\n".join(lines) + "\n"
 
 
-_PYVMOMI_PREAMBLE = '''
+_PYVMOMI_PREAMBLE = """
 import argparse
 import getpass
 import os
@@ -218,9 +218,9 @@ def _host(si):
         return _find(view.view, HOST, "host")
     finally:
         view.Destroy()
-'''
+"""
 
-_PYVMOMI_MAIN = '''
+_PYVMOMI_MAIN = """
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -256,7 +256,7 @@ def main():
 
 if __name__ == "__main__":
     main()
-'''
+"""
 
 
 def python_script(device: str, steps: list[Step], total: int, rollback: bool) -> str:

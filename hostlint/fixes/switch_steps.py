@@ -292,6 +292,4 @@ def channel_mode_lacp(params: dict[str, Any], fact: Fact, site: Site) -> list[Ch
     loose = [f"{u.nic} -> {u.switch} {u.port}" for u in uplinks if u.link_up and not u.port_channel]
     if loose:
         raise CannotFix(f"not in any port-channel: {', '.join(loose)}; build the LACP channel by hand")
-    return _channel_mode_changes(
-        uplinks, site, "switch-channel-mode-lacp", ("lacp-active", "lacp-passive"), "active"
-    )
+    return _channel_mode_changes(uplinks, site, "switch-channel-mode-lacp", ("lacp-active", "lacp-passive"), "active")

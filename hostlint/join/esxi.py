@@ -15,9 +15,7 @@ from hostlint.site import SiteParams
 from hostlint.snapshot.esxi import DistributedSwitch, DvsHostMember, EsxiHost, PhysicalNic, Teaming
 
 
-def _uplink(
-    host: EsxiHost, nic_name: str, pnics: dict[str, PhysicalNic], index: SwitchIndex
-) -> UplinkFact:
+def _uplink(host: EsxiHost, nic_name: str, pnics: dict[str, PhysicalNic], index: SwitchIndex) -> UplinkFact:
     pnic = pnics.get(nic_name)
     uplink = UplinkFact(
         object=f"{host.name}/{nic_name}",
@@ -41,9 +39,7 @@ def _uplink(
     return uplink
 
 
-def _team(
-    base: TeamFact, teaming: Teaming, uplinks: dict[str, UplinkFact]
-) -> TeamFact:
+def _team(base: TeamFact, teaming: Teaming, uplinks: dict[str, UplinkFact]) -> TeamFact:
     """Fill a team's policy and its (active, then standby) uplinks with derived summaries."""
     team = base.model_copy(
         update={
@@ -114,12 +110,8 @@ def _distributed_teams(
         member = dvs_members[dvs.name].get(host.name)
         if member is None:
             continue
-        uplinks = {
-            port: _uplink(host, nic, pnics, index) for port, nic in member.uplinks.items()
-        }
-        facts.uplinks.extend(
-            u.model_copy(update={"team": f"{host.name}/{dvs.name}"}) for u in uplinks.values()
-        )
+        uplinks = {port: _uplink(host, nic, pnics, index) for port, nic in member.uplinks.items()}
+        facts.uplinks.extend(u.model_copy(update={"team": f"{host.name}/{dvs.name}"}) for u in uplinks.values())
         lags = {lag.name: lag for lag in dvs.lags}
         for pg in dvs.portgroups:
             base = TeamFact(

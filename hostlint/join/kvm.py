@@ -69,7 +69,12 @@ class _Host:
 
 
 def _uplink(
-    view: _Host, nic: str, team: str | None, link_up: bool | None, speed: int | None, duplex: str | None,
+    view: _Host,
+    nic: str,
+    team: str | None,
+    link_up: bool | None,
+    speed: int | None,
+    duplex: str | None,
     index: SwitchIndex,
 ) -> UplinkFact:
     host = view.host
@@ -99,7 +104,10 @@ def _bond_fact(view: _Host, bond: Bond, index: SwitchIndex) -> BondFact:
         nic = view.interfaces.get(member.name)
         uplinks.append(
             _uplink(
-                view, member.name, team_name, member.link_up,
+                view,
+                member.name,
+                team_name,
+                member.link_up,
                 member.speed_mbps or (nic.speed_mbps if nic else None),
                 member.duplex or (nic.duplex if nic else None),
                 index,
@@ -140,7 +148,8 @@ def _bond_fact(view: _Host, bond: Bond, index: SwitchIndex) -> BondFact:
         active_aggregator_id=bond.active_aggregator_id,
         aggregator_ids=sorted({m.aggregator_id for m in up if m.aggregator_id is not None}),
         outside_aggregator=[
-            f"{m.name} in aggregator {m.aggregator_id}" for m in up
+            f"{m.name} in aggregator {m.aggregator_id}"
+            for m in up
             if bond.active_aggregator_id is not None and m.aggregator_id not in (None, bond.active_aggregator_id)
         ],
         bridge=bridge,
@@ -208,6 +217,8 @@ def _path_names(view: _Host, interface: DomainInterface, bridge: str | None) -> 
         for member in view.bridge_members(bridge):
             names += view.below(member)
     return [n for n in names if n in view.interfaces]
+
+
 def nic_ids(domain: LibvirtDomain) -> list[str]:
     """Each NIC's id within its domain: its MAC, and its position too where the MAC repeats (failover pairs)."""
     macs = Counter(interface.mac for interface in domain.interfaces)

@@ -82,9 +82,7 @@ class SwitchIndex:
                     port = indexed.ports.get(names.interface_key(member))
                     state = port.member_state if port else None
                     self._member_states.setdefault(key, []).append((indexed.switch.name, member, state))
-        self._cabling = {
-            (names.device_key(c.host), c.nic.casefold()): c for c in snapshot.cabling
-        }
+        self._cabling = {(names.device_key(c.host), c.nic.casefold()): c for c in snapshot.cabling}
 
     def lookup(self, device: str) -> IndexedSwitch | None:
         return self._switches.get(names.device_key(device))
@@ -116,14 +114,12 @@ class SwitchIndex:
         uplink.port = names.interface(port_name)
         if found is None:
             uplink.missing["switch"] = (
-                f"{uplink.object}: {uplink.via} names switch {device} ({port_name}), "
-                "which is not in the snapshot"
+                f"{uplink.object}: {uplink.via} names switch {device} ({port_name}), which is not in the snapshot"
             )
             return
         if found.switch.connection_state != "connected":
             uplink.missing["switch"] = (
-                f"{uplink.object}: switch {found.switch.name} was {found.switch.connection_state} "
-                "during collection"
+                f"{uplink.object}: switch {found.switch.name} was {found.switch.connection_state} during collection"
             )
             return
         if neighbour is not None:
@@ -131,9 +127,7 @@ class SwitchIndex:
             uplink.port = names.interface(port_name)
         port = found.ports.get(names.interface_key(port_name))
         if port is None:
-            uplink.missing["switch"] = (
-                f"{uplink.object}: port {uplink.port} not found on switch {found.switch.name}"
-            )
+            uplink.missing["switch"] = f"{uplink.object}: port {uplink.port} not found on switch {found.switch.name}"
             return
         self._fill(uplink, found, port)
 

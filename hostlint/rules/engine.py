@@ -145,6 +145,7 @@ class CompiledRule:
         rule = self.rule
         run = self._run
         if unknown:
+
             def run(program: Any, context: Any, field: str, fact: Fact) -> Any:
                 return self._run(program, context, field, fact, unknown)
 

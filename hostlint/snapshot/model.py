@@ -46,7 +46,5 @@ class Snapshot(Model):
                 "hand-written snapshot state every fact (null where unknown) and set schema_version 2"
             )
         if value != SCHEMA_VERSION:
-            raise ValueError(
-                f"unsupported schema_version {value}; this hostlint reads version {SCHEMA_VERSION}"
-            )
+            raise ValueError(f"unsupported schema_version {value}; this hostlint reads version {SCHEMA_VERSION}")
         return value

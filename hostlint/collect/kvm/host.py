@@ -101,8 +101,11 @@ def link_kinds(ip_json: str) -> dict[str, str]:
         return {}
     return {
         link["ifname"]: link["linkinfo"]["info_kind"]
-        for link in links if isinstance(link, dict) and isinstance(link.get("linkinfo"), dict)
-        and "ifname" in link and "info_kind" in link["linkinfo"]
+        for link in links
+        if isinstance(link, dict)
+        and isinstance(link.get("linkinfo"), dict)
+        and "ifname" in link
+        and "info_kind" in link["linkinfo"]
     }
 
 

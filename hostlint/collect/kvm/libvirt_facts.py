@@ -125,8 +125,7 @@ def read_libvirt(uri: str) -> tuple[list[LibvirtDomain], list[LibvirtNetwork]]:
         raise LibvirtError(f"libvirt {uri}: {exc.get_error_message() or exc}") from exc
     try:
         domains = [
-            parse_domain(d.XMLDesc(0), DOMAIN_STATES.get(d.state()[0], "nostate"))
-            for d in conn.listAllDomains()
+            parse_domain(d.XMLDesc(0), DOMAIN_STATES.get(d.state()[0], "nostate")) for d in conn.listAllDomains()
         ]
         networks = [parse_network(n.XMLDesc(0)) for n in conn.listAllNetworks()]
     except libvirt.libvirtError as exc:

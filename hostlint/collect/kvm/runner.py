@@ -177,13 +177,18 @@ class SshRunner:
         if self._password is not None:
             return self._exec_paramiko(command, stdin)
         argv = [
-            "ssh", "-o", "BatchMode=yes", "-o", "ConnectTimeout=10", *openssh_hostkeys.ssh_options(self.host_keys),
-            *self.ssh_options, self.destination, command,
+            "ssh",
+            "-o",
+            "BatchMode=yes",
+            "-o",
+            "ConnectTimeout=10",
+            *openssh_hostkeys.ssh_options(self.host_keys),
+            *self.ssh_options,
+            self.destination,
+            command,
         ]
         try:
-            done = subprocess.run(
-                argv, input=stdin, capture_output=True, text=True, timeout=SSH_TIMEOUT_S, check=False
-            )
+            done = subprocess.run(argv, input=stdin, capture_output=True, text=True, timeout=SSH_TIMEOUT_S, check=False)
         except FileNotFoundError as exc:
             raise CollectionFailure("no ssh client on this machine") from exc
         except subprocess.TimeoutExpired as exc:
@@ -210,8 +215,13 @@ class SshRunner:
         client = VerifyingClient(self.host_keys)
         try:
             client.connect(
-                host, port=int(options.get("Port", 22)), username=user or None, password=self._password,
-                timeout=10, allow_agent=False, look_for_keys=False,
+                host,
+                port=int(options.get("Port", 22)),
+                username=user or None,
+                password=self._password,
+                timeout=10,
+                allow_agent=False,
+                look_for_keys=False,
             )
             channel_in, channel_out, channel_err = client.exec_command(command, timeout=SSH_TIMEOUT_S)
             channel_in.write(stdin)

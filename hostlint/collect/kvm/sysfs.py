@@ -26,10 +26,27 @@ from hostlint.snapshot.kvm import Bridge, LinuxInterface, Vlan
 NET = "/sys/class/net"
 PCI = "/sys/bus/pci/devices"
 VLAN_CONFIG = "/proc/net/vlan/config"
-_IF_FILES = ("mtu", "address", "operstate", "speed", "duplex", "uevent", "iflink", "ifindex", "tun_flags",
-             "bridge/stp_state")
-_PCI_FILES = ("vendor", "device", "class", "max_link_width", "max_link_speed", "current_link_width",
-              "current_link_speed")
+_IF_FILES = (
+    "mtu",
+    "address",
+    "operstate",
+    "speed",
+    "duplex",
+    "uevent",
+    "iflink",
+    "ifindex",
+    "tun_flags",
+    "bridge/stp_state",
+)
+_PCI_FILES = (
+    "vendor",
+    "device",
+    "class",
+    "max_link_width",
+    "max_link_speed",
+    "current_link_width",
+    "current_link_speed",
+)
 _PCI_ADDRESS = re.compile(r"^[0-9a-f]{4}:[0-9a-f]{2}:[0-9a-f]{2}\.[0-7]$")
 _DEVTYPE_KINDS = {"bond": "bond", "bridge": "bridge", "vlan": "vlan", "openvswitch": "ovs"}
 
