@@ -13,6 +13,7 @@ from hostlint.cli.check_cmd import check
 from hostlint.cli.collect_cmd import collect
 from hostlint.cli.completion_cmd import completion
 from hostlint.cli.exit import Exit
+from hostlint.cli.export_cmd import export
 from hostlint.cli.history_cmd import diff, history
 from hostlint.cli.plan_cmd import plan
 from hostlint.cli.rules_cmd import docs, rule, rules
@@ -40,6 +41,7 @@ cli.add_command(diff)
 cli.add_command(plan)
 cli.add_command(schema_cmd)
 cli.add_command(completion)
+cli.add_command(export)
 
 
 def _debug(argv: list[str]) -> bool:
