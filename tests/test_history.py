@@ -260,7 +260,7 @@ def test_migrations_build_exactly_the_models(db_url: str) -> None:
         with store.engine.connect() as connection:
             context = MigrationContext.configure(connection, opts={"version_table": VERSION_TABLE})
             assert compare_metadata(context, Base.metadata) == []
-            assert context.get_current_revision() == "0001"
+            assert context.get_current_revision() == HEAD_REVISION
     finally:
         store.close()
 

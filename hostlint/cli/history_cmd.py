@@ -8,6 +8,12 @@ from hostlint.cli.exit import Exit
 from hostlint.cli.scan_cmd import db_option
 
 FORMATS = ("human", "json")
+
+site_name_option = click.option(
+    "--site-name",
+    metavar="NAME",
+    help="The site whose scans to read (needed when the database holds scans of several sites).",
+)
 # Scan ids are SQLite / PostgreSQL 64-bit integers: a larger number is a typo, not a scan.
 MAX_SCAN_ID = 2**63 - 1
 
@@ -23,16 +29,19 @@ def _bad_scan_id(*scan_ids: int | None) -> str | None:
 @db_option
 @click.option("--format", "fmt", type=click.Choice(FORMATS), default="human", show_default=True)
 @click.option("--limit", type=click.IntRange(min=1), default=30, show_default=True, help="Show the newest N scans.")
-def history(db: str | None, fmt: str, limit: int) -> int:
-    """Stored scans with their findings by severity and the trend against the scan before each."""
+@site_name_option
+def history(db: str | None, fmt: str, limit: int, site_name: str | None) -> int:
+    """One site's stored scans with their findings by severity and the trend against the scan before each."""
     from hostlint.history.compare import trends
     from hostlint.history.render import history_human, history_json
+    from hostlint.history.sites import choose_site
     from hostlint.history.store import StoreError, open_read_only
 
     try:
         store = open_read_only(db)
         try:
-            scans = store.scans(limit=limit)
+            site = choose_site(store, site_name)
+            scans = store.scans(limit=limit, site=site) if site is not None else []
             scan_trends = trends(store, scans)
         finally:
             store.close()
@@ -40,9 +49,9 @@ def history(db: str | None, fmt: str, limit: int) -> int:
         click.echo(f"hostlint: {exc}", err=True)
         return Exit.USAGE
     if fmt == "json":
-        click.echo(history_json(store.url, scans, scan_trends), nl=False)
+        click.echo(history_json(store.url, site, scans, scan_trends), nl=False)
     else:
-        click.echo(history_human(store.url, scans, scan_trends, color=True), nl=False)
+        click.echo(history_human(store.url, site, scans, scan_trends, color=True), nl=False)
     return Exit.CLEAN
 
 
@@ -51,10 +60,11 @@ def history(db: str | None, fmt: str, limit: int) -> int:
 @click.argument("scan_b", type=int, required=False)
 @db_option
 @click.option("--format", "fmt", type=click.Choice(FORMATS), default="human", show_default=True)
-def diff(scan_a: int | None, scan_b: int | None, db: str | None, fmt: str) -> int:
-    """New and resolved findings and configuration drift from SCAN_A to SCAN_B.
+@site_name_option
+def diff(scan_a: int | None, scan_b: int | None, db: str | None, fmt: str, site_name: str | None) -> int:
+    """New and resolved findings and configuration drift from SCAN_A to SCAN_B, two scans of one site.
 
-    Without scans, the newest two; with one, that scan against the newest.
+    Without scans, the site's newest two; with one, that scan against the newest of its site.
     """
     bad = _bad_scan_id(scan_a, scan_b)
     if bad:
@@ -67,7 +77,7 @@ def diff(scan_a: int | None, scan_b: int | None, db: str | None, fmt: str) -> in
     try:
         store = open_read_only(db)
         try:
-            before, after = pick_scans(store, scan_a, scan_b)
+            before, after = pick_scans(store, scan_a, scan_b, site_name)
             changes = diff_scans(store, before, after)
         finally:
             store.close()

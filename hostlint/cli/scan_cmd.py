@@ -17,7 +17,7 @@ from hostlint.cli.host_keys import host_key_options
 from hostlint.cli.settings import chosen_rules, config_options, echo_error, prefixes, rules_dir_option
 from hostlint.collect.progress import Progress
 from hostlint.config import ConfigError, load_config
-from hostlint.history.inventory import load_scan_inventory
+from hostlint.history.inventory import load_scan_inventory, scan_inventory_site
 from hostlint.history.sources import FileSource, Source, gather
 from hostlint.report import html
 from hostlint.report.human import plural, summary_line
@@ -70,6 +70,12 @@ def _progress(enabled: bool) -> Iterator[Callable[[Source], Progress | None]]:
 )
 @db_option
 @click.option("--label", help="A name for this scan in the history (e.g. nightly, pre-change).")
+@click.option(
+    "--site-name",
+    metavar="NAME",
+    help="The site this scan belongs to (history and diff read one site) [default: the inventory's "
+    "site_name, else 'default'].",
+)
 @click.option("--html", "html_file", type=click.Path(dir_okay=False, path_type=Path), help="Also write an HTML report.")
 @click.option("--select", "selected", multiple=True, help="Only rules whose code starts with these prefixes.")
 @click.option("--ignore", "ignored", multiple=True, help="Skip rules whose code starts with these prefixes.")
@@ -84,6 +90,7 @@ def scan(
     inventory_file: Path | None,
     db: str | None,
     label: str | None,
+    site_name: str | None,
     html_file: Path | None,
     selected: tuple[str, ...],
     ignored: tuple[str, ...],
@@ -102,7 +109,14 @@ def scan(
         raise click.UsageError("give snapshot files or lab folders, or --inventory FILE")
     if (known_hosts or accept_new_host_keys) and not inventory_file:
         raise click.UsageError("--known-hosts and --accept-new-host-keys need --inventory")
+    # The database layer (SQLAlchemy, Alembic) loads only for the commands that use it, not for every hostlint run.
+    from hostlint.history.sites import DEFAULT_SITE, SiteError, check_site_name
+
     try:
+        if site_name is not None:
+            site_name = check_site_name(site_name)
+        elif inventory_file is not None and (named := scan_inventory_site(inventory_file)) is not None:
+            site_name = check_site_name(named, f"{inventory_file}: site_name")
         sources: list[Source] = (
             load_scan_inventory(inventory_file, known_hosts, accept_new_host_keys) if inventory_file else []
         )
@@ -116,10 +130,9 @@ def scan(
         site = load_site_params(site_file) if site_file else None
         with _progress(sys.stderr.isatty()) as watch:
             snapshot = gather(sources, watch)
-    except (SnapshotError, RuleError, ConfigError) as exc:
+    except (SnapshotError, RuleError, ConfigError, SiteError) as exc:
         echo_error(exc)
         return Exit.USAGE
-    # The database layer (SQLAlchemy, Alembic) loads only for the commands that use it, not for every hostlint run.
     from hostlint.history.compare import trends
     from hostlint.history.drift import snapshot_drift
     from hostlint.history.store import StoreError, open_store
@@ -142,6 +155,7 @@ def scan(
                 started_at=started_at,
                 exit_code=code,
                 label=label,
+                site=site_name or DEFAULT_SITE,
                 inputs=[source.name for source in sources],
                 settings=settings,
             )
@@ -155,7 +169,7 @@ def scan(
     if html_file is not None:
         header = html.ScanHeader(id=record.id, label=record.label, started_at=record.started_at, database=store.url)
         html_file.write_text(html.render(result, rules, snapshot, scan=header), encoding="utf-8")
-    click.echo(f"scan {record.id} stored in {store.url}" + (f" ({label})" if label else ""))
+    click.echo(f"scan {record.id} stored in {store.url} for site {record.site}" + (f" ({label})" if label else ""))
     click.echo(summary_line(result))
     for error in result.collection_errors:
         click.echo(f"collection error: {error.target} ({error.kind}): {error.reason}")

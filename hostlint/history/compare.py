@@ -7,6 +7,7 @@ from itertools import pairwise
 from pydantic import BaseModel
 
 from hostlint.history.drift import Drift, snapshot_drift
+from hostlint.history.sites import SiteError, check_site_name, choose_site, same_site
 from hostlint.history.store import HistoryStore, ScanRecord, StoreError
 from hostlint.results import SEVERITY_RANK, Finding, Skipped
 
@@ -47,10 +48,11 @@ def _by_severity(findings: list[Finding]) -> list[Finding]:
 
 
 def trends(store: HistoryStore, scans: list[ScanRecord]) -> dict[int, Trend]:
-    """Each scan's trend against the scan stored just before it (also for the first one listed, if it has one)."""
+    """Each scan's trend against the scan of its site stored just before it (also for the first one listed, if
+    it has one); `scans` are of one site."""
     if not scans:
         return {}
-    earlier = store.previous(scans[0].id)
+    earlier = store.previous(scans[0])
     chain = ([earlier] if earlier else []) + scans
     keys = {scan.id: {finding_key(f) for f in store.findings(scan.id)} for scan in chain}
     return {
@@ -64,18 +66,28 @@ def trends(store: HistoryStore, scans: list[ScanRecord]) -> dict[int, Trend]:
     }
 
 
-def pick_scans(store: HistoryStore, first: int | None, second: int | None) -> tuple[ScanRecord, ScanRecord]:
-    """The two scans `diff` compares: both given; the one given against the newest; or the newest two."""
-    if first is not None and second is not None:
-        return store.scan(first), store.scan(second)
-    latest = store.scans(limit=2)
-    if first is not None:
-        if not latest:
-            raise StoreError(f"{store.url}: no scans stored")
-        return store.scan(first), latest[-1]
-    if len(latest) < 2:
-        raise StoreError(f"{store.url}: diff needs two scans, {len(latest)} stored")
-    return latest[0], latest[1]
+def pick_scans(
+    store: HistoryStore, first: int | None, second: int | None, site: str | None = None
+) -> tuple[ScanRecord, ScanRecord]:
+    """The two scans `diff` compares, always of one site: both given; the one given against the newest
+    of its site; or the newest two of `site` (or of the only site stored)."""
+    if first is None:
+        chosen = choose_site(store, site)
+        latest = store.scans(limit=2, site=chosen) if chosen is not None else []
+        if len(latest) < 2:
+            where = f" of site {chosen!r}" if chosen is not None else ""
+            raise StoreError(f"{store.url}: diff needs two scans{where}, {len(latest)} stored")
+        return latest[0], latest[1]
+    before = store.scan(first)
+    if site is not None and before.site != check_site_name(site):
+        raise SiteError(f"scan {first} is of site {before.site!r}, not of site {site!r} (--site-name)")
+    after = store.scan(second) if second is not None else store.scans(limit=1, site=before.site)[-1]
+    if second is None and after.id == before.id:
+        raise StoreError(
+            f"scan {first} is the newest scan of site {before.site!r}: name an earlier one to diff it with"
+        )
+    same_site(before, after)
+    return before, after
 
 
 def diff_scans(store: HistoryStore, before: ScanRecord, after: ScanRecord) -> ScanDiff:

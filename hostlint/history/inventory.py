@@ -1,5 +1,6 @@
 """`hostlint scan --inventory FILE`: the live sources of a scheduled scan.
 
+    site_name: lon1                          # optional: the site the scans belong to (history, diff)
     vsphere:
       - server: vc01.example.com
         user: svc-hostlint@vsphere.local     # password: HOSTLINT_VSPHERE_PASSWORD or keyring (never a prompt)
@@ -73,6 +74,7 @@ class KvmEntry(Strict):
 
 
 class ScanInventory(Strict):
+    site_name: str | None = None
     vsphere: list[VsphereEntry] = Field(default_factory=list)
     switches: Path | None = None
     kvm: list[KvmEntry] = Field(default_factory=list)
@@ -168,6 +170,11 @@ class KvmSource:
             kvm_hosts=[gathered.host],
             collection_errors=gathered.errors,
         )
+
+
+def scan_inventory_site(path: Path) -> str | None:
+    """The inventory's `site_name`, if it names one (checked by hostlint.history.sites.check_site_name)."""
+    return load_model(path, ScanInventory, "scan inventory", SnapshotError).site_name
 
 
 def load_scan_inventory(

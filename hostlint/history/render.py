@@ -35,10 +35,11 @@ def scan_json(scan: ScanRecord, trend: Trend | None = None) -> dict[str, Any]:
     return document
 
 
-def history_json(database: str, scans: list[ScanRecord], trends: dict[int, Trend]) -> str:
+def history_json(database: str, site: str | None, scans: list[ScanRecord], trends: dict[int, Trend]) -> str:
     document = {
         "schema_version": HISTORY_SCHEMA_VERSION,
         "database": database,
+        "site": site,
         "scans": [scan_json(scan, trends.get(scan.id)) for scan in scans],
     }
     return json.dumps(document, indent=2) + "\n"
@@ -55,13 +56,15 @@ def _trend_text(trend: Trend | None) -> Text:
     return text
 
 
-def history_human(database: str, scans: list[ScanRecord], trends: dict[int, Trend], color: bool = True) -> str:
+def history_human(
+    database: str, site: str | None, scans: list[ScanRecord], trends: dict[int, Trend], color: bool = True
+) -> str:
     out = StringIO()
     console = _console(out, color)
     if not scans:
         console.print(f"No scans stored in {database}.")
         return out.getvalue()
-    console.print(Text(f"Scans in {database}", style="bold"))
+    console.print(Text(f"Scans of site {site} in {database}", style="bold"))
     table = Table(box=box.SIMPLE_HEAD, pad_edge=False, show_edge=False, padding=(0, 1))
     table.add_column("scan", justify="right")
     table.add_column("started (UTC)")
@@ -135,7 +138,7 @@ def drift_value(change: Drift, value: Any) -> str:
 def diff_human(diff: ScanDiff, color: bool = True) -> str:
     out = StringIO()
     console = _console(out, color)
-    console.print(Text(f"{_scan_title(diff.before)} → {_scan_title(diff.after)}", style="bold"))
+    console.print(Text(f"Site {diff.after.site}: {_scan_title(diff.before)} → {_scan_title(diff.after)}", style="bold"))
     sections = (("New findings", diff.new, "red"), ("Resolved findings", diff.resolved, "green"))
     for title, findings, style in sections:
         console.print()

@@ -13,6 +13,10 @@ from typing import Any
 from sqlalchemy import JSON, DateTime, ForeignKey, Integer, LargeBinary, String, Text
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
 
+# The site name of scans stored without one, and of every scan stored before sites existed (migration 0002).
+DEFAULT_SITE = "default"
+SITE_NAME_MAX = 100
+
 
 class Base(DeclarativeBase):
     pass
@@ -25,6 +29,8 @@ class ScanRow(Base):
     started_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     finished_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     label: Mapped[str | None] = mapped_column(String(200))
+    # The estate scanned (inventory `site_name` or `scan --site-name`): history and diff stay within one.
+    site: Mapped[str] = mapped_column(String(SITE_NAME_MAX), index=True, server_default=DEFAULT_SITE)
     hostlint_version: Mapped[str] = mapped_column(String(40))
     source: Mapped[str | None] = mapped_column(Text)
     # What was scanned (paths now; inventory sources later) and the rule selection, for reading trends right.

@@ -37,7 +37,7 @@ from sqlalchemy.exc import ArgumentError, SQLAlchemyError
 from sqlalchemy.orm import Session
 
 from hostlint import __version__
-from hostlint.history.schema import FindingRow, ScanRow, SkippedRow, SnapshotRow
+from hostlint.history.schema import DEFAULT_SITE, FindingRow, ScanRow, SkippedRow, SnapshotRow
 from hostlint.results import CheckResult, Finding, Skipped
 from hostlint.snapshot import Snapshot
 
@@ -45,7 +45,7 @@ MIGRATIONS = Path(__file__).parent / "migrations"
 VERSION_TABLE = "hostlint_alembic_version"
 # The newest revision under migrations/versions (a test keeps them equal): opening an up-to-date
 # database then reads one row and does not load Alembic at all.
-HEAD_REVISION = "0001"
+HEAD_REVISION = "0002"
 SNAPSHOT_ENCODING = "json+zlib"
 SQLITE_BUSY_TIMEOUT_S = 60
 PG_CONNECT_TIMEOUT_S = 15
@@ -79,6 +79,7 @@ class ScanRecord(BaseModel):
     """One stored scan without its findings, skipped rules and snapshot."""
 
     id: int
+    site: str
     started_at: datetime
     finished_at: datetime
     label: str | None
@@ -115,6 +116,7 @@ def _as_utc(moment: datetime) -> datetime:
 def _record(row: ScanRow) -> ScanRecord:
     return ScanRecord(
         id=row.id,
+        site=row.site,
         started_at=_as_utc(row.started_at),
         finished_at=_as_utc(row.finished_at),
         label=row.label,
@@ -253,6 +255,7 @@ class HistoryStore:
         started_at: datetime,
         exit_code: int,
         label: str | None = None,
+        site: str = DEFAULT_SITE,
         inputs: list[str] | None = None,
         settings: dict[str, Any] | None = None,
     ) -> ScanRecord:
@@ -263,6 +266,7 @@ class HistoryStore:
             started_at=started_at,
             finished_at=datetime.now(UTC),
             label=label,
+            site=site,
             hostlint_version=__version__,
             source=snapshot.source,
             inputs=inputs or [],
@@ -305,14 +309,22 @@ class HistoryStore:
                 )
             return _record(row)
 
-    def scans(self, limit: int | None = None) -> list[ScanRecord]:
-        """Stored scans, oldest first; with `limit`, only the newest `limit`."""
+    def scans(self, limit: int | None = None, site: str | None = None) -> list[ScanRecord]:
+        """Stored scans (of `site`, or of every site), oldest first; with `limit`, only the newest `limit`."""
         with self._errors("read scans"), Session(self.engine) as session:
             query = select(ScanRow).order_by(ScanRow.id.desc())
+            if site is not None:
+                query = query.where(ScanRow.site == site)
             if limit is not None:
                 query = query.limit(limit)
             rows = session.scalars(query).all()
             return [_record(row) for row in reversed(rows)]
+
+    def sites(self) -> dict[str, int]:
+        """Each site with scans stored, and how many, by name."""
+        with self._errors("read the sites"), Session(self.engine) as session:
+            rows = session.execute(select(ScanRow.site, func.count()).group_by(ScanRow.site).order_by(ScanRow.site))
+            return {site: count for site, count in rows}
 
     def count(self) -> int:
         with self._errors("count scans"), Session(self.engine) as session:
@@ -325,11 +337,14 @@ class HistoryStore:
                 raise StoreError(f"{self.url}: no scan {scan_id}")
             return _record(row)
 
-    def previous(self, scan_id: int) -> ScanRecord | None:
-        """The scan stored just before `scan_id`, if any."""
+    def previous(self, scan: ScanRecord) -> ScanRecord | None:
+        """The scan of the same site stored just before `scan`, if any."""
         with self._errors("read scans"), Session(self.engine) as session:
             row = session.scalars(
-                select(ScanRow).where(ScanRow.id < scan_id).order_by(ScanRow.id.desc()).limit(1)
+                select(ScanRow)
+                .where(ScanRow.id < scan.id, ScanRow.site == scan.site)
+                .order_by(ScanRow.id.desc())
+                .limit(1)
             ).first()
             return _record(row) if row else None
 
