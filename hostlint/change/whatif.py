@@ -13,11 +13,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from hostlint.change.prerequisites import PREREQUISITE, Prerequisite, assume_done, prerequisites
 from hostlint.change.setexpr import SetRequest, requested_changes
 from hostlint.check import check_snapshot
-from hostlint.fixes.actions import load_actions
+from hostlint.fixes.actions import Action, load_actions
 from hostlint.fixes.apply import apply_change
-from hostlint.fixes.plan import STAGE_RANK, Plan, build_plan, chain_rollbacks
+from hostlint.fixes.plan import STAGE_RANK, Manual, Plan, build_plan, chain_rollbacks
 from hostlint.fixes.simulate import Simulation, simulate
 from hostlint.fixes.site import Site
 from hostlint.fixes.steps import Change, Source, Step
@@ -32,10 +33,24 @@ _USER_RANK = {"host-teaming": 0, "host-active-uplinks": 0, "host-vswitch-mtu": 0
 
 
 @dataclass
+class AlreadySet:
+    """A requested change whose value is already in place: no step, nothing to check."""
+
+    request: SetRequest
+    device: str
+    target: str
+    value: object
+
+
+@dataclass
 class WhatIf:
     requests: list[SetRequest]
+    already_set: list[AlreadySet] = field(default_factory=list)
     introduced: list[Finding] = field(default_factory=list)
     cleared: list[Finding] = field(default_factory=list)
+    # Introduced findings still there after every planned step (e.g. MT003: other vmks of the segment
+    # stay at the old MTU): what the plan does not settle.
+    remaining: list[Finding] = field(default_factory=list)
     plan: Plan = field(default_factory=Plan)
     simulation: Simulation | None = None
     order: str = ""
@@ -44,14 +59,28 @@ class WhatIf:
     def safe_as_given(self) -> bool:
         return not self.introduced
 
+    @property
+    def nothing_to_do(self) -> bool:
+        return not self.requests and bool(self.already_set)
+
+    @property
+    def prerequisite_steps(self) -> list[Step]:
+        """Steps that are not the requested change: what the change needs first (or right after)."""
+        return [s for s in self.plan.steps if not any(src.code == "SET" for src in s.sources)]
+
 
 def _keys(findings: list[Finding]) -> set[tuple[str, str]]:
     return {(f.code, f.object) for f in findings}
 
 
-def _user_step(request: SetRequest, change: Change, order: int, stage: str, actions) -> Step:
+def _user_step(request: SetRequest, change: Change, order: int, stage: str, actions: dict[str, Action]) -> Step:
     source = Source("SET", change.device, f"requested change: {request.text}", "unsafe", order)
     return Step(action=actions[change.action], stage=stage, change=change, sources=[source], seq=order)
+
+
+def _prerequisite_step(item: Prerequisite, change: Change, order: int, actions: dict[str, Action]) -> Step:
+    source = Source(PREREQUISITE, item.object, f"needed by {item.request.text}: {item.why}", "unsafe", order)
+    return Step(action=actions[change.action], stage=item.stage, change=change, sources=[source], seq=order)
 
 
 def _candidates(user: list[Step], prerequisites: list[Step]) -> list[tuple[str, list[Step]]]:
@@ -70,9 +99,15 @@ def _candidates(user: list[Step], prerequisites: list[Step]) -> list[tuple[str, 
 def what_if(snapshot: Snapshot, rules: list[Rule], sets: list[str]) -> WhatIf:
     facts = build_facts(snapshot)
     site = Site(snapshot, facts)
-    # A change to the value already there is no step at all.
-    requested = [(r, c) for r, c in requested_changes(sets, facts, site) if c.before != c.after]
-    result = WhatIf(requests=[r for r, _ in requested])
+    # A change to the value already there is no step at all: it is reported as such.
+    resolved = requested_changes(sets, facts, site)
+    requested = [(r, c) for r, c in resolved if c.before != c.after]
+    result = WhatIf(
+        requests=list({id(r): r for r, _ in requested}.values()),
+        already_set=[AlreadySet(r, c.device, c.target, c.after) for r, c in resolved if c.before == c.after],
+    )
+    if not requested:
+        return result
     before = check_snapshot(snapshot, rules)
     after_state = snapshot.model_copy(deep=True)
     for _, change in requested:
@@ -85,9 +120,24 @@ def what_if(snapshot: Snapshot, rules: list[Rule], sets: list[str]) -> WhatIf:
     # the user's own kind of change on the same object (it would undo or redo that change).
     needed = build_plan(CheckResult(findings=result.introduced), after_state)
     touched = {(c.device, c.action, c.target) for _, c in requested}
-    prerequisites = [s for s in needed.steps if (s.device, s.change.action, s.change.target) not in touched]
-    prerequisites.sort(key=lambda s: (STAGE_RANK[s.stage], s.order, s.device, s.seq))
     actions = load_actions()
+    # What the domain requires first (switch path, then vSwitch, for an MTU raise), named after the
+    # request that needs it; then the fixes of what the change introduces, less those already there.
+    required = [p for p in prerequisites(requested, facts, site) if p.change is None or _key(p.change) not in touched]
+    steps = [_prerequisite_step(p, p.change, n, actions) for n, p in enumerate(required) if p.change is not None]
+    derived = {_key(s.change): s for s in steps}
+    for step in needed.steps:
+        if _key(step.change) in derived:
+            # The same step a rule's fix asks for: one step, naming both reasons.
+            derived[_key(step.change)].sources += step.sources
+        elif _key(step.change) not in touched:
+            steps.append(step)
+    prerequisite_steps = sorted(steps, key=lambda s: (STAGE_RANK[s.stage], s.order, s.device, s.seq))
+    manual = [
+        Manual(Source(PREREQUISITE, p.object, p.why, None, 0), "prerequisite", p.by_hand)
+        for p in required
+        if p.change is None and p.by_hand
+    ]
     user = [_user_step(r, c, n, "host", actions) for n, (r, c) in enumerate(requested)]
     # A requested change whose names cannot be written safely is withheld like any fix.
     withheld = list(needed.withheld)
@@ -97,15 +147,25 @@ def what_if(snapshot: Snapshot, rules: list[Rule], sets: list[str]) -> WhatIf:
             withheld.append(Withheld(step.sources[0], step.change.action, reason))
             user.remove(step)
 
-    for label, steps in _candidates(user, prerequisites):
-        simulation = simulate(snapshot, [s.change for s in steps], rules)
+    ordered: list[Step] = []
+    # Steps no script can make (a distributed switch's MTU, in vCenter) are done by hand first.
+    start = assume_done(snapshot, required)
+    for label, candidate in _candidates(user, prerequisite_steps):
+        simulation = simulate(start, [s.change for s in candidate], rules)
         if simulation.accepted or result.simulation is None:
             result.simulation, result.order = simulation, label
-            ordered = steps
+            ordered = candidate
         if simulation.accepted:
             break
     for number, step in enumerate(ordered, 1):
         step.number = number
     chain_rollbacks(ordered)
-    result.plan = Plan(steps=ordered, manual=needed.manual, advice=needed.advice, withheld=withheld)
+    if result.simulation is not None and result.simulation.final is not None:
+        final = _keys(check_snapshot(result.simulation.final, rules).findings)
+        result.remaining = [f for f in result.introduced if (f.code, f.object) in final]
+    result.plan = Plan(steps=ordered, manual=manual + needed.manual, advice=needed.advice, withheld=withheld)
     return result
+
+
+def _key(change: Change) -> tuple[str, str, str]:
+    return change.device, change.action, change.target

@@ -11,10 +11,13 @@ import click
 from rich.console import Console
 from rich.text import Text
 
+from hostlint.change.prerequisites import PREREQUISITE
 from hostlint.change.setexpr import ChangeError
+from hostlint.change.verdict import already_set_text, needed_by, verdict
 from hostlint.change.whatif import WhatIf, what_if
 from hostlint.cli.exit import Exit
 from hostlint.fixes.render import describe
+from hostlint.fixes.steps import Step
 from hostlint.fixes.write import FixFolderError, write_plan
 from hostlint.rules import RuleError, load_rules
 from hostlint.snapshot import SnapshotError, load_site
@@ -35,11 +38,23 @@ def _json(result: WhatIf) -> str:
     document = {
         "schema_version": 1,
         "changes": [r.text for r in result.requests],
+        "already_set": [
+            {
+                "change": a.request.text,
+                "device": a.device,
+                "target": a.target,
+                "field": a.request.field,
+                "value": a.value,
+            }
+            for a in result.already_set
+        ],
         "safe_as_given": result.safe_as_given,
         "introduced": [f.model_dump(mode="json") for f in result.introduced],
         "cleared": [f.model_dump(mode="json") for f in result.cleared],
         "order": result.order,
+        "remaining": [f.model_dump(mode="json") for f in result.remaining],
         "plan_accepted": bool(result.simulation and result.simulation.accepted),
+        "verdict": verdict(result),
         "steps": [
             {
                 "number": s.number,
@@ -49,7 +64,9 @@ def _json(result: WhatIf) -> str:
                 "what": describe(s),
                 "disruptive": s.action.label,
                 "requested": any(src.code == "SET" for src in s.sources),
-                "codes": [c for c in s.codes if c != "SET"],
+                "needed_by": needed_by(s),
+                "why": [src.message for src in s.sources if src.code == PREREQUISITE],
+                "codes": [c for c in s.codes if c not in ("SET", PREREQUISITE)],
             }
             for s in result.plan.steps
         ],
@@ -62,12 +79,26 @@ def _json(result: WhatIf) -> str:
     return json.dumps(document, indent=2) + "\n"
 
 
+def _tag(step: Step) -> str:
+    if any(s.code == "SET" for s in step.sources):
+        return "requested"
+    codes = [c for c in step.codes if c != PREREQUISITE]
+    needs = needed_by(step)
+    return "; ".join(([f"needed by {', '.join(needs)}"] if needs else []) + ([", ".join(codes)] if codes else []))
+
+
 def _human(result: WhatIf, color: bool) -> str:
     out = StringIO()
     console = Console(
         file=out, force_terminal=color, no_color=None if color else True, width=120, soft_wrap=True, markup=False
     )
-    console.print(Text("Proposed: " + "; ".join(r.text for r in result.requests), style="bold"))
+    requests = result.requests or list({id(a.request): a.request for a in result.already_set}.values())
+    console.print(Text("Proposed: " + "; ".join(r.text for r in requests), style="bold"))
+    for line in already_set_text(result):
+        console.print(f"Already set, no step: {line}")
+    if result.nothing_to_do:
+        console.print(Text(f"\nVerdict: {verdict(result)}", style="green bold"))
+        return out.getvalue()
     if result.introduced:
         console.print(f"As given, the change would introduce {len(result.introduced)} finding(s):")
         for f in result.introduced:
@@ -84,18 +115,16 @@ def _human(result: WhatIf, color: bool) -> str:
         )
     simulation = result.simulation
     if result.plan.steps:
-        verdict = (
-            "simulated step by step, no new outage at any step"
-            if simulation and simulation.accepted
-            else ("NO safe order found")
-        )
-        console.print(Text(f"\nOrder ({result.order}; {verdict}):", style="bold"))
+        accepted = simulation is not None and simulation.accepted
+        how = "simulated step by step, no new outage at any step" if accepted else "NO safe order found"
+        console.print(Text(f"\nOrder ({result.order}; {how}):", style="bold"))
         for step in result.plan.steps:
-            requested = any(s.code == "SET" for s in step.sources)
-            tag = "requested" if requested else ", ".join(step.codes)
             console.print(
-                f"  {step.number}. [{step.stage}] {step.device}: {describe(step)}  ({tag}; {step.action.label})"
+                f"  {step.number}. [{step.stage}] {step.device}: {describe(step)}  ({_tag(step)}; {step.action.label})"
             )
+            for source in step.sources:
+                if source.code == PREREQUISITE:
+                    console.print(Text(f"       why: {source.message.split(': ', 1)[-1]}", style="dim"))
     if simulation and not simulation.accepted and simulation.first_failure:
         failure = simulation.first_failure
         console.print(Text(f"\nStep {failure.step} would leave an outage:", style="red"))
@@ -105,14 +134,8 @@ def _human(result: WhatIf, color: bool) -> str:
         console.print(Text(f"  by hand: {manual.source.object} {manual.action}: {manual.reason}", style="yellow"))
     for withheld in result.plan.withheld:
         console.print(Text(f"  {withheld.message}", style="red"))
-    if result.safe_as_given:
-        console.print(Text("\nVerdict: safe as given.", style="green bold"))
-    elif simulation and simulation.accepted:
-        console.print(
-            Text("\nVerdict: NOT safe as given; safe with the prerequisite steps in the order above.", style="red bold")
-        )
-    else:
-        console.print(Text("\nVerdict: NOT safe; hostlint found no order that avoids an outage.", style="red bold"))
+    style = "green bold" if result.safe_as_given else "red bold"
+    console.print(Text(f"\nVerdict: {verdict(result)}", style=style))
     return out.getvalue()
 
 
@@ -155,4 +178,4 @@ def plan(
             click.echo(f"hostlint: {exc}", err=True)
             return Exit.USAGE
         click.echo(f"hostlint: wrote {len(written)} files to {fix_script}", err=True)
-    return Exit.CLEAN if result.safe_as_given else Exit.FINDINGS
+    return Exit.CLEAN if result.safe_as_given or result.nothing_to_do else Exit.FINDINGS
