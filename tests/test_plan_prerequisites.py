@@ -157,3 +157,29 @@ def test_verdicts_of_teaming_changes_name_their_steps() -> None:
     assert code == Exit.FINDINGS and "introduces LG006 on esx02.lab.example.net/vSwitch1" in verdict
     assert "safe with the follow-up steps 2-3 (nx1 " in verdict and "nx2 " in verdict
     assert "prerequisite" not in verdict
+
+
+def test_lowering_a_vswitch_lowers_its_vmks_first() -> None:
+    code, out = plan(str(LABS / "clean"), "--set", "esx01*/vSwitch1.mtu=1500", "--format", "json")
+    document = json.loads(out)
+    assert code == Exit.FINDINGS and document["plan_accepted"] is True
+    assert [(s["stage"], s["action"], s["needed_by"]) for s in document["steps"]] == [
+        ("host-undo", "vmk-mtu", ["esx01*/vSwitch1.mtu=1500"]),
+        ("host", "host-vswitch-mtu", []),
+    ]
+    assert "vmk1 (MTU 9000) must be lowered before its vSwitch vSwitch1 goes to 1500" in document["steps"][0]["why"][0]
+    assert f"prerequisite step 1 ({ESX01} vmk1)" in document["verdict"]
+
+
+def test_moving_a_vmk_onto_a_distributed_switch_below_its_mtu_needs_the_switch_raised(tmp_path: Path) -> None:
+    site = load_site([LABS / "jumbo-mismatch"])
+    site.distributed_switches[0].max_mtu = 1500
+    snapshot = tmp_path / "site.json"
+    snapshot.write_text(site.model_dump_json())
+    host = site.esxi_hosts[0].name
+    code, out = plan(str(snapshot), "--set", f"{host}/vmk1.portgroup=lon1-dvs-vm/dvpg-db-220", "--format", "json")
+    document = json.loads(out)
+    assert code == Exit.FINDINGS and document["plan_accepted"] is True
+    [by_hand] = [m for m in document["manual"] if m["action"] == "prerequisite"]
+    assert by_hand["object"] == "lon1-dvs-vm" and "MTU to 9000 in vCenter" in by_hand["reason"]
+    assert "once done by hand first: raise distributed switch lon1-dvs-vm's MTU to 9000" in document["verdict"]

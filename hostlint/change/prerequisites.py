@@ -3,6 +3,8 @@
 Raising MTU goes switch path first, then the (distributed) switch, then the vmk (DOMAIN.md,
 "Remediation: order is safety"): a vmk raised above its vSwitch needs the vSwitch raised first,
 and a vSwitch raised above what its switch ports and port-channels carry needs those raised first.
+Lowering goes the reverse: the vmks above the new MTU first, then the vSwitch. A vmk moved onto a
+distributed switch needs that switch to carry its MTU (raised in vCenter, by hand).
 The rules' own fixes cannot propose that for a vmk: MT001's fix when the path is too small is to
 lower the vmk again, which would undo the very change asked for. Each prerequisite is named: it
 says which requested change needs it and why.
@@ -16,7 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from hostlint.change.setexpr import SetRequest
-from hostlint.fixes.host_steps import host_vswitch_mtu
+from hostlint.fixes.host_steps import host_vswitch_mtu, vmk_mtu
 from hostlint.fixes.site import Site
 from hostlint.fixes.steps import CannotFix, Change
 from hostlint.fixes.switch_steps import port_mtu
@@ -108,6 +110,43 @@ def _vmk_mtu(request: SetRequest, change: Change, vmk: VmkFact, facts: Facts, si
     ]
 
 
+def _vswitch_lowered(request: SetRequest, change: Change, facts: Facts, site: Site) -> list[Prerequisite]:
+    """Lowering MTU goes the other way: every vmk on the vSwitch above the new MTU is lowered first."""
+    mtu = int(change.after)
+    found = []
+    for vmk in facts.vmks:
+        if vmk.host == change.device and vmk.vswitch == change.target and vmk.mtu is not None and vmk.mtu > mtu:
+            for lowered in vmk_mtu({"mtu": mtu}, vmk, site):
+                found.append(
+                    Prerequisite(
+                        request,
+                        vmk.object,
+                        f"{vmk.name} (MTU {vmk.mtu}) must be lowered before its vSwitch {change.target} goes to {mtu}",
+                        "host-undo",
+                        change=lowered,
+                    )
+                )
+    return found
+
+
+def _vmk_moved(request: SetRequest, change: Change, vmk: VmkFact, site: Site, snapshot: Snapshot) -> list[Prerequisite]:
+    """A vmk moved onto a distributed switch that does not carry its MTU needs the switch raised first."""
+    dvswitch = str(change.after).partition("/")[0]
+    dvs = next((d for d in snapshot.distributed_switches if d.name == dvswitch), None)
+    if dvs is None or vmk.mtu is None or (dvs.max_mtu is not None and dvs.max_mtu >= vmk.mtu):
+        return []
+    return [
+        Prerequisite(
+            request,
+            dvswitch,
+            f"{vmk.name} (MTU {vmk.mtu}) moves to distributed switch {dvswitch} (MTU {dvs.max_mtu})",
+            "host",
+            by_hand=f"raise distributed switch {dvswitch}'s MTU to {vmk.mtu} in vCenter (a vCenter setting)",
+            dvs_mtu=(dvswitch, vmk.mtu),
+        )
+    ]
+
+
 def assume_done(snapshot: Snapshot, items: list[Prerequisite]) -> Snapshot:
     """`snapshot` with the by-hand distributed switch MTU raises done, for simulating what follows them."""
     raises = [p.dvs_mtu for p in items if p.dvs_mtu is not None]
@@ -124,13 +163,20 @@ def assume_done(snapshot: Snapshot, items: list[Prerequisite]) -> Snapshot:
     return state
 
 
-def prerequisites(requested: list[tuple[SetRequest, Change]], facts: Facts, site: Site) -> list[Prerequisite]:
+def prerequisites(
+    requested: list[tuple[SetRequest, Change]], facts: Facts, site: Site, snapshot: Snapshot
+) -> list[Prerequisite]:
     """Every requested change's prerequisites, the switch path first, each once."""
     found: list[Prerequisite] = []
     vmks = {(v.host, v.name): v for v in facts.vmks}
     teams = {(t.host, t.vswitch): t for t in facts.teams if t.kind == "vss"}
     for request, change in requested:
+        if change.action == "vmk-migrate" and (vmk := vmks.get((change.device, change.target))) is not None:
+            found += _vmk_moved(request, change, vmk, site, snapshot)
+            continue
         if not _raises(change):
+            if change.action == "host-vswitch-mtu" and isinstance(change.after, int):
+                found += _vswitch_lowered(request, change, facts, site)
             continue
         if change.action == "vmk-mtu" and (vmk := vmks.get((change.device, change.target))) is not None:
             found += _vmk_mtu(request, change, vmk, facts, site)

@@ -123,7 +123,9 @@ def what_if(snapshot: Snapshot, rules: list[Rule], sets: list[str]) -> WhatIf:
     actions = load_actions()
     # What the domain requires first (switch path, then vSwitch, for an MTU raise), named after the
     # request that needs it; then the fixes of what the change introduces, less those already there.
-    required = [p for p in prerequisites(requested, facts, site) if p.change is None or _key(p.change) not in touched]
+    required = [
+        p for p in prerequisites(requested, facts, site, snapshot) if p.change is None or _key(p.change) not in touched
+    ]
     steps = [_prerequisite_step(p, p.change, n, actions) for n, p in enumerate(required) if p.change is not None]
     derived = {_key(s.change): s for s in steps}
     for step in needed.steps:
