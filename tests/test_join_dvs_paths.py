@@ -10,6 +10,7 @@ from hostlint.check import check_snapshot
 from hostlint.fixes import build_plan
 from hostlint.join import build_facts
 from hostlint.join.facts import TeamFact
+from hostlint.report.locations import Locator
 from hostlint.rules import load_rules, run_rules
 from hostlint.snapshot import Snapshot, load_site
 from hostlint.snapshot.common import Neighbour
@@ -195,3 +196,11 @@ def test_mt001_on_a_distributed_switch_says_where_the_mtu_is_raised() -> None:
     manual = {(item.source.code, item.source.object): item.reason for item in plan.manual}
     reason = manual[("MT001", "esx-par-01.dc.example.fr/vmk3")]
     assert "par-dvs-repl is a distributed switch" in reason and "in vCenter" in reason
+
+
+def test_a_proxy_switch_finding_points_at_the_hosts_member_entry() -> None:
+    location = Locator([LAB]).locate("esx-par-04.dc.example.fr/par-dvs01")
+    assert location is not None
+    assert location.uri.endswith("dvs-jumbo-paths/hosts.json") and location.pointer == "/distributed_switches/0"
+    line = (LAB / "hosts.json").read_text(encoding="utf-8").splitlines()[location.line - 1]
+    assert line.strip() == '"host": "esx-par-04.dc.example.fr",'

@@ -50,6 +50,7 @@ EXPECTED_KEYS = {"description", "findings", "unresolved", "skipped", "profile", 
 HOST_SIDE = {
     "LG005": lambda finding: True,
     "MT001": lambda finding: True,
+    "MT008": lambda finding: True,
     "LK003": lambda finding: True,
     "LK004": lambda finding: True,
     "LK002": lambda finding: finding.fact.get("duplex") == "half",
