@@ -32,9 +32,15 @@ def resolve_pointer(document: dict, pointer: str) -> dict:
 
 
 def assert_points_at(uri: str, line: int, obj: str, pointer: str | None = None) -> None:
-    """`uri` (relative to the cwd) line `line` names the object's last part; `pointer` is its host."""
+    """`uri` (relative to the cwd) line `line` names the object's last part; `pointer` is its host.
+    A host's proxy switch (`esx01/DSwitch1`) is the host's member entry in that distributed switch."""
     path = Path(uri)
     text = path.read_text(encoding="utf-8")
+    if pointer is not None and pointer.startswith("/distributed_switches/"):
+        host, _, switch = obj.partition("/")
+        assert f'"host": {json.dumps(host)}' in text.splitlines()[line - 1], (uri, line, obj)
+        assert resolve_pointer(json.loads(text), pointer)["name"] == switch
+        return
     named = obj.rsplit("/", 1)[-1].removeprefix("vm:")
     quoted = f'"{named.removeprefix("pci-")}.' if named.startswith("pci-") else json.dumps(named)
     assert quoted in text.splitlines()[line - 1], (uri, line, obj)

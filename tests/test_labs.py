@@ -9,6 +9,12 @@ cabling.yaml) with a problem or two planted in it, and an expected.yaml:
     unresolved: [objects]     # optional: uplinks the join may leave without a switch port
     skipped:                  # optional: for the codes named here, exactly these skips,
       - {code: LG010, object: ..., reason: a substring of the reason}
+    profile: strict           # optional, the default: the rule profile the lab is checked with
+    nothing_skipped: true     # optional: every rule that applies was decided (no unknown fact)
+
+A lab may also be written as its switches' own output: a `cli/` folder with a Nornir
+`hosts.yaml` and per device one file per command (tests/captured_switches.py), from which
+its switches.json is built; the lab's switches.json must then be what those outputs give.
 
 Besides the check itself, each lab is checked through the CLI, and once more
 with its switch data removed: what needs switch facts must then be skipped
@@ -22,6 +28,7 @@ from pathlib import Path
 
 import pytest
 import yaml
+from captured_switches import document, snapshot_of
 from click.testing import CliRunner
 
 from hostlint.check import check_paths, check_snapshot
@@ -29,11 +36,13 @@ from hostlint.cli.exit import Exit
 from hostlint.cli.main import cli
 from hostlint.results import CheckResult, Finding
 from hostlint.rules import Rule, load_rules
+from hostlint.rules.load import select
+from hostlint.rules.model import PROFILES
 from hostlint.snapshot import load_site
 
 LABS = Path(__file__).resolve().parent.parent / "fixtures" / "labs"
 LAB_DIRS = sorted(p for p in LABS.iterdir() if (p / "expected.yaml").is_file())
-EXPECTED_KEYS = {"description", "findings", "unresolved", "skipped"}
+EXPECTED_KEYS = {"description", "findings", "unresolved", "skipped", "profile", "nothing_skipped"}
 
 # Rules (or the host side of a rule) that read only host facts: they must still
 # find what they found when the switch data is gone. LK002's switch side (a
@@ -41,6 +50,7 @@ EXPECTED_KEYS = {"description", "findings", "unresolved", "skipped"}
 HOST_SIDE = {
     "LG005": lambda finding: True,
     "MT001": lambda finding: True,
+    "MT008": lambda finding: True,
     "LK003": lambda finding: True,
     "LK004": lambda finding: True,
     "LK002": lambda finding: finding.fact.get("duplex") == "half",
@@ -51,6 +61,10 @@ Pair = tuple[str, str]
 
 def expected_of(lab: Path) -> dict:
     return yaml.safe_load((lab / "expected.yaml").read_text(encoding="utf-8"))
+
+
+def profile_of(lab: Path) -> str:
+    return expected_of(lab).get("profile", "strict")
 
 
 def expected_pairs(lab: Path) -> set[Pair]:
@@ -72,13 +86,18 @@ def all_rules() -> list[Rule]:
     return load_rules()
 
 
+def lab_rules(lab: Path, all_rules: list[Rule]) -> list[Rule]:
+    """The rules of the lab's profile (strict, every rule, unless it says otherwise)."""
+    return select(all_rules, None, None, profile_of(lab))
+
+
 @pytest.fixture(scope="module")
 def results(all_rules) -> dict[str, CheckResult]:
-    """Each lab checked once with every rule (on first use), shared by the tests below."""
+    """Each lab checked once with its profile's rules (on first use), shared by the tests below."""
 
     class Checked(dict):
         def __missing__(self, name: str) -> CheckResult:
-            self[name] = check_paths([LABS / name], all_rules)[1]
+            self[name] = check_paths([LABS / name], lab_rules(LABS / name, all_rules))[1]
             return self[name]
 
     return Checked()
@@ -104,6 +123,25 @@ def test_expected_file_is_well_formed(lab):
     assert len({(f["code"], f["object"]) for f in findings}) == len(findings), "a finding is listed twice"
     assert isinstance(expected.get("unresolved", []), list)
     assert all(set(s) == {"code", "object", "reason"} for s in expected.get("skipped") or []), expected["skipped"]
+    assert expected.get("profile", "strict") in PROFILES
+    assert expected.get("nothing_skipped", True) is True, "nothing_skipped: true, or leave it out"
+
+
+STATES_EVERY_FACT = [lab for lab in LAB_DIRS if expected_of(lab).get("nothing_skipped")]
+
+
+@pytest.mark.parametrize("lab", STATES_EVERY_FACT, ids=lambda p: p.name)
+def test_lab_that_states_every_fact_skips_nothing(lab, results):
+    skipped = sorted(f"{s.code} {s.object}: {s.reason}" for s in results[lab.name].skipped)
+    assert not skipped, f"{lab.name} states every fact, yet rules were skipped: {skipped}"
+
+
+@pytest.mark.parametrize("lab", [lab for lab in LAB_DIRS if (lab / "cli").is_dir()], ids=lambda p: p.name)
+def test_lab_switches_are_what_their_captured_outputs_give(lab):
+    """Rebuild with `python3 tests/captured_switches.py fixtures/labs/<lab>` after a parser change."""
+    committed = (lab / "switches.json").read_text(encoding="utf-8")
+    collected_at = load_site([lab / "switches.json"]).collected_at
+    assert document(snapshot_of(lab, collected_at)) == committed
 
 
 @pytest.mark.parametrize("lab", [lab for lab in LAB_DIRS if expected_of(lab).get("skipped")], ids=lambda p: p.name)
@@ -134,8 +172,8 @@ def test_lab_resolves_every_uplink_it_does_not_declare_unresolved(lab, results):
 @pytest.mark.parametrize("lab", lab_params())
 def test_cli_exit_code_and_json(lab):
     # standalone_mode=False: the command returns its exit code, which main() passes to sys.exit.
-    # --profile strict: the labs are checked with every rule, as check_paths above does.
-    args = ["check", str(lab), "--profile", "strict", "--format", "json"]
+    # --profile: the lab's (strict unless it says otherwise), as check_paths above uses.
+    args = ["check", str(lab), "--profile", profile_of(lab), "--format", "json"]
     outcome = CliRunner().invoke(cli, args, standalone_mode=False)
     assert outcome.exception is None, outcome.output
     expected = expected_pairs(lab)
@@ -150,7 +188,7 @@ def test_cli_exit_code_and_json(lab):
 def _without_switches(lab: Path, all_rules: list[Rule]) -> CheckResult:
     snapshot = load_site([lab])
     snapshot.switches = []
-    return check_snapshot(snapshot, all_rules)
+    return check_snapshot(snapshot, lab_rules(lab, all_rules))
 
 
 @pytest.mark.parametrize("lab", lab_params())

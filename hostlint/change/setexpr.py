@@ -86,7 +86,9 @@ def _host_matches(pattern: str, host: str) -> bool:
 
 def resolve(request: SetRequest, facts: Facts) -> list[tuple[TeamFact | VmkFact, str, dict[str, Any]]]:
     """The facts a request changes, with the fix action and params that change each."""
-    candidates: list[tuple[str, TeamFact | VmkFact]] = [("team", t) for t in facts.teams if t.kind != "dvs-portgroup"]
+    # Distributed switches (their port groups and each host's proxy switch) are changed in vCenter.
+    teams = [t for t in facts.teams if t.kind not in ("dvs-portgroup", "dvs")]
+    candidates: list[tuple[str, TeamFact | VmkFact]] = [("team", t) for t in teams]
     candidates += [("vmk", v) for v in facts.vmks]
     matched = []
     for kind, fact in candidates:

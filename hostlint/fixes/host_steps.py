@@ -101,10 +101,15 @@ def host_active_uplinks(params: dict[str, Any], fact: Fact, site: Site) -> list[
 def host_vswitch_mtu(params: dict[str, Any], fact: Fact, site: Site) -> list[Change]:
     mtu = int(params["mtu"])
     if isinstance(fact, VmkFact):
+        if fact.dvswitch:
+            raise CannotFix(
+                f"{fact.dvswitch} is a distributed switch: its MTU is set in vCenter and applies to every host "
+                f"on it, so raise it to {mtu} there once every host's switch ports carry {mtu}"
+            )
         vswitch, current = fact.vswitch, fact.vswitch_mtu
     else:
         team: TeamFact = require(fact, TeamFact, VmkFact)
-        if team.kind == "dvs-portgroup":
+        if team.kind in ("dvs-portgroup", "dvs"):
             raise CannotFix("a distributed switch's MTU is set in vCenter")
         vswitch, current = team.vswitch, team.mtu
     if vswitch is None:

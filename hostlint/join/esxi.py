@@ -12,7 +12,7 @@ from hostlint.join.switches import SwitchIndex
 from hostlint.join.vmk import vmk_facts
 from hostlint.join.vms import vm_facts
 from hostlint.site import SiteParams
-from hostlint.snapshot.esxi import DistributedSwitch, DvsHostMember, EsxiHost, PhysicalNic, Teaming
+from hostlint.snapshot.esxi import DistributedSwitch, DvsHostMember, EsxiHost, Lag, PhysicalNic, Teaming
 
 
 def _uplink(host: EsxiHost, nic_name: str, pnics: dict[str, PhysicalNic], index: SwitchIndex) -> UplinkFact:
@@ -98,6 +98,33 @@ def _standard_teams(host: EsxiHost, index: SwitchIndex, facts: Facts) -> None:
                 facts.uplinks.append(uplink.model_copy(update={"role": "unused", "team": base.object}))
 
 
+def _lag_teaming(base: TeamFact, teaming: Teaming, lags: dict[str, Lag], ports: list[str]) -> Teaming:
+    """A port group whose active uplink is a LAG: the team's uplinks are the LAG's ports (`lag1-0`, ...)."""
+    lag_name = next((a for a in teaming.active if a in lags), None)
+    if lag_name is None:
+        return teaming
+    lag = lags[lag_name]
+    base.lag = lag_name
+    base.lag_mode = lag.mode
+    base.lag_hash = vocab.LAG_HASHES.get(lag.load_balance, lag.load_balance)
+    base.lag_hash_fields = vocab.hash_fields(base.lag_hash)
+    base.lag_uplink_count = lag.uplink_count
+    return teaming.model_copy(update={"active": [p for p in ports if p.startswith(f"{lag_name}-")]})
+
+
+def _proxy_teaming(ports: list[str], used: list[Teaming]) -> Teaming:
+    """The host's proxy switch as one team: an uplink port active for any port group is active, one only
+    ever standby is standby, the rest unused (no port group sends on it)."""
+    active = {p for t in used for p in t.active}
+    standby = {p for t in used for p in t.standby} - active
+    return Teaming(
+        policy="loadbalance_srcid",
+        active=[p for p in ports if p in active],
+        standby=[p for p in ports if p in standby],
+        unused=[p for p in ports if p not in active and p not in standby],
+    )
+
+
 def _distributed_teams(
     host: EsxiHost,
     dvswitches: list[DistributedSwitch],
@@ -105,40 +132,53 @@ def _distributed_teams(
     index: SwitchIndex,
     facts: Facts,
 ) -> None:
+    """Per distributed switch the host is on: one team per port group (its teaming, a LAG's ports for a
+    LAG port group) and one `dvs` team for the host's proxy switch, every uplink port the host gives the
+    switch, which carries the switch's MTU (MT002) and the proxy switch's own (MT008)."""
     pnics = {p.name: p for p in host.pnics}
     for dvs in dvswitches:
         member = dvs_members[dvs.name].get(host.name)
         if member is None:
             continue
         uplinks = {port: _uplink(host, nic, pnics, index) for port, nic in member.uplinks.items()}
-        facts.uplinks.extend(u.model_copy(update={"team": f"{host.name}/{dvs.name}"}) for u in uplinks.values())
+        ports = list(member.uplinks)
         lags = {lag.name: lag for lag in dvs.lags}
+        proxy = TeamFact(
+            object=f"{host.name}/{dvs.name}",
+            host=host.name,
+            host_kind="esxi",
+            kind="dvs",
+            vswitch=dvs.name,
+            policy="per-portgroup",
+            mtu=dvs.max_mtu,
+            proxy_mtu=member.mtu,
+            missing=host_missing(host),
+        )
+        if dvs.max_mtu is None:
+            proxy.missing["mtu"] = esxi_unknown(host.name, dvs.name, "max_mtu")
+        if member.mtu is None:
+            proxy.missing["proxy_mtu"] = esxi_unknown(host.name, dvs.name, "proxy_mtu")
+        used = []
         for pg in dvs.portgroups:
-            base = TeamFact(
-                object=f"{host.name}/{dvs.name}/{pg.name}",
-                host=host.name,
-                host_kind="esxi",
-                kind="dvs-portgroup",
-                vswitch=dvs.name,
-                portgroup=pg.name,
-                policy=pg.teaming.policy,
-                mtu=dvs.max_mtu,
-                missing=host_missing(host),
+            base = proxy.model_copy(
+                update={
+                    "object": f"{proxy.object}/{pg.name}",
+                    "kind": "dvs-portgroup",
+                    "portgroup": pg.name,
+                    "policy": pg.teaming.policy,
+                    "missing": {k: v for k, v in proxy.missing.items() if k != "proxy_mtu"},
+                }
             )
-            if dvs.max_mtu is None:
-                base.missing["mtu"] = esxi_unknown(host.name, dvs.name, "max_mtu")
-            lag_name = next((a for a in pg.teaming.active if a in lags), None)
-            teaming = pg.teaming
-            if lag_name:
-                lag = lags[lag_name]
-                base.lag = lag_name
-                base.lag_mode = lag.mode
-                base.lag_hash = vocab.LAG_HASHES.get(lag.load_balance, lag.load_balance)
-                base.lag_hash_fields = vocab.hash_fields(base.lag_hash)
-                base.lag_uplink_count = lag.uplink_count
-                lag_ports = [p for p in uplinks if p.startswith(f"{lag_name}-")]
-                teaming = teaming.model_copy(update={"active": lag_ports})
+            teaming = _lag_teaming(base, pg.teaming, lags, ports)
+            used.append(teaming)
             facts.teams.append(_team(base, teaming, uplinks))
+        teaming = _proxy_teaming(ports, used)
+        team = _team(proxy, teaming, uplinks)
+        team.policy = proxy.policy
+        facts.teams.append(team)
+        facts.uplinks.extend(team.uplinks)
+        for port in teaming.unused:
+            facts.uplinks.append(uplinks[port].model_copy(update={"role": "unused", "team": team.object}))
 
 
 def dvs_members(dvswitches: list[DistributedSwitch]) -> dict[str, dict[str, DvsHostMember]]:

@@ -58,7 +58,11 @@ class UplinkFact(Fact):
 
 
 class TeamFact(Fact):
-    """A set of uplinks with one teaming policy: a vSwitch, an overriding port group, a bond."""
+    """A set of uplinks with one teaming policy: a vSwitch, an overriding port group, a bond.
+
+    `kind`: `vss`, `vss-portgroup`, `dvs-portgroup` (a distributed port group's teaming on one host),
+    `dvs` (a host's proxy switch: every uplink the host gives the distributed switch, `policy`
+    `per-portgroup`), `bond`, `ovs-bond`."""
 
     host_kind: str
     kind: str
@@ -70,6 +74,8 @@ class TeamFact(Fact):
     unused: list[str] = Field(default_factory=list)
     failure_detection: str = "link"
     mtu: int | None = 1500
+    # A `dvs` team's proxy switch MTU on this host (HostProxySwitch.mtu), which `mtu` (the switch's) should be.
+    proxy_mtu: int | None = None
     lag: str | None = None
     lag_mode: str | None = None
     lag_hash: str | None = None

@@ -54,6 +54,7 @@ ESXI_PROPERTIES: dict[str, str] = {
     "policy": "HostNicTeamingPolicy.policy",
     "failure_detection": "HostNicFailureCriteria.checkBeacon",
     "max_mtu": "VMwareDVSConfigInfo.maxMtu",
+    "proxy_mtu": "HostProxySwitch.mtu",
     "lag_mode": "VMwareDvsLacpGroupConfig.mode",
     "lag_hash": "VMwareDvsLacpGroupConfig.loadbalanceAlgorithm",
     "vmk_mtu": "HostVirtualNicSpec.mtu",

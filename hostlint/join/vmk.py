@@ -63,6 +63,8 @@ def vmk_facts(host: EsxiHost, host_teams: list[TeamFact], facts: Facts, site: Si
             if vmk.dvswitch:
                 # A distributed switch's MTU (its port groups' teams carry it) bounds its vmks like a vSwitch's.
                 fact.vswitch_mtu = team.mtu
+                if "mtu" in team.missing:
+                    fact.missing["vswitch_mtu"] = team.missing["mtu"]
             fact.active, fact.standby = list(team.active), list(team.standby)
             fact.live = any(u.role == "active" and u.link_up for u in team.uplinks)
             if "switch" in team.missing:

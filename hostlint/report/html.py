@@ -165,7 +165,7 @@ def _speed(mbps: int | None, duplex: str | None) -> str:
 
 
 def _team_lines(name: str, team: TeamFact | None, portgroups: list[TeamFact]) -> list[str]:
-    if team is None:
+    if team is None or team.kind == "dvs":
         # A distributed switch's teaming is per port group; the uplinks belong to the switch.
         if portgroups:
             return [name, f"VDS · MTU {portgroups[0].mtu}", f"distributed, {plural(len(portgroups), 'port group')}"]

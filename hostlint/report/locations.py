@@ -78,6 +78,13 @@ class Locator:
         entry = self._hosts.get(host.lower())
         if entry is None:
             return None
+        owner = self._hosts.get(thing.lower()) if thing and "/" not in thing else None
+        if owner is not None and owner.pointer.startswith("/distributed_switches/"):
+            # A host's proxy switch (`esx01/DSwitch1`): the host's member entry in that switch.
+            member = re.compile(rf'"host"\s*:\s*{re.escape(json.dumps(host))}', re.IGNORECASE)
+            found = member.search(owner.text, owner.start, owner.end)
+            offset = found.start() if found else owner.start
+            return Location(uri=owner.uri, pointer=owner.pointer, line=owner.text.count("\n", 0, offset) + 1)
         offset = entry.start
         name = thing.rsplit("/", 1)[-1].removeprefix("vm:")
         if name:
