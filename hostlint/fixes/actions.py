@@ -3,32 +3,22 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Literal
+from typing import Annotated, Literal
 
 import yaml
-from pydantic import BaseModel, ConfigDict, ValidationError, field_validator
+from pydantic import AfterValidator, BaseModel, ConfigDict, ValidationError, field_validator
 
+from hostlint import platforms as registry
 from hostlint.data import data_dir
 
-Platform = Literal[
-    "esxcli",
-    "powercli",
-    "vsphere-api",
-    "nmcli",
-    "iproute2",
-    "virsh",
-    "cisco_ios",
-    "cisco_nxos",
-    "arista_eos",
-    "juniper_junos",
-]
-HOST_PLATFORMS: tuple[Platform, ...] = ("esxcli", "powercli", "vsphere-api")
+# A fix target of the registry (hostlint.platforms): a host tool, a KVM tool or a switch platform.
+Platform = Annotated[str, AfterValidator(registry.check_target)]
+# An ESXi host, directly or through vCenter.
+HOST_PLATFORMS: tuple[Platform, ...] = registry.targets_changing("esxi")
 # A KVM host: NetworkManager persists the change; iproute2 is the runtime variant (lost at reboot).
-KVM_HOST_PLATFORMS: tuple[Platform, ...] = ("nmcli", "iproute2")
+KVM_HOST_PLATFORMS: tuple[Platform, ...] = registry.targets_changing("kvm")
 # A libvirt domain's definition, changed on its KVM host.
-GUEST_PLATFORMS: tuple[Platform, ...] = ("virsh",)
-# Platforms whose steps are written as a shell script run one step at a time on the host.
-SHELL_PLATFORMS: tuple[Platform, ...] = ("esxcli", "nmcli", "iproute2", "virsh")
+GUEST_PLATFORMS: tuple[Platform, ...] = registry.targets_changing("guest")
 
 
 class ActionError(Exception):

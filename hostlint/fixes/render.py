@@ -12,8 +12,9 @@ from typing import Any
 
 import jinja2
 
+from hostlint import platforms as registry
 from hostlint.fixes import quoting
-from hostlint.fixes.quoting import LANGUAGE, UnsafeValue
+from hostlint.fixes.quoting import UnsafeValue
 from hostlint.fixes.spelling import FILTERS
 from hostlint.fixes.steps import Step
 
@@ -80,7 +81,7 @@ def render(step: Step, platform: str, field: str) -> str:
     source = getattr(step.action.platforms[platform], field)
     if source is None:
         return ""
-    language = "text" if field in TEXT_FIELDS else LANGUAGE[platform]
+    language = "text" if field in TEXT_FIELDS else registry.target(platform).language
     return _render(step, source, platform, f"{platform}.{field}", language)
 
 

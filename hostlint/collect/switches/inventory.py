@@ -22,7 +22,7 @@ from typing import Any
 from hostlint.collect.switches import ansible_inventory as ansible
 from hostlint.collect.switches.inventory_file import InventoryError, read_inventory_text, read_inventory_yaml
 from hostlint.collect.switches.nornir_inventory import nornir_hosts
-from hostlint.collect.switches.platforms import UnsupportedPlatform, canonical_platform
+from hostlint.platforms import UnsupportedPlatform, canonical_switch
 
 __all__ = ["Device", "InventoryError", "load_inventory", "missing_passwords", "password_for"]
 
@@ -91,7 +91,7 @@ def _device(path: Path, name: str, hostname: Any, platform: Any, username: Any, 
         problem = "no platform in the inventory (Nornir `platform`, Ansible `ansible_network_os`)"
     else:
         try:
-            canonical = canonical_platform(str(platform))
+            canonical = canonical_switch(str(platform))
         except UnsupportedPlatform as exc:
             problem = str(exc)
     if problem:
