@@ -6,10 +6,11 @@ from pathlib import Path
 from typing import Annotated, Literal
 
 import yaml
-from pydantic import AfterValidator, BaseModel, ConfigDict, ValidationError, field_validator
+from pydantic import AfterValidator, ValidationError, field_validator
 
 from hostlint import platforms as registry
 from hostlint.data import data_dir
+from hostlint.strict import Strict
 
 # A fix target of the registry (hostlint.platforms): a host tool, a KVM tool or a switch platform.
 Platform = Annotated[str, AfterValidator(registry.check_target)]
@@ -23,10 +24,6 @@ GUEST_PLATFORMS: tuple[Platform, ...] = registry.targets_changing("guest")
 
 class ActionError(Exception):
     """An action file that cannot be used; the message names the file and the field."""
-
-
-class Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid")
 
 
 class PlatformText(Strict):

@@ -5,9 +5,10 @@ from __future__ import annotations
 import re
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import Field, field_validator, model_validator
 
 from hostlint.platforms import rule_platforms
+from hostlint.strict import Strict
 
 Severity = Literal["error", "warning", "info"]
 Profile = Literal["minimal", "recommended", "strict"]
@@ -27,10 +28,6 @@ FACT_VARIABLES = {
     "bonds": "bond",
     "guest_nics": "nic",
 }
-
-
-class Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid")
 
 
 class Reference(Strict):
