@@ -5,12 +5,12 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Annotated, Literal
 
-import yaml
-from pydantic import AfterValidator, ValidationError, field_validator
+from pydantic import AfterValidator, field_validator
 
 from hostlint import platforms as registry
 from hostlint.data import data_dir
 from hostlint.strict import Strict
+from hostlint.yamlfile import load_model
 
 # A fix target of the registry (hostlint.platforms): a host tool, a KVM tool or a switch platform.
 Platform = Annotated[str, AfterValidator(registry.check_target)]
@@ -65,15 +65,7 @@ class Action(Strict):
 
 
 def load_action(path: Path) -> Action:
-    try:
-        raw = yaml.safe_load(path.read_text(encoding="utf-8"))
-        action = Action.model_validate(raw)
-    except (OSError, yaml.YAMLError) as exc:
-        raise ActionError(f"{path}: cannot read fix action: {exc}") from exc
-    except ValidationError as exc:
-        first = exc.errors()[0]
-        where = ".".join(str(p) for p in first["loc"]) or "(top level)"
-        raise ActionError(f"{path}: field {where}: {first['msg']}") from exc
+    action = load_model(path, Action, "fix action", ActionError)
     if path.stem != action.action:
         raise ActionError(f"{path}: file name must be the action name ({action.action}.yaml)")
     return action

@@ -19,12 +19,11 @@ from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 
-import yaml
-
 from hostlint import platforms as registry
 from hostlint.collect.switches.counts import RecordCount
 from hostlint.data import data_dir
 from hostlint.platforms import UnsupportedPlatform, canonical_switch
+from hostlint.yamlfile import read_yaml
 
 __all__ = ["CommandSpec", "PlatformSpec", "UnsupportedPlatform", "command_slug", "load_platform"]
 
@@ -67,7 +66,7 @@ def command_slug(command: str) -> str:
 def load_platform(name: str) -> PlatformSpec:
     platform = canonical_switch(name)
     folder = data_dir("collectors") / registry.switch(platform).folder
-    raw = yaml.safe_load((folder / "spec.yaml").read_text(encoding="utf-8"))
+    raw = read_yaml(folder / "spec.yaml", "collector spec", UnsupportedPlatform)
     commands = tuple(
         CommandSpec(
             command=entry["command"],
