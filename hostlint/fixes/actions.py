@@ -27,13 +27,24 @@ class ActionError(Exception):
 
 
 class PlatformText(Strict):
-    """Jinja2 templates for one platform: the change, how to verify it, and how to undo it."""
+    """Jinja2 templates for one platform: the change, how to verify it, and how to undo it.
+
+    Where the undo is the change's mirror image (the same command with `before` where the change
+    has `after`), `rollback` is left out: it is `change` rendered with `before` and `after`
+    swapped, and a left-out `rollback_expect` is `expect` so swapped (hostlint.fixes.render).
+    With `rollback` written out, a left-out `rollback_expect` means "the state from before the step".
+    """
 
     change: str
     verify: str
     expect: str
-    rollback: str
+    rollback: str | None = None
     rollback_expect: str | None = None
+
+    @property
+    def mirrored(self) -> bool:
+        """Whether the rollback is the change with `before` and `after` swapped."""
+        return self.rollback is None
 
 
 class Action(Strict):
