@@ -6,6 +6,9 @@ from pathlib import Path
 
 import pytest
 import yaml
+from switch_emulator.scenarios import NAMES, SCENARIOS
+from test_fixes import PLATFORMS as FIX_SITES
+from test_fixes_kvm import SWITCH_NAMES as KVM_FIX_SITES
 
 from hostlint import platforms as registry
 from hostlint.collect.switches import load_platform
@@ -24,6 +27,13 @@ def test_each_switch_has_its_collector_folder(switch: registry.SwitchPlatform) -
     assert spec.commands and all(command.template.is_file() for command in spec.commands)
     # Every source an unknown-fact reason names is a command the collector runs.
     assert set(switch.sources.values()) <= {command.command for command in spec.commands}
+
+
+def test_every_switch_has_its_tests() -> None:
+    """A new platform's tests: its emulator scenario and sample switch, its fix-script sites."""
+    switches = set(registry.SWITCH_NAMES)
+    assert set(SCENARIOS) == set(NAMES) == switches
+    assert set(FIX_SITES) == set(KVM_FIX_SITES) == switches
 
 
 def test_every_switch_action_has_text_for_every_switch() -> None:
