@@ -5,6 +5,8 @@ The keyring is the real `keyring` package with an in-memory backend set through 
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 import keyring
 import pytest
 from keyring.backend import KeyringBackend
@@ -24,7 +26,7 @@ from hostlint.collect.vsphere.esxi_ssh import SshSettings
 
 
 class MemoryKeyring(KeyringBackend):
-    priority = 1  # type: ignore[assignment]
+    priority = 1
 
     def __init__(self) -> None:
         super().__init__()
@@ -43,7 +45,7 @@ class MemoryKeyring(KeyringBackend):
 
 
 @pytest.fixture
-def memory(monkeypatch: pytest.MonkeyPatch) -> MemoryKeyring:
+def memory(monkeypatch: pytest.MonkeyPatch) -> Iterator[MemoryKeyring]:
     previous = keyring.get_keyring()
     backend = MemoryKeyring()
     keyring.set_keyring(backend)
