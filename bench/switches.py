@@ -31,8 +31,9 @@ sys.path.insert(0, str(ROOT / "tests"))
 from hostlint.collect.hostkeys import HostKeyPolicy  # noqa: E402
 from hostlint.collect.switches import Device, collect_switches  # noqa: E402
 from hostlint.collect.switches.inventory import PASSWORD_ENV  # noqa: E402
+from hostlint.platforms import SWITCH_NAMES  # noqa: E402
 
-PLATFORMS = ("cisco_ios", "cisco_nxos", "arista_eos", "juniper_junos")
+PLATFORMS = SWITCH_NAMES
 TARGET_RATIO = 7.0
 
 

@@ -13,17 +13,16 @@ from datetime import date
 from pathlib import Path
 
 import yaml
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import Field, field_validator
 
 from hostlint.results import CheckResult, Ignored
 from hostlint.rules import Rule, RuleError
 from hostlint.snapshot import SnapshotError
+from hostlint.strict import Strict
 from hostlint.yamlfile import load_model
 
 
-class BaselineEntry(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
+class BaselineEntry(Strict):
     code: str
     object: str
     reason: str
@@ -40,9 +39,7 @@ class BaselineEntry(BaseModel):
         return code == self.code.upper() and fnmatch.fnmatchcase(obj, self.object)
 
 
-class Baseline(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
+class Baseline(Strict):
     ignore: list[BaselineEntry] = Field(default_factory=list)
 
 

@@ -13,9 +13,10 @@ import tomllib
 from pathlib import Path
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import Field, ValidationError
 
 from hostlint.rules.model import Profile
+from hostlint.strict import Strict
 
 CONFIG_NAMES = ("hostlint.toml", ".hostlint.toml", "pyproject.toml")
 FormatName = Literal["human", "json", "sarif", "junit", "html", "github", "gitlab"]
@@ -25,18 +26,14 @@ class ConfigError(Exception):
     """A settings file that cannot be used; the message is one line naming the file."""
 
 
-class Timeouts(BaseModel):
+class Timeouts(Strict):
     """Seconds for live collection (`collect switches`): TCP + SSH login, and each command's answer."""
-
-    model_config = ConfigDict(extra="forbid")
 
     connect: float | None = Field(default=None, gt=0)
     command: float | None = Field(default=None, gt=0)
 
 
-class Config(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
+class Config(Strict):
     select: list[str] = Field(default_factory=list)
     ignore: list[str] = Field(default_factory=list)
     profile: Profile | None = None

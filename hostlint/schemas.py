@@ -8,19 +8,18 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
+from pydantic import ConfigDict, Field, TypeAdapter
 
 from hostlint.join.facts import Unresolved
 from hostlint.results import RESULT_SCHEMA_VERSION, Finding, Ignored, Skipped
 from hostlint.snapshot import Snapshot
 from hostlint.snapshot.common import CollectionError
+from hostlint.strict import Strict
 
 DIALECT = "https://json-schema.org/draft/2020-12/schema"
 
 
-class ReportSummary(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
+class ReportSummary(Strict):
     findings: int
     skipped: int
     passed: int
@@ -28,10 +27,10 @@ class ReportSummary(BaseModel):
     ignored: int
 
 
-class Report(BaseModel):
+class Report(Strict):
     """`hostlint check --format json`."""
 
-    model_config = ConfigDict(extra="forbid", title="hostlint check report")
+    model_config = ConfigDict(title="hostlint check report")
 
     schema_version: Literal[RESULT_SCHEMA_VERSION]  # type: ignore[valid-type]
     findings: list[Finding]
@@ -43,10 +42,8 @@ class Report(BaseModel):
     summary: ReportSummary
 
 
-class RuleListing(BaseModel):
+class RuleListing(Strict):
     """One entry of `hostlint rules --format json`."""
-
-    model_config = ConfigDict(extra="forbid")
 
     code: str
     name: str
@@ -56,23 +53,17 @@ class RuleListing(BaseModel):
     summary: str
 
 
-class CodeQualityLines(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
+class CodeQualityLines(Strict):
     begin: int = Field(ge=1)
 
 
-class CodeQualityLocation(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
+class CodeQualityLocation(Strict):
     path: str
     lines: CodeQualityLines
 
 
-class CodeQualityIssue(BaseModel):
+class CodeQualityIssue(Strict):
     """One entry of `hostlint check --format gitlab` (GitLab's code quality report)."""
-
-    model_config = ConfigDict(extra="forbid")
 
     description: str
     check_name: str

@@ -4,26 +4,23 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
 
 from hostlint.snapshot import SnapshotError
+from hostlint.strict import Strict
 from hostlint.yamlfile import load_model
 
 STORAGE_SERVICES = ("iscsi", "nfs", "vsan", "nvme-tcp", "nvme-rdma")
 
 
-class MtuPolicy(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
+class MtuPolicy(Strict):
     storage: int | None = None
     vlans: dict[int, int] = Field(default_factory=dict)
     portgroups: dict[str, int] = Field(default_factory=dict)
 
 
-class SiteParams(BaseModel):
+class SiteParams(Strict):
     """`--site FILE`: a port group's MTU wins over its VLAN's, which wins over the storage MTU."""
-
-    model_config = ConfigDict(extra="forbid")
 
     mtu: MtuPolicy = Field(default_factory=MtuPolicy)
     storage_vlans: list[int] = Field(default_factory=list)

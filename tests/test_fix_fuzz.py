@@ -35,10 +35,10 @@ from script_probe import (
 from test_fixes import PLATFORMS, findings_for, site
 from test_fixes_kvm import SWITCH_NAMES, kvm_site, lab, lab_result
 
+from hostlint import platforms as registry
 from hostlint.fixes import build_plan, identifiers
 from hostlint.fixes.actions import load_actions
 from hostlint.fixes.identifiers import control_character
-from hostlint.fixes.quoting import LANGUAGE
 from hostlint.fixes.render import render
 from hostlint.fixes.scripts import safe_name
 from hostlint.fixes.steps import Change, Step
@@ -324,7 +324,7 @@ def test_every_action_and_platform_with_a_hostile_name(data, name: str, tmp_path
         assert reason is not None, "a name with a control character must be withheld"
     if reason is not None:
         return
-    language = LANGUAGE[platform]
+    language = registry.target(platform).language
     for field in ("change", "verify", "rollback"):
         workdir = tmp_path_factory.mktemp("fragment")
         _same_command(language, render(step, platform, field), render(hostile, platform, field), old, name, workdir)

@@ -26,6 +26,7 @@ from hostlint.fixes import build_plan
 from hostlint.fixes.apply import _negotiate, _pnic_port, apply_change
 from hostlint.fixes.scripts import script_name
 from hostlint.fixes.write import write_plan
+from hostlint.platforms import SWITCH_NAMES
 from hostlint.rules import load_rules
 from hostlint.snapshot import Snapshot, load_site
 from hostlint.snapshot.esxi import EsxiHost
@@ -35,7 +36,7 @@ EMULATOR = Path(__file__).resolve().parent / "esxcli_emulator.py"
 RULES = load_rules()
 ALL_LABS = sorted(p.name for p in LABS.iterdir() if (p / "expected.yaml").is_file())
 SH = shutil.which("sh") or "/bin/sh"
-SWITCH_PLATFORMS = {"cisco_ios", "cisco_nxos", "arista_eos", "juniper_junos"}
+SWITCH_PLATFORMS = set(SWITCH_NAMES)
 
 
 def _plan(lab: str):

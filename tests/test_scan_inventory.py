@@ -92,37 +92,6 @@ def test_scan_collects_a_vcenter_merges_switches_and_keeps_going_past_a_dead_one
     assert counts["passed"] > 30 and counts["unresolved"] == 0
 
 
-def _imports(path: Path) -> set[str]:
-    import ast
-
-    found: set[str] = set()
-    for node in ast.walk(ast.parse(path.read_text(), filename=str(path))):
-        if isinstance(node, ast.Import):
-            found |= {alias.name for alias in node.names}
-        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
-            found |= {node.module} | {f"{node.module}.{alias.name}" for alias in node.names}
-    return found
-
-
-@pytest.mark.parametrize("package", ["history", "collect"])
-def test_libraries_import_nothing_from_the_cli(package: str) -> None:
-    files = sorted((ROOT / "hostlint" / package).rglob("*.py"))
-    assert files
-    offending = {
-        f"{path.relative_to(ROOT)}: {name}"
-        for path in files
-        for name in _imports(path)
-        if name == "hostlint.cli" or name.startswith("hostlint.cli.") or (package == "collect" and name == "click")
-    }
-    assert not offending
-
-
-def test_the_import_check_sees_an_import_inside_a_function(tmp_path: Path) -> None:
-    module = tmp_path / "m.py"
-    module.write_text("def f():\n    from hostlint.cli.main import cli\n    import click\n")
-    assert {"hostlint.cli.main", "hostlint.cli.main.cli", "click"} <= _imports(module)
-
-
 def test_scan_with_a_missing_vcenter_password_keeps_the_other_sources(tmp_path: Path) -> None:
     inventory = tmp_path / "scan.yaml"
     inventory.write_text(

@@ -8,9 +8,9 @@ from hypothesis import strategies as st
 from hostlint.collect.switches import Device, load_platform
 from hostlint.collect.switches.assemble import build_switch
 from hostlint.collect.switches.parse import Parsed, parse_output
-from hostlint.collect.switches.platforms import SUPPORTED
+from hostlint.platforms import SWITCH_NAMES
 
-COMMANDS = [(platform, command) for platform in SUPPORTED for command in load_platform(platform).commands]
+COMMANDS = [(platform, command) for platform in SWITCH_NAMES for command in load_platform(platform).commands]
 SAMPLES = {
     (platform, command.command): (command.template.parent / f"{command.slug}.txt").read_text(encoding="utf-8")
     for platform, command in COMMANDS

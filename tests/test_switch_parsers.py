@@ -8,7 +8,7 @@ from hostlint.collect.switches import Device, load_platform
 from hostlint.collect.switches import normalise as n
 from hostlint.collect.switches.assemble import build_switch
 from hostlint.collect.switches.parse import Parsed, parse_output
-from hostlint.collect.switches.platforms import SUPPORTED, UnsupportedPlatform, canonical_platform
+from hostlint.platforms import SWITCH_NAMES, UnsupportedPlatform, canonical_switch
 from hostlint.vocab import HASH_FIELDS
 
 NAMES = {"cisco_ios": "sw-ios1", "cisco_nxos": "nx1", "arista_eos": "eos1", "juniper_junos": "ex1"}
@@ -38,7 +38,7 @@ def _switch(platform: str):
     return switch
 
 
-@pytest.mark.parametrize("platform", SUPPORTED)
+@pytest.mark.parametrize("platform", SWITCH_NAMES)
 def test_every_command_has_a_template_and_a_sample_that_parses(platform):
     spec = load_platform(platform)
     assert spec.commands
@@ -323,11 +323,11 @@ def test_mtu_conversions():
 
 
 def test_platform_aliases_and_unsupported():
-    assert canonical_platform("cisco.nxos.nxos") == "cisco_nxos"
-    assert canonical_platform("eos") == "arista_eos"
-    assert canonical_platform("cisco_xe") == "cisco_ios"
+    assert canonical_switch("cisco.nxos.nxos") == "cisco_nxos"
+    assert canonical_switch("eos") == "arista_eos"
+    assert canonical_switch("cisco_xe") == "cisco_ios"
     with pytest.raises(UnsupportedPlatform, match="hp_procurve"):
-        canonical_platform("hp_procurve")
+        canonical_switch("hp_procurve")
 
 
 def _version(platform: str, text: str | None = None) -> tuple[str | None, str | None]:

@@ -20,12 +20,13 @@ from hostlint.config import ConfigError, load_config
 from hostlint.history.inventory import load_scan_inventory, scan_inventory_site
 from hostlint.history.sources import FileSource, Source, gather
 from hostlint.report import html
-from hostlint.report.human import plural, summary_line
+from hostlint.report.human import summary_line
 from hostlint.results import CheckResult
 from hostlint.rules import RuleError
 from hostlint.rules.model import PROFILES
 from hostlint.site import load_site_params
 from hostlint.snapshot import SnapshotError
+from hostlint.wording import plural
 
 DB_HELP = "History database: a SQLAlchemy URL (postgresql+psycopg://...) or a SQLite file path."
 

@@ -3,50 +3,48 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Literal
+from typing import Annotated, Literal
 
-import yaml
-from pydantic import BaseModel, ConfigDict, ValidationError, field_validator
+from pydantic import AfterValidator, field_validator
 
+from hostlint import platforms as registry
 from hostlint.data import data_dir
+from hostlint.strict import Strict
+from hostlint.yamlfile import load_model
 
-Platform = Literal[
-    "esxcli",
-    "powercli",
-    "vsphere-api",
-    "nmcli",
-    "iproute2",
-    "virsh",
-    "cisco_ios",
-    "cisco_nxos",
-    "arista_eos",
-    "juniper_junos",
-]
-HOST_PLATFORMS: tuple[Platform, ...] = ("esxcli", "powercli", "vsphere-api")
+# A fix target of the registry (hostlint.platforms): a host tool, a KVM tool or a switch platform.
+Platform = Annotated[str, AfterValidator(registry.check_target)]
+# An ESXi host, directly or through vCenter.
+HOST_PLATFORMS: tuple[Platform, ...] = registry.targets_changing("esxi")
 # A KVM host: NetworkManager persists the change; iproute2 is the runtime variant (lost at reboot).
-KVM_HOST_PLATFORMS: tuple[Platform, ...] = ("nmcli", "iproute2")
+KVM_HOST_PLATFORMS: tuple[Platform, ...] = registry.targets_changing("kvm")
 # A libvirt domain's definition, changed on its KVM host.
-GUEST_PLATFORMS: tuple[Platform, ...] = ("virsh",)
-# Platforms whose steps are written as a shell script run one step at a time on the host.
-SHELL_PLATFORMS: tuple[Platform, ...] = ("esxcli", "nmcli", "iproute2", "virsh")
+GUEST_PLATFORMS: tuple[Platform, ...] = registry.targets_changing("guest")
 
 
 class ActionError(Exception):
     """An action file that cannot be used; the message names the file and the field."""
 
 
-class Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
-
 class PlatformText(Strict):
-    """Jinja2 templates for one platform: the change, how to verify it, and how to undo it."""
+    """Jinja2 templates for one platform: the change, how to verify it, and how to undo it.
+
+    Where the undo is the change's mirror image (the same command with `before` where the change
+    has `after`), `rollback` is left out: it is `change` rendered with `before` and `after`
+    swapped, and a left-out `rollback_expect` is `expect` so swapped (hostlint.fixes.render).
+    With `rollback` written out, a left-out `rollback_expect` means "the state from before the step".
+    """
 
     change: str
     verify: str
     expect: str
-    rollback: str
+    rollback: str | None = None
     rollback_expect: str | None = None
+
+    @property
+    def mirrored(self) -> bool:
+        """Whether the rollback is the change with `before` and `after` swapped."""
+        return self.rollback is None
 
 
 class Action(Strict):
@@ -78,15 +76,7 @@ class Action(Strict):
 
 
 def load_action(path: Path) -> Action:
-    try:
-        raw = yaml.safe_load(path.read_text(encoding="utf-8"))
-        action = Action.model_validate(raw)
-    except (OSError, yaml.YAMLError) as exc:
-        raise ActionError(f"{path}: cannot read fix action: {exc}") from exc
-    except ValidationError as exc:
-        first = exc.errors()[0]
-        where = ".".join(str(p) for p in first["loc"]) or "(top level)"
-        raise ActionError(f"{path}: field {where}: {first['msg']}") from exc
+    action = load_model(path, Action, "fix action", ActionError)
     if path.stem != action.action:
         raise ActionError(f"{path}: file name must be the action name ({action.action}.yaml)")
     return action

@@ -10,6 +10,7 @@ from collections.abc import Callable
 from typing import Any
 
 from hostlint import names
+from hostlint import platforms as registry
 from hostlint.fixes.spelling import jumbo_ip_mtu
 from hostlint.fixes.steps import Change
 from hostlint.join import build_facts
@@ -286,7 +287,8 @@ def _renegotiate(snapshot: Snapshot, touched: Callable[[BondFact], bool]) -> Non
             if uplink.channel_mode in ("lacp-active", "lacp-passive") and uplink.switch and uplink.port:
                 # An LACP member whose host does not answer: suspended (stand-alone on IOS).
                 port = _port(_switch(snapshot, uplink.switch), uplink.port)
-                lone = "individual" if uplink.platform == "cisco_ios" else "suspended"
+                entry = registry.find_switch(uplink.platform)
+                lone = entry.unanswered_lacp_member if entry else "suspended"
                 port.member_state = "bundled" if negotiated else lone
         if bond.mode != "802.3ad":
             bond.partner_mac = bond.active_aggregator_id = None

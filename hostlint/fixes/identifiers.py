@@ -16,9 +16,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
-SWITCH_PLATFORMS = ("cisco_ios", "cisco_nxos", "arista_eos", "juniper_junos")
-ESXI_PLATFORMS = ("esxcli", "powercli", "vsphere-api")
-KVM_PLATFORMS = ("nmcli", "iproute2", "virsh")
+from hostlint import platforms as registry
 
 # Longest name hostlint renders anywhere; longer is not a name but a payload.
 MAX_NAME = 255
@@ -109,10 +107,9 @@ GRAMMARS: dict[str, Grammar] = {
     # A libvirt domain name is free text except `/` (virDomainDefParse); quoted.
     "libvirt_domain": _g("domain name", MAX_NAME, r"[^/]+", "anything but '/'"),
     "mac": _g("MAC address", 17, r"[0-9a-fA-F]{2}(?::[0-9a-fA-F]{2}){5}", "six hex pairs separated by ':'"),
-    "cisco_ios_interface": _g("interface name", 64, _CISCO_LIKE_INTERFACE, "a type word and slot/port numbers"),
-    "cisco_nxos_interface": _g("interface name", 64, _CISCO_LIKE_INTERFACE, "a type word and slot/port numbers"),
-    "arista_eos_interface": _g("interface name", 64, _CISCO_LIKE_INTERFACE, "a type word and slot/port numbers"),
-    "juniper_junos_interface": _g("interface name", 64, _JUNOS_INTERFACE, "type-fpc/pic/port, aeN or similar"),
+    # Switch interface names, by the family a switch platform names (hostlint.platforms).
+    "cisco_like_interface": _g("interface name", 64, _CISCO_LIKE_INTERFACE, "a type word and slot/port numbers"),
+    "junos_interface": _g("interface name", 64, _JUNOS_INTERFACE, "type-fpc/pic/port, aeN or similar"),
     # Words of a switch command argument hostlint read back from the switch (a load-balance setting).
     "switch_words": _g(
         "switch setting",
@@ -182,12 +179,12 @@ _KVM_KEYS = {
     "before_options": "token",
 }
 _SWITCH_KEYS = {
-    "port": "{platform}_interface",
-    "ports": "{platform}_interface",
-    "members": "{platform}_interface",
-    "interface": "{platform}_interface",
-    "config_source": "{platform}_interface",
-    "name": "{platform}_interface",
+    "port": "{interfaces}",
+    "ports": "{interfaces}",
+    "members": "{interfaces}",
+    "interface": "{interfaces}",
+    "config_source": "{interfaces}",
+    "name": "{interfaces}",
     "command": "switch_words",
     "hash": "token",
     "mode": "token",
@@ -202,9 +199,11 @@ _SWITCH_KEYS = {
 
 
 def _keys(platform: str) -> dict[str, str]:
-    if platform in SWITCH_PLATFORMS:
-        return {key: kind.format(platform=platform) for key, kind in _SWITCH_KEYS.items()}
-    if platform in KVM_PLATFORMS:
+    switch = registry.find_switch(platform)
+    if switch is not None:
+        return {key: kind.format(interfaces=switch.interface_names) for key, kind in _SWITCH_KEYS.items()}
+    target = registry.TARGETS.get(platform)
+    if target is not None and target.changes in ("kvm", "guest"):
         return _KVM_KEYS
     return _ESXI_KEYS
 
@@ -238,4 +237,4 @@ def check_values(values: dict[str, Any], platform: str) -> str | None:
 
 
 def check_device(device: str, platform: str) -> str | None:
-    return problem("switch" if platform in SWITCH_PLATFORMS else "host", device)
+    return problem("switch" if registry.find_switch(platform) else "host", device)

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import re
 
-from hostlint.fixes.actions import SHELL_PLATFORMS
+from hostlint import platforms as registry
 from hostlint.fixes.identifiers import printable
 from hostlint.fixes.plan import Plan
 from hostlint.fixes.render import describe, render
-from hostlint.fixes.scripts import CONFIRM_MINUTES, needs_confirm, script_name
+from hostlint.fixes.scripts import needs_confirm, script_name
 from hostlint.fixes.steps import Step
 from hostlint.snapshot import Snapshot
 
@@ -55,16 +55,7 @@ def _run(step: Step, rollback: bool = False) -> str:
     commands = []
     for platform in step.change.platforms:
         name = script_name(step.device, platform, rollback)
-        if platform == "iproute2":
-            commands.append(f"`sh {name} {step.number}` (runtime only, lost at reboot)")
-        elif platform in SHELL_PLATFORMS:
-            commands.append(f"`sh {name} {step.number}`")
-        elif platform == "powercli":
-            commands.append(f"`./{name} -Step {step.number}`")
-        elif platform == "vsphere-api":
-            commands.append(f"`python3 {name} --server VCENTER --user USER {step.number}`")
-        else:
-            commands.append(f"step {step.number} of `{name}`")
+        commands.append(registry.target(platform).run.format(name=name, number=step.number))
     return " or ".join(commands)
 
 
@@ -91,15 +82,24 @@ def _step_section(step: Step) -> list[str]:
     lines += ["", "  Expect:", ""]
     lines += _fenced(render(step, platform, "expect").splitlines(), "  ")
     lines += [""]
-    if needs_confirm(step, "juniper_junos"):
-        lines += [
-            f"- **Confirm** (juniper_junos): the block ends in `commit confirmed {CONFIRM_MINUTES}`. Once the",
-            f"  verify passes, within {CONFIRM_MINUTES} minutes, paste the step's CONFIRM lines (`configure private`,",
-            "  `commit`, `exit`). Unconfirmed, Junos rolls the change back by itself at the deadline and the links",
-            "  bounce again.",
-            "",
-        ]
+    for confirmed in step.change.platforms:
+        if needs_confirm(step, confirmed):
+            lines += _confirm(registry.switch(confirmed))
     return lines
+
+
+def _confirm(switch: registry.SwitchPlatform) -> list[str]:
+    """How a block that ends in a confirmed commit is confirmed."""
+    words = switch.vocabulary
+    first, *rest = (f"`{line}`" for line in words.confirm)
+    return [
+        f"- **Confirm** ({switch.name}): the block ends in `{words.leave[0]}`. Once the",
+        f"  verify passes, within {words.confirm_minutes} minutes, paste the step's CONFIRM lines ({first},",
+        f"  {', '.join(rest)}). Unconfirmed, {switch.label} rolls the change back by itself at the deadline and the"
+        " links",
+        "  bounce again.",
+        "",
+    ]
 
 
 def _overview(plan: Plan) -> list[str]:
@@ -200,8 +200,11 @@ def _rollback(plan: Plan) -> list[str]:
     ]
     for n, step in enumerate(reversed(plan.steps), 1):
         line = f"{n}. Undo step {step.number} on {md(step.device)} ({step.action.action}): {_run(step, True)}"
-        if needs_confirm(step, "juniper_junos", rollback=True):
-            line += f"; once its verify passes, its CONFIRM lines (`commit`) within {CONFIRM_MINUTES} minutes"
+        for confirmed in step.change.platforms:
+            if needs_confirm(step, confirmed, rollback=True):
+                words = registry.switch(confirmed).vocabulary
+                commit = ", ".join(f"`{line}`" for line in words.commit)
+                line += f"; once its verify passes, its CONFIRM lines ({commit}) within {words.confirm_minutes} minutes"
         lines.append(line)
     return [*lines, ""]
 

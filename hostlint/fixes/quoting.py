@@ -14,20 +14,6 @@ from typing import Any
 
 from hostlint.fixes.identifiers import control_character, printable
 
-# The language of each platform's scripts.
-LANGUAGE = {
-    "esxcli": "sh",
-    "nmcli": "sh",
-    "iproute2": "sh",
-    "virsh": "sh",
-    "powercli": "ps",
-    "vsphere-api": "py",
-    "cisco_ios": "cli",
-    "cisco_nxos": "cli",
-    "arista_eos": "cli",
-    "juniper_junos": "cli",
-}
-
 
 class UnsafeValue(Exception):
     """A value that cannot be written safely into a script: the step's fix is withheld."""

@@ -12,8 +12,9 @@ from typing import Any
 
 import jinja2
 
+from hostlint import platforms as registry
 from hostlint.fixes import quoting
-from hostlint.fixes.quoting import LANGUAGE, UnsafeValue
+from hostlint.fixes.quoting import UnsafeValue
 from hostlint.fixes.spelling import FILTERS
 from hostlint.fixes.steps import Step
 
@@ -54,20 +55,25 @@ def _compile(source: str, language: str) -> jinja2.Template:
     return _environment(language).from_string(source)
 
 
-def _context(step: Step, platform: str) -> dict[str, Any]:
+def _context(step: Step, platform: str, mirror: bool = False) -> dict[str, Any]:
     change = step.change
+    before, after = (change.after, change.before) if mirror else (change.before, change.after)
     return {
         **change.values,
-        "before": change.before,
-        "after": change.after,
+        "before": before,
+        "after": after,
         "device": change.device,
         "platform": platform,
     }
 
 
-def _render(step: Step, source: str, platform: str, where: str, language: str) -> str:
+# A mirrored rollback field: the forward field it is rendered from, with before and after swapped.
+_MIRRORS = {"rollback": "change", "rollback_expect": "expect"}
+
+
+def _render(step: Step, source: str, platform: str, where: str, language: str, mirror: bool = False) -> str:
     try:
-        text = _compile(source, language).render(_context(step, platform))
+        text = _compile(source, language).render(_context(step, platform, mirror))
     except UnsafeValue as exc:
         raise UnsafeValue(f"rules/fixes/{step.action.action}.yaml: {where}: {exc}") from exc
     except jinja2.TemplateError as exc:
@@ -77,10 +83,15 @@ def _render(step: Step, source: str, platform: str, where: str, language: str) -
 
 def render(step: Step, platform: str, field: str) -> str:
     """`change`, `verify`, `expect`, `rollback` or `rollback_expect` of the step for `platform`."""
-    source = getattr(step.action.platforms[platform], field)
+    text = step.action.platforms[platform]
+    language = "text" if field in TEXT_FIELDS else registry.target(platform).language
+    source = getattr(text, field)
+    if source is None and text.mirrored and field in _MIRRORS:
+        forward = _MIRRORS[field]
+        where = f"{platform}.{field} (mirrored {forward})"
+        return _render(step, getattr(text, forward), platform, where, language, mirror=True)
     if source is None:
         return ""
-    language = "text" if field in TEXT_FIELDS else LANGUAGE[platform]
     return _render(step, source, platform, f"{platform}.{field}", language)
 
 

@@ -7,36 +7,15 @@ PowerShell scripts run one step given by number, switch files are pasted one blo
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 
-from hostlint.fixes.actions import SHELL_PLATFORMS
+from hostlint import platforms as registry
 from hostlint.fixes.identifiers import printable
 from hostlint.fixes.quoting import ps
 from hostlint.fixes.render import describe, render
 from hostlint.fixes.steps import Step
+from hostlint.platforms import Vocabulary
 
-
-@dataclass(frozen=True)
-class Dialect:
-    comment: str
-    enter: tuple[str, ...] = ()
-    leave: tuple[str, ...] = ()
-    # Pasted on its own once the step's verify passes: what makes a confirmed commit permanent.
-    confirm: tuple[str, ...] = ()
-
-
-SWITCH_DIALECTS = {
-    "cisco_ios": Dialect("!", ("configure terminal",), ("end",)),
-    "cisco_nxos": Dialect("!", ("configure terminal",), ("end",)),
-    "arista_eos": Dialect("!", ("configure terminal",), ("end",)),
-    # `commit confirmed 10` rolls the change back by itself after 10 minutes unless a later `commit`
-    # confirms it (Junos CLI User Guide, "commit confirmed"): every block is followed by that confirm.
-    "juniper_junos": Dialect(
-        "#", ("configure private",), ("commit confirmed 10", "exit"), ("configure private", "commit", "exit")
-    ),
-}
-CONFIRM_MINUTES = 10
-SHELL = Dialect("#")
+SHELL = registry.SHELL_VOCABULARY
 
 
 def safe_name(device: str) -> str:
@@ -44,21 +23,13 @@ def safe_name(device: str) -> str:
 
 
 def script_name(device: str, platform: str, rollback: bool = False) -> str:
-    device = safe_name(device)
-    kind = ".rollback" if rollback else ""
-    if platform in SHELL_PLATFORMS:
-        return f"{device}{kind}.{platform}.sh"
-    if platform == "powercli":
-        return f"{device}{kind}.ps1"
-    if platform == "vsphere-api":
-        return f"{device}{kind}.vsphere_api.py"
-    return f"{device}{kind}.{platform}.txt"
+    return registry.target(platform).script_name(safe_name(device), rollback)
 
 
-def _comment(dialect: Dialect, lines: list[str]) -> list[str]:
+def _comment(vocabulary: Vocabulary, lines: list[str]) -> list[str]:
     """Comment lines; names in them are data, so every control character (a newline that would start
     a live line) is shown as an escape instead."""
-    return [f"{dialect.comment} {printable(line)}".rstrip() for line in lines]
+    return [f"{vocabulary.comment} {printable(line)}".rstrip() for line in lines]
 
 
 def _step_title(step: Step, total: int, rollback: bool) -> str:
@@ -66,7 +37,7 @@ def _step_title(step: Step, total: int, rollback: bool) -> str:
     return f"{verb} {step.number} of {total} [{step.action.label}] {step.action.action} (stage {step.stage})"
 
 
-def _block(step: Step, platform: str, dialect: Dialect, total: int, rollback: bool) -> list[str]:
+def _block(step: Step, platform: str, vocabulary: Vocabulary, total: int, rollback: bool) -> list[str]:
     """One step's commands between comments: title, findings, review notes; then verify and expect."""
     notes = [f"{s.code} {s.object}: {s.message}" for s in step.sources]
     notes.append(f"what: {describe(step)}")
@@ -76,37 +47,40 @@ def _block(step: Step, platform: str, dialect: Dialect, total: int, rollback: bo
     if rollback and not expect:
         expect = f"the state from before step {step.number}"
     expect = expect or render(step, platform, "expect")
-    lines = _comment(dialect, [_step_title(step, total, rollback), *notes])
+    lines = _comment(vocabulary, [_step_title(step, total, rollback), *notes])
     command_lines = commands.splitlines()
-    live = any(not line.startswith(dialect.comment) for line in command_lines)
+    live = any(not line.startswith(vocabulary.comment) for line in command_lines)
     if live:
-        lines += [*dialect.enter, *command_lines, *dialect.leave]
+        lines += [*vocabulary.enter, *command_lines, *vocabulary.leave]
     else:
         # Only REVIEW comments (a change hostlint leaves to a human): nothing to commit.
         lines += command_lines
-    lines += _comment(dialect, ["verify:", *(f"  {v}" for v in render(step, platform, "verify").splitlines())])
-    lines += _comment(dialect, ["expect:", *(f"  {e}" for e in expect.splitlines())])
-    if live and dialect.confirm:
+    lines += _comment(vocabulary, ["verify:", *(f"  {v}" for v in render(step, platform, "verify").splitlines())])
+    lines += _comment(vocabulary, ["expect:", *(f"  {e}" for e in expect.splitlines())])
+    if live and vocabulary.confirm:
         what = "undo" if rollback else "step"
+        label = registry.switch(platform).label
         lines += _comment(
-            dialect,
+            vocabulary,
             [
                 f"CONFIRM {what} {step.number}: paste the next lines on their own, once the verify above passes,",
-                f"within {CONFIRM_MINUTES} minutes. Unconfirmed, Junos rolls this commit back by itself at the",
+                f"within {vocabulary.confirm_minutes} minutes. Unconfirmed, {label} rolls this commit back by itself"
+                " at the",
                 "deadline (bouncing the links again); if the verify fails, paste nothing and let it roll back.",
             ],
         )
-        lines += list(dialect.confirm)
+        lines += list(vocabulary.confirm)
     return lines
 
 
 def needs_confirm(step: Step, platform: str, rollback: bool = False) -> bool:
     """Whether `step` on `platform` ends in a confirmed commit that a separate `commit` must confirm."""
-    dialect = SWITCH_DIALECTS.get(platform)
-    if dialect is None or not dialect.confirm or platform not in step.change.platforms:
+    target = registry.TARGETS.get(platform)
+    vocabulary = target.vocabulary if target else SHELL
+    if not vocabulary.confirm or platform not in step.change.platforms:
         return False
     commands = render(step, platform, "rollback" if rollback else "change").splitlines()
-    return any(not line.startswith(dialect.comment) for line in commands)
+    return any(not line.startswith(vocabulary.comment) for line in commands)
 
 
 def _intro(device: str | None, platform: str, numbers: str, rollback: bool) -> list[str]:
@@ -121,30 +95,11 @@ def _intro(device: str | None, platform: str, numbers: str, rollback: bool) -> l
     ]
 
 
-# Where each shell script runs, and what the engineer must know before picking it.
-_SHELL_USAGE = {
-    "esxcli": ["Usage, in the ESXi shell: sh {name} STEP"],
-    "nmcli": [
-        "Usage, as root on the KVM host: sh {name} STEP",
-        "NetworkManager keeps the change (it is in the connection profile).",
-    ],
-    "iproute2": [
-        "Usage, as root on the KVM host: sh {name} STEP",
-        "RUNTIME ONLY: a reboot or a NetworkManager/ifupdown reload undoes these changes. Use this",
-        "script where NetworkManager does not manage the interfaces, or the nmcli script; not both.",
-    ],
-    "virsh": [
-        "Usage, as root on the KVM host: sh {name} STEP",
-        "virsh and virt-xml connect to LIBVIRT_DEFAULT_URI (qemu:///system for root by default).",
-    ],
-}
-
-
 def shell_script(device: str, platform: str, steps: list[Step], total: int, rollback: bool) -> str:
     numbers = " ".join(str(s.number) for s in steps)
     name = script_name(device, platform, rollback)
     lines = ["#!/bin/sh", *_comment(SHELL, _intro(device, platform, numbers, rollback))]
-    lines += _comment(SHELL, [line.format(name=name) for line in _SHELL_USAGE[platform]] + [""])
+    lines += _comment(SHELL, [line.format(name=name) for line in registry.target(platform).usage] + [""])
     lines += ["set -eu", ""]
     for step in steps:
         body = _block(step, platform, SHELL, total, rollback)
@@ -293,19 +248,20 @@ def python_script(device: str, steps: list[Step], total: int, rollback: bool) ->
 
 
 def switch_script(device: str, platform: str, steps: list[Step], total: int, rollback: bool) -> str:
-    dialect = SWITCH_DIALECTS[platform]
+    vocabulary = registry.target(platform).vocabulary
     numbers = ", ".join(str(s.number) for s in steps)
-    lines = _comment(dialect, _intro(device, platform, numbers, rollback))
+    lines = _comment(vocabulary, _intro(device, platform, numbers, rollback))
     paste = ["Each block enters and leaves configuration mode itself; paste it whole."]
-    if dialect.confirm:
+    if vocabulary.confirm:
         paste = [
             "Each step is two pastes: its block (entering configuration mode, ending in commit confirmed",
-            f"{CONFIRM_MINUTES}), then, once its verify passes, its CONFIRM lines (a plain commit), on their own.",
+            f"{vocabulary.confirm_minutes}), then, once its verify passes, its CONFIRM lines (a plain commit),"
+            " on their own.",
         ]
-    lines += _comment(dialect, [*paste, ""])
+    lines += _comment(vocabulary, [*paste, ""])
     for step in steps:
-        lines += _block(step, platform, dialect, total, rollback)
-        lines += _comment(dialect, [f"end of step {step.number}", ""])
+        lines += _block(step, platform, vocabulary, total, rollback)
+        lines += _comment(vocabulary, [f"end of step {step.number}", ""])
     return "\n".join(lines) + "\n"
 
 
@@ -318,13 +274,14 @@ def device_scripts(steps: list[Step], total: int) -> dict[str, str]:
     files = {}
     for (device, platform), device_steps in sorted(by_device.items()):
         undo = list(reversed(device_steps))
-        if platform in SHELL_PLATFORMS:
+        renderer = registry.target(platform).renderer
+        if renderer == "shell":
             files[script_name(device, platform)] = shell_script(device, platform, device_steps, total, False)
             files[script_name(device, platform, True)] = shell_script(device, platform, undo, total, True)
-        elif platform == "vsphere-api":
+        elif renderer == "python":
             files[script_name(device, platform)] = python_script(device, device_steps, total, False)
             files[script_name(device, platform, True)] = python_script(device, undo, total, True)
-        elif platform == "powercli":
+        elif renderer == "powershell":
             is_host = any("esxcli" in s.change.platforms for s in device_steps)
             files[script_name(device, platform)] = powershell_script(device, device_steps, total, False, is_host)
             files[script_name(device, platform, True)] = powershell_script(device, undo, total, True, is_host)

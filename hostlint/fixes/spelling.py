@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 
+from hostlint import platforms as registry
 from hostlint.fixes.quoting import Quoted, Token, sh
 
 # vSphere API policy -> `esxcli ... failover set -l` value, and what `failover get` prints back.
@@ -42,18 +43,7 @@ _NXOS_FIELDS = {
 }
 _NXOS_DIRECTIONS = ("src-dst", "src", "dst")
 
-_CHANNEL_INTERFACE = {
-    "cisco_ios": "Port-channel{}",
-    "cisco_nxos": "port-channel{}",
-    "arista_eos": "Port-Channel{}",
-    "juniper_junos": "ae{}",
-}
 _CHANNEL_MODE = {"static": "on", "lacp-active": "active", "lacp-passive": "passive", "pagp": "desirable"}
-
-# The platform's largest interface MTU. IOS, NX-OS and EOS count the IP packet; Junos counts the
-# Ethernet header too (media MTU), hence the 14 bytes between a Junos value and an IP MTU.
-_JUMBO = {"cisco_ios": 9198, "cisco_nxos": 9216, "arista_eos": 9214, "juniper_junos": 9216}
-_L2_HEADER = {"juniper_junos": 14}
 
 
 def esxcli_policy(policy: str) -> Token:
@@ -70,9 +60,11 @@ def powercli_policy(policy: str) -> Token:
 
 def hash_command(hash_name: str, platform: str) -> str | None:
     """The `port-channel load-balance` argument for a normalised hash, None when the platform has none."""
-    if platform == "cisco_ios":
+    switch = registry.find_switch(platform)
+    source = switch.hash_source if switch is not None and switch.writes_hash else None
+    if source == "ios":
         return _IOS_HASH.get(hash_name)
-    if platform == "cisco_nxos":
+    if source == "nxos":
         for direction in _NXOS_DIRECTIONS:
             prefix = f"{direction}-"
             if hash_name.startswith(prefix) and hash_name[len(prefix) :] in _NXOS_FIELDS:
@@ -87,25 +79,28 @@ def channel_number(name: str) -> int | None:
 
 
 def channel_interface(number: int, platform: str) -> Token:
-    return Token(_CHANNEL_INTERFACE[platform].format(int(number)))
+    return Token(registry.switch(platform).channel_interface.format(int(number)))
 
 
 def channel_mode(mode: str) -> Token:
     return Token(_CHANNEL_MODE[mode])
 
 
+# The platform's largest interface MTU. IOS, NX-OS and EOS count the IP packet; Junos counts the
+# Ethernet header too (media MTU): `l2_header` bytes between its value and an IP MTU.
 def jumbo(platform: str) -> int:
-    return _JUMBO[platform]
+    return registry.switch(platform).jumbo
 
 
 def jumbo_ip_mtu(platform: str) -> int:
     """The largest IP packet the platform's jumbo setting passes."""
-    return _JUMBO[platform] - _L2_HEADER.get(platform, 0)
+    switch = registry.switch(platform)
+    return switch.jumbo - switch.l2_header
 
 
 def config_mtu(ip_mtu: int, platform: str) -> int:
     """The interface `mtu` value that passes IP packets of `ip_mtu` bytes."""
-    return ip_mtu + _L2_HEADER.get(platform, 0)
+    return ip_mtu + registry.switch(platform).l2_header
 
 
 _SHORT = (
@@ -129,7 +124,8 @@ def short_interface(name: str, platform: str) -> str:
         if name.startswith(long):
             return abbreviation + name[len(long) :]
     if name.startswith("Ethernet"):
-        return {"cisco_nxos": "Eth", "arista_eos": "Et"}.get(platform, "Ethernet") + name[len("Ethernet") :]
+        switch = registry.find_switch(platform)
+        return (switch.ethernet_short if switch else "Ethernet") + name[len("Ethernet") :]
     return name
 
 

@@ -5,15 +5,13 @@ from __future__ import annotations
 from typing import Any
 
 from hostlint import names, vocab
+from hostlint import platforms as registry
 from hostlint.fixes.facts import require, uplinks_of
 from hostlint.fixes.site import Site, channel, channel_by_number, port
 from hostlint.fixes.spelling import channel_interface, channel_number, hash_command, jumbo, jumbo_ip_mtu
 from hostlint.fixes.steps import CannotFix, Change
 from hostlint.join.facts import Fact, TeamFact, UplinkFact
 from hostlint.snapshot.switch import Switch
-
-# Platforms whose hash command hostlint writes; on the others it depends on the ASIC family.
-HASH_PLATFORMS = ("cisco_ios", "cisco_nxos")
 
 
 def _switch(site: Site, name: str) -> Switch:
@@ -32,7 +30,8 @@ def _by_switch(uplinks: list[UplinkFact]) -> dict[str, list[UplinkFact]]:
 
 def _hash_change(switch: Switch, hash_name: str) -> Change:
     command = hash_command(hash_name, switch.platform)
-    if command is None and switch.platform in HASH_PLATFORMS:
+    writes_hash = registry.switch(switch.platform).writes_hash
+    if command is None and writes_hash:
         raise CannotFix(f"{switch.name} ({switch.platform}) has no port-channel hash equivalent to {hash_name}")
     current = switch.load_balance
     before = None
@@ -41,7 +40,7 @@ def _hash_change(switch: Switch, hash_name: str) -> Change:
         notes.append(f"{switch.name}'s current hash was not collected: the rollback cannot restore it")
     else:
         before = current.raw or hash_command(current.hash, switch.platform) or current.hash
-    if switch.platform not in HASH_PLATFORMS:
+    if not writes_hash:
         notes.append(f"on {switch.platform} the hash command depends on the hardware: set it by hand")
     return Change(
         action="switch-hash",
@@ -106,8 +105,9 @@ def _channel_change(switch: Switch, ports: list[str], number: int, multichassis:
         else None
     )
     notes = []
-    if multichassis is not None and platform == "juniper_junos":
-        notes.append("Junos MC-LAG (mc-ae) is not written by hostlint: configure it by hand")
+    by_hand = registry.switch(platform).multichassis_by_hand
+    if multichassis is not None and by_hand:
+        notes.append(f"{registry.switch(platform).label} {by_hand} is not written by hostlint: configure it by hand")
     return Change(
         action="switch-static-port-channel",
         device=switch.name,
@@ -239,7 +239,7 @@ def _mtu_interfaces(switch: Switch, ports: list[str], mtu: int) -> list[dict[str
         if existing is not None and existing.mtu < mtu:
             number = channel_number(existing.name)
             interfaces[channel_interface(number, switch.platform)] = existing.mtu
-        if (existing is None or switch.platform == "cisco_ios") and found.mtu < mtu:
+        if (existing is None or registry.switch(switch.platform).mtu_on_members) and found.mtu < mtu:
             interfaces[found.name] = found.mtu
     return [{"name": name, "before": before} for name, before in interfaces.items()]
 

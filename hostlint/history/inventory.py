@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import Field, model_validator
 
 from hostlint.collect.hostkeys import HostKeyPolicy, KnownHostsError
 from hostlint.collect.limits import VSPHERE_TIMEOUT_S
@@ -35,11 +35,8 @@ from hostlint.collect.progress import Progress
 from hostlint.history.sources import FileSource, Source
 from hostlint.snapshot import Snapshot, SnapshotError
 from hostlint.snapshot.common import CollectionError
+from hostlint.strict import Strict
 from hostlint.yamlfile import load_model
-
-
-class Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid")
 
 
 class VsphereEntry(Strict):

@@ -14,8 +14,9 @@ from rich.text import Text
 from hostlint.history.compare import HISTORY_SCHEMA_VERSION, ScanDiff, Trend
 from hostlint.history.drift import Drift
 from hostlint.history.store import ScanRecord
-from hostlint.report.human import SEVERITY_STYLE, plural, value_text
+from hostlint.report.human import SEVERITY_STYLE, value_text
 from hostlint.results import Finding
+from hostlint.wording import plural
 
 DETAIL = " " * 10
 

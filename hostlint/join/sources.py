@@ -7,34 +7,10 @@ which the rule engine reports when a rule reads that field (hostlint.rules.engin
 
 from __future__ import annotations
 
-# Switch facts: the command (see collectors/<platform>/spec.yaml) whose output holds each one.
-_SWITCH: dict[str, dict[str, str]] = {
-    "cisco_ios": {
-        "interfaces": "show interfaces",
-        "channel_mode": "show running-config",
-        "member_state": "show etherchannel summary",
-        "peer_link": "show switch",
-    },
-    "cisco_nxos": {
-        "interfaces": "show interface",
-        "channel_mode": "show running-config",
-        "member_state": "show port-channel summary",
-        "peer_link": "show vpc brief",
-    },
-    "arista_eos": {
-        "interfaces": "show interfaces",
-        "channel_mode": "show running-config",
-        "member_state": "show port-channel summary",
-        "peer_link": "show mlag",
-    },
-    "juniper_junos": {
-        "interfaces": "show interfaces extensive",
-        "channel_mode": "show configuration | display set",
-        "member_state": "show lacp interfaces",
-        "peer_link": "show virtual-chassis",
-    },
-}
-# What each switch fact is called in a message, and which part of the collection shows it.
+from hostlint import platforms as registry
+
+# What each switch fact is called in a message, and which part of the collection shows it (each
+# switch platform names the command that shows each part: hostlint.platforms).
 _SWITCH_FIELDS: dict[str, tuple[str, str]] = {
     "mtu": ("MTU", "interfaces"),
     "status": ("status", "interfaces"),
@@ -78,7 +54,8 @@ KVM_FILES: dict[str, str] = {
 def switch_source(platform: str | None, fact: str) -> str:
     """The command that shows `fact` on `platform` (`show interfaces`), or a generic phrase."""
     part = _SWITCH_FIELDS[fact][1]
-    command = _SWITCH.get(platform or "", {}).get(part)
+    switch = registry.find_switch(platform)
+    command = switch.sources.get(part) if switch else None
     return f"`{command}`" if command else "the switch's output"
 
 

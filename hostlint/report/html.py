@@ -23,10 +23,11 @@ from hostlint import __version__
 from hostlint.join import build_facts
 from hostlint.join.facts import Facts, TeamFact, UplinkFact
 from hostlint.report.html_groups import Filters, filters, groups
-from hostlint.report.human import finding_switches, plural, summary_line, value_text
+from hostlint.report.human import finding_switches, summary_line, value_text
 from hostlint.results import SEVERITY_RANK, CheckResult, Finding
 from hostlint.rules.model import Rule
 from hostlint.snapshot import Snapshot
+from hostlint.wording import plural
 
 POLICY_LABELS = {
     "loadbalance_srcid": "port ID",

@@ -18,6 +18,7 @@ from rich.text import Text
 
 from hostlint.results import SEVERITY_RANK, CheckResult, Finding
 from hostlint.rules.model import Rule
+from hostlint.wording import plural
 
 SEVERITY_STYLE = {"error": "bold red", "warning": "yellow", "info": "blue"}
 # Objects are named `<host>/<thing>` by the join; a rule-wide skip has no object.
@@ -40,10 +41,6 @@ def value_text(value: Any) -> str:
     if value is None:
         return "unknown"
     return str(value)
-
-
-def plural(count: int, noun: str, nouns: str | None = None) -> str:
-    return f"{count} {noun if count == 1 else nouns or noun + 's'}"
 
 
 def host_of(obj: str | None) -> str:

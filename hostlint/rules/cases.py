@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, Field, ValidationError
 
 from hostlint.join.facts import (
     BondFact,
@@ -36,6 +36,7 @@ from hostlint.join.facts import (
 )
 from hostlint.rules.engine import run_rules
 from hostlint.rules.model import Rule
+from hostlint.strict import Strict
 from hostlint.yamlfile import load_model
 
 OTHER_KINDS: dict[str, tuple[type[Fact], dict[str, Any]]] = {
@@ -58,9 +59,7 @@ class CaseError(Exception):
     """A cases file that cannot be used; the message names the file and the case."""
 
 
-class Case(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
+class Case(Strict):
     name: str
     expect: str = Field(pattern=r"^(fail|pass|skip|n/a)$")
     fact: dict[str, Any] = Field(default_factory=dict)
@@ -71,9 +70,7 @@ class Case(BaseModel):
     reason: str | None = None
 
 
-class CaseFile(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
+class CaseFile(Strict):
     cases: list[Case] = Field(min_length=1)
 
 

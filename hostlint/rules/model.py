@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import re
-from typing import Literal
+from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import Field, field_validator, model_validator
+
+from hostlint.platforms import rule_platforms
+from hostlint.strict import Strict
 
 Severity = Literal["error", "warning", "info"]
 Profile = Literal["minimal", "recommended", "strict"]
@@ -25,10 +28,6 @@ FACT_VARIABLES = {
     "bonds": "bond",
     "guest_nics": "nic",
 }
-
-
-class Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid")
 
 
 class Reference(Strict):
@@ -70,7 +69,6 @@ class Rule(Strict):
     # True when the finding means traffic is being lost (MAC flapping, dropped frames), not just
     # a weaker design: a remediation plan may never pass through a state with a new such finding.
     outage: bool = False
-    platforms: list[Literal["esxi", "kvm", "cisco_ios", "cisco_nxos", "arista_eos", "juniper_junos"]]
     summary: str
     why: str
     examples: Examples
@@ -87,6 +85,16 @@ class Rule(Strict):
     actual: str
     values: dict[str, str] = Field(default_factory=dict)
     fix: Fix | None = None
+
+    @model_validator(mode="before")
+    @classmethod
+    def _no_platforms(cls, data: Any) -> Any:
+        if isinstance(data, dict) and "platforms" in data:
+            raise ValueError(
+                "`platforms` is no longer written: a rule's platforms follow from what it iterates and needs"
+                " (hostlint.platforms); remove the field"
+            )
+        return data
 
     @field_validator("code")
     @classmethod
@@ -105,3 +113,9 @@ class Rule(Strict):
     @property
     def variable(self) -> str:
         return FACT_VARIABLES[self.iterate]
+
+    @property
+    def platforms(self) -> list[str]:
+        """Where the rule applies: the host kinds whose facts it iterates, and every switch platform
+        when it reads switch data (to find a violation or to claim a pass)."""
+        return rule_platforms(self.iterate, "switch" in (*self.needs, *self.needs_for_pass))

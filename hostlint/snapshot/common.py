@@ -5,8 +5,10 @@ from __future__ import annotations
 import unicodedata
 from typing import Annotated, Literal
 
-from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, StrictInt
+from pydantic import AfterValidator, BeforeValidator, ConfigDict, Field, StrictInt
 from pydantic.dataclasses import dataclass
+
+from hostlint.strict import Strict
 
 Duplex = Literal["full", "half"]
 ConnectionState = Literal["connected", "disconnected", "notResponding", "unreachable"]
@@ -83,10 +85,10 @@ PcieWidth = Annotated[StrictInt, Field(ge=0, le=32)]
 PcieSpeedGts = Annotated[float, Field(ge=0, le=128)]
 
 
-class Model(BaseModel):
+class Model(Strict):
     """Base for every snapshot model: unknown fields are errors, not silently dropped."""
 
-    model_config = ConfigDict(extra="forbid", populate_by_name=True)
+    model_config = ConfigDict(populate_by_name=True)
 
 
 def leaf(cls: type) -> type:
@@ -94,7 +96,7 @@ def leaf(cls: type) -> type:
     dataclasses: the same validation (unknown fields are errors) at a sixth of a model's memory,
     which is what keeps a 10,000-host site under 1 GiB.
     """
-    return dataclass(slots=True, config=ConfigDict(extra="forbid"))(cls)
+    return dataclass(slots=True, config=Strict.model_config)(cls)
 
 
 @leaf

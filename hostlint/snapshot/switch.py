@@ -6,10 +6,11 @@ port-channel modes and load-balance hashes in one vocabulary (hostlint.vocab).
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Literal
 
-from pydantic import Field
+from pydantic import AfterValidator, Field, WithJsonSchema
 
+from hostlint import platforms as registry
 from hostlint.snapshot.common import (
     ConnectionState,
     Duplex,
@@ -22,7 +23,12 @@ from hostlint.snapshot.common import (
     leaf,
 )
 
-Platform = Literal["cisco_ios", "cisco_nxos", "arista_eos", "juniper_junos"]
+# A switch platform of the registry (hostlint.platforms); the schema lists them.
+Platform = Annotated[
+    str,
+    AfterValidator(registry.check_switch),
+    WithJsonSchema({"enum": list(registry.SWITCH_NAMES), "type": "string"}),
+]
 ChannelMode = Literal["static", "lacp-active", "lacp-passive", "pagp"]
 PortStatus = Literal["up", "down", "disabled", "err-disabled"]
 # A port-channel member's state, one vocabulary across platforms (IOS `P`/`bndl` -> bundled,

@@ -17,11 +17,12 @@ from pathlib import Path
 from typing import Literal, Protocol
 
 from hostlint.collect import openssh_hostkeys
+from hostlint.collect.credentials import KVM_SSH, find_password
 from hostlint.collect.hostkeys import HostKeyPolicy
 
 Op = Literal["file", "link", "dir"]
 SSH_TIMEOUT_S = 60
-PASSWORD_ENV = "HOSTLINT_SSH_PASSWORD"
+PASSWORD_ENV = KVM_SSH.env
 
 
 @dataclass
@@ -171,7 +172,7 @@ class SshRunner:
         self.target = destination.rpartition("@")[2]
         self.ssh_options = list(ssh_options)
         self.host_keys = host_keys or HostKeyPolicy()
-        self._password = os.environ.get(PASSWORD_ENV)
+        self._password = find_password(KVM_SSH)
 
     def _exec(self, command: str, stdin: str = "") -> tuple[int, str, str]:
         if self._password is not None:

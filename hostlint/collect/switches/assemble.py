@@ -1,9 +1,9 @@
 """Parsed records of one switch -> the `Switch` model.
 
 Templates give every platform's records the same field names (see the
-templates' `<doc>`), so one assembly serves all four platforms; what differs
-(hash spelling, MTU meaning, channel naming) is in `normalise` and the small
-tables here. A value that cannot be read becomes a warning naming the device
+templates' `<doc>`), so one assembly serves every platform; what differs
+(hash spelling, MTU meaning, channel naming) is in `normalise` and in each
+platform's entry of the registry (hostlint.platforms). A value that cannot be read becomes a warning naming the device
 and the command it came from; the rest of the switch is still built.
 """
 
@@ -15,14 +15,13 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from hostlint import names
+from hostlint import platforms as registry
 from hostlint.collect.switches import normalise
 from hostlint.collect.switches.inventory import Device
 from hostlint.collect.switches.parse import Parsed, Record
 from hostlint.snapshot.common import Neighbour
 from hostlint.snapshot.switch import LoadBalance, MultiChassis, PortChannel, Switch, SwitchPort
 
-# `channel-group 10` names this interface on each platform (Junos names the ae itself).
-_CHANNEL_NAME = {"cisco_ios": "Port-channel{}", "cisco_nxos": "port-channel{}", "arista_eos": "Port-Channel{}"}
 # Not switch ports: SVIs, loopbacks, management, tunnels, Junos logical units and internal interfaces.
 _NOT_PORTS = re.compile(
     r"^(vlan|loopback|lo\d|tunnel|null|management|mgmt|nve|irb|vme|em\d|fxp|me\d|vcp-|jsrv|bme|cbp|dsc|esi|"
@@ -79,8 +78,9 @@ def _by_name(records: list[Record], context: _Context, section: str) -> dict[str
 
 def _channel_name(platform: str, group: str) -> str:
     text = str(group).strip()
-    if text.isdigit() and platform in _CHANNEL_NAME:
-        text = _CHANNEL_NAME[platform].format(text)
+    # `channel-group 10` names the platform's channel interface 10 (Junos names the ae itself).
+    if text.isdigit():
+        text = registry.switch(platform).channel_interface.format(text)
     return names.interface(text)
 
 
@@ -267,7 +267,7 @@ def _channel_mode(
     # and a Junos ae without `aggregated-ether-options lacp` is a static bundle.
     if any(configured.get(m, {}).get("channel_group") and not configured[m].get("channel_mode") for m in members):
         return "static"
-    if context.platform == "juniper_junos" and channel in configured:
+    if registry.switch(context.platform).channel_static_unless_lacp and channel in configured:
         return "static"
     return _summary_mode(str(summary.get("protocol") or ""))
 
@@ -369,8 +369,8 @@ def _channels(
 
 
 def _load_balance(context: _Context) -> LoadBalance | None:
-    platform = context.platform
-    if platform in ("cisco_ios", "cisco_nxos"):
+    source = registry.switch(context.platform).hash_source
+    if source in ("ios", "nxos"):
         records = context.records("load_balance", "load_balance") + context.records(
             "load_balance", "load_balance_system"
         )
@@ -384,11 +384,11 @@ def _load_balance(context: _Context) -> LoadBalance | None:
             return LoadBalance(hash=name, raw=raw_text) if name else None
         if raw is None:
             return None
-        convert = normalise.ios_hash if platform == "cisco_ios" else normalise.nxos_hash
+        convert = normalise.ios_hash if source == "ios" else normalise.nxos_hash
         name = context.read("load_balance", "hash", lambda: convert(str(raw)))
         return LoadBalance(hash=name, raw=str(raw).strip()) if name else None
     records = context.records("config", "load_balance")
-    if platform == "arista_eos":
+    if source == "eos":
         fields = next((r["fields"] for r in records if r.get("fields")), None)
         name = context.read("config", "hash", lambda: normalise.eos_hash(fields))
         return LoadBalance(hash=name, raw=fields or "default") if name else None
@@ -467,7 +467,7 @@ def build_switch(device: Device, sections: dict[str, Parsed], commands: dict[str
         if is_port(name)
     ]
     channels = _channels(ports, shown, configured, context)
-    if device.platform == "juniper_junos":
+    if registry.switch(device.platform).channel_static_unless_lacp:
         _static_members(ports, channels)
     version: Record = {}
     for record in context.records("version", "version"):  # one record per line: the first value wins

@@ -14,22 +14,22 @@ Passwords never come from the inventory: see `password_for`.
 from __future__ import annotations
 
 import logging
-import os
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from hostlint.collect.credentials import SWITCH, find_password
 from hostlint.collect.switches import ansible_inventory as ansible
 from hostlint.collect.switches.inventory_file import InventoryError, read_inventory_text, read_inventory_yaml
 from hostlint.collect.switches.nornir_inventory import nornir_hosts
-from hostlint.collect.switches.platforms import UnsupportedPlatform, canonical_platform
+from hostlint.platforms import UnsupportedPlatform, canonical_switch
 
 __all__ = ["Device", "InventoryError", "load_inventory", "missing_passwords", "password_for"]
 
 log = logging.getLogger(__name__)
 
-PASSWORD_ENV = "HOSTLINT_SWITCH_PASSWORD"
-KEYRING_SERVICE = "hostlint"
+PASSWORD_ENV = SWITCH.env
+KEYRING_SERVICE = SWITCH.keyring_service
 YAML_SUFFIXES = (".yaml", ".yml", ".json")
 
 
@@ -49,21 +49,9 @@ class Device:
 
 
 def password_for(device: Device) -> str | None:
-    """The device's own variable (named in the inventory), then HOSTLINT_SWITCH_PASSWORD, then the keyring."""
-    for variable in (device.password_env, PASSWORD_ENV):
-        if variable and os.environ.get(variable):
-            return os.environ[variable]
-    try:
-        import keyring
-    except ImportError:
-        return None
-    try:
-        return keyring.get_password(KEYRING_SERVICE, device.name) or (
-            keyring.get_password(KEYRING_SERVICE, device.username) if device.username else None
-        )
-    except Exception as exc:  # no usable keyring backend is "no password", not a crash
-        log.debug("keyring lookup failed: %s", exc)
-        return None
+    """The device's own variable (named in the inventory), then HOSTLINT_SWITCH_PASSWORD, then the keyring
+    (service `hostlint`, the device's name, then its user name): hostlint.collect.credentials."""
+    return find_password(SWITCH, variable=device.password_env, keys=(device.name, device.username))
 
 
 def _warn_password(path: Path, name: str, fields: dict[str, Any]) -> None:
@@ -91,7 +79,7 @@ def _device(path: Path, name: str, hostname: Any, platform: Any, username: Any, 
         problem = "no platform in the inventory (Nornir `platform`, Ansible `ansible_network_os`)"
     else:
         try:
-            canonical = canonical_platform(str(platform))
+            canonical = canonical_switch(str(platform))
         except UnsupportedPlatform as exc:
             problem = str(exc)
     if problem:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 
+from hostlint import platforms as registry
 from hostlint import vocab
 
 # Cisco IOS `port-channel load-balance` keywords; the "mixed" ones hash IP and L4 port together.
@@ -263,6 +264,7 @@ def l3_mtu(platform: str, mtu: int, tagged: bool = False) -> int:
     """
     if mtu <= 0:
         raise ValueError(f"MTU {mtu} is not a size")
-    if platform == "juniper_junos":
-        return mtu - 14 - (4 if tagged else 0)
+    l2_header = registry.switch(platform).l2_header
+    if l2_header:
+        return mtu - l2_header - (4 if tagged else 0)
     return mtu

@@ -19,32 +19,13 @@ from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 
-import yaml
-
+from hostlint import platforms as registry
 from hostlint.collect.switches.counts import RecordCount
 from hostlint.data import data_dir
+from hostlint.platforms import UnsupportedPlatform, canonical_switch
+from hostlint.yamlfile import read_yaml
 
-SUPPORTED = ("cisco_ios", "cisco_nxos", "arista_eos", "juniper_junos")
-
-# Names other tools use for the same platforms: netmiko device types, napalm drivers,
-# Ansible `ansible_network_os` (short and collection-qualified).
-_ALIASES = {
-    "cisco_xe": "cisco_ios",
-    "ios": "cisco_ios",
-    "cisco.ios.ios": "cisco_ios",
-    "nxos": "cisco_nxos",
-    "nxos_ssh": "cisco_nxos",
-    "cisco.nxos.nxos": "cisco_nxos",
-    "eos": "arista_eos",
-    "arista.eos.eos": "arista_eos",
-    "juniper": "juniper_junos",
-    "junos": "juniper_junos",
-    "junipernetworks.junos.junos": "juniper_junos",
-}
-
-
-class UnsupportedPlatform(ValueError):
-    """A device whose platform hostlint has no collector for."""
+__all__ = ["CommandSpec", "PlatformSpec", "UnsupportedPlatform", "command_slug", "load_platform"]
 
 
 @dataclass(frozen=True)
@@ -81,20 +62,11 @@ def command_slug(command: str) -> str:
     return re.sub(r"[^a-z0-9_-]", "", re.sub(r"\s+", "_", command.strip().lower().replace("|", " ")))
 
 
-def canonical_platform(name: str | None) -> str:
-    """The collector name for a platform as inventories spell it; unsupported names are an error."""
-    key = (name or "").strip().lower()
-    key = _ALIASES.get(key, key)
-    if key not in SUPPORTED:
-        raise UnsupportedPlatform(f"platform {name!r} is not supported; supported: {', '.join(SUPPORTED)}")
-    return key
-
-
 @cache
 def load_platform(name: str) -> PlatformSpec:
-    platform = canonical_platform(name)
-    folder = data_dir("collectors") / platform
-    raw = yaml.safe_load((folder / "spec.yaml").read_text(encoding="utf-8"))
+    platform = canonical_switch(name)
+    folder = data_dir("collectors") / registry.switch(platform).folder
+    raw = read_yaml(folder / "spec.yaml", "collector spec", UnsupportedPlatform)
     commands = tuple(
         CommandSpec(
             command=entry["command"],

@@ -12,19 +12,19 @@ uses the agent and keys, and a password only when HOSTLINT_ESXI_SSH_PASSWORD is 
 from __future__ import annotations
 
 import asyncio
-import os
 import socket
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import asyncssh
 
+from hostlint.collect.credentials import ESXI_SSH, find_password
 from hostlint.collect.hostkeys import AsyncsshVerifier, HostKeyPolicy, KnownHostsError
 from hostlint.collect.pcie import LspciDevices, normalise_pci_address, parse_lspci
 from hostlint.snapshot.common import CollectionError, PciLink
 from hostlint.snapshot.esxi import EsxiHost
 
-PASSWORD_ENV = "HOSTLINT_ESXI_SSH_PASSWORD"
+PASSWORD_ENV = ESXI_SSH.env
 LSPCI = "lspci -vv"
 CONNECT_TIMEOUT_S = 15
 COMMAND_TIMEOUT_S = 60
@@ -50,7 +50,7 @@ class SshSettings:
     def from_environment(
         cls, user: str, config: Path | None = None, host_keys: HostKeyPolicy | None = None
     ) -> SshSettings:
-        password = os.environ.get(PASSWORD_ENV) or None
+        password = find_password(ESXI_SSH)
         return cls(user=user, config=config, password=password, host_keys=host_keys or HostKeyPolicy())
 
     def policy_for(self, target: str) -> HostKeyPolicy:

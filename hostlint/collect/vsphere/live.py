@@ -27,8 +27,8 @@ from hostlint.collect.vsphere.connect import (
 )
 from hostlint.collect.vsphere.hints import DEFAULT_CONCURRENCY
 from hostlint.collect.vsphere.retrieve import DEFAULT_PAGE_SIZE
-from hostlint.report.human import plural
 from hostlint.snapshot import Snapshot
+from hostlint.wording import plural
 
 if TYPE_CHECKING:
     from hostlint.collect.vsphere.esxi_ssh import SshSettings

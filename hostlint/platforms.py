@@ -1,0 +1,336 @@
+"""Every platform hostlint knows, in one place: the registry every other module asks.
+
+Two kinds of entry:
+
+- a **host kind** (`esxi`, `kvm`): which fact kinds its join yields and which fix targets change it;
+- a **fix target** (`esxcli`, `nmcli`, `cisco_nxos`, ...): the language its scripts are written in,
+  which renderer writes them, how the file is named and run, and its command vocabulary (comment
+  character, how a block enters and leaves configuration mode, what confirms a commit).
+
+A **switch platform** is a fix target that is also collected: its names in other tools (netmiko
+`device_type`, napalm, Ansible `ansible_network_os`), its collector folder under `collectors/`, and
+how it spells what hostlint names once (port-channel interfaces, jumbo MTU, interface grammar).
+
+Adding a switch platform: one `SwitchPlatform` below, its folder under `collectors/` (spec.yaml, ttp
+templates, samples), its text in each switch action under `rules/fixes/`, and its tests.
+
+This module imports nothing of hostlint's: collect, join, rules and fixes all read it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Literal
+
+Language = Literal["sh", "ps", "py", "cli"]
+Renderer = Literal["shell", "powershell", "python", "switch"]
+# What a fix target changes: an ESXi host (or its vCenter), a KVM host, a libvirt guest, a switch.
+Changes = Literal["esxi", "kvm", "guest", "switch"]
+
+
+@dataclass(frozen=True, kw_only=True)
+class Vocabulary:
+    """How a script for the target writes a comment and wraps a block of commands."""
+
+    comment: str
+    enter: tuple[str, ...] = ()
+    leave: tuple[str, ...] = ()
+    # Pasted on its own once the step's verify passes: what makes a confirmed commit permanent, and
+    # the minutes after which an unconfirmed commit rolls itself back.
+    confirm: tuple[str, ...] = ()
+    confirm_minutes: int = 0
+
+    @property
+    def commit(self) -> tuple[str, ...]:
+        """The confirm lines that are neither the block's entry nor its exit (Junos: `commit`)."""
+        return tuple(line for line in self.confirm if line not in self.enter and line not in self.leave)
+
+
+SHELL_VOCABULARY = Vocabulary(comment="#")
+
+
+@dataclass(frozen=True, kw_only=True)
+class Target:
+    """A platform fix scripts are written for."""
+
+    name: str
+    changes: Changes
+    language: Language
+    renderer: Renderer
+    # The script's file name: `{device}`, `{kind}` (`.rollback` or nothing) and `{platform}`.
+    file: str
+    # How PLAN.md says to run step `{number}` of script `{name}`.
+    run: str
+    vocabulary: Vocabulary = SHELL_VOCABULARY
+    # A shell script's usage lines (`{name}` is the script's file name).
+    usage: tuple[str, ...] = ()
+
+    def script_name(self, device: str, rollback: bool = False) -> str:
+        return self.file.format(device=device, kind=".rollback" if rollback else "", platform=self.name)
+
+
+_SWITCH_VOCABULARY = Vocabulary(comment="!", enter=("configure terminal",), leave=("end",))
+_KVM_USAGE = "Usage, as root on the KVM host: sh {name} STEP"
+
+
+@dataclass(frozen=True, kw_only=True)
+class SwitchPlatform(Target):
+    """A switch platform: collected over SSH and changed by pasted configuration blocks."""
+
+    changes: Changes = "switch"
+    language: Language = "cli"
+    renderer: Renderer = "switch"
+    file: str = "{device}{kind}.{platform}.txt"
+    run: str = "step {number} of `{name}`"
+    vocabulary: Vocabulary = _SWITCH_VOCABULARY
+    # The vendor's short name in prose ("Junos rolls the commit back").
+    label: str
+    # Names other tools use for it: netmiko device types, napalm drivers, Ansible network OS names.
+    aliases: tuple[str, ...] = ()
+    # The collector folder under `collectors/` (spec.yaml, templates, samples).
+    collector: str = ""
+    # The port-channel interface for channel number N.
+    channel_interface: str
+    # How a channel summary abbreviates `EthernetN` (Eth1/1 on NX-OS, Et1 on EOS).
+    ethernet_short: str = "Ethernet"
+    # The grammar of its interface names (hostlint.fixes.identifiers).
+    interface_names: Literal["cisco_like_interface", "junos_interface"] = "cisco_like_interface"
+    # The largest interface MTU, and the bytes of it that are not IP packet (Junos counts the
+    # Ethernet header: media MTU).
+    jumbo: int
+    l2_header: int = 0
+    # How its global port-channel hash is read (hostlint.collect.switches.assemble) and whether
+    # hostlint writes the hash command (elsewhere it depends on the ASIC family: set by hand).
+    hash_source: Literal["ios", "nxos", "eos", "junos"]
+    writes_hash: bool = False
+    # The state of an LACP member whose partner does not answer: IOS keeps it stand-alone.
+    unanswered_lacp_member: Literal["individual", "suspended"] = "suspended"
+    # MTU is set on the port-channel and its members follow; IOS wants it on both.
+    mtu_on_members: bool = False
+    # Junos: a channel without LACP options is static, and static members have no summary.
+    channel_static_unless_lacp: bool = False
+    # Its multi-chassis channel feature when hostlint does not write it (left to a human), else None.
+    multichassis_by_hand: str | None = None
+    # The command whose output holds each part of what is collected (named in unknown-fact reasons).
+    sources: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def folder(self) -> str:
+        return self.collector or self.name
+
+
+SWITCHES: tuple[SwitchPlatform, ...] = (
+    SwitchPlatform(
+        name="cisco_ios",
+        label="IOS",
+        aliases=("cisco_xe", "ios", "cisco.ios.ios"),
+        channel_interface="Port-channel{}",
+        jumbo=9198,
+        hash_source="ios",
+        writes_hash=True,
+        unanswered_lacp_member="individual",
+        mtu_on_members=True,
+        sources={
+            "interfaces": "show interfaces",
+            "channel_mode": "show running-config",
+            "member_state": "show etherchannel summary",
+            "peer_link": "show switch",
+        },
+    ),
+    SwitchPlatform(
+        name="cisco_nxos",
+        label="NX-OS",
+        aliases=("nxos", "nxos_ssh", "cisco.nxos.nxos"),
+        channel_interface="port-channel{}",
+        ethernet_short="Eth",
+        jumbo=9216,
+        hash_source="nxos",
+        writes_hash=True,
+        sources={
+            "interfaces": "show interface",
+            "channel_mode": "show running-config",
+            "member_state": "show port-channel summary",
+            "peer_link": "show vpc brief",
+        },
+    ),
+    SwitchPlatform(
+        name="arista_eos",
+        label="EOS",
+        aliases=("eos", "arista.eos.eos"),
+        channel_interface="Port-Channel{}",
+        ethernet_short="Et",
+        jumbo=9214,
+        hash_source="eos",
+        sources={
+            "interfaces": "show interfaces",
+            "channel_mode": "show running-config",
+            "member_state": "show port-channel summary",
+            "peer_link": "show mlag",
+        },
+    ),
+    SwitchPlatform(
+        name="juniper_junos",
+        label="Junos",
+        aliases=("juniper", "junos", "junipernetworks.junos.junos"),
+        # `commit confirmed 10` rolls the change back by itself after 10 minutes unless a later
+        # `commit` confirms it (Junos CLI User Guide, "commit confirmed"): every block is followed by
+        # that confirm.
+        vocabulary=Vocabulary(
+            comment="#",
+            enter=("configure private",),
+            leave=("commit confirmed 10", "exit"),
+            confirm=("configure private", "commit", "exit"),
+            confirm_minutes=10,
+        ),
+        channel_interface="ae{}",
+        interface_names="junos_interface",
+        jumbo=9216,
+        l2_header=14,
+        hash_source="junos",
+        channel_static_unless_lacp=True,
+        multichassis_by_hand="MC-LAG (mc-ae)",
+        sources={
+            "interfaces": "show interfaces extensive",
+            "channel_mode": "show configuration | display set",
+            "member_state": "show lacp interfaces",
+            "peer_link": "show virtual-chassis",
+        },
+    ),
+)
+
+_SH = "{device}{kind}.{platform}.sh"
+_RUN_SH = "`sh {name} {number}`"
+
+HOST_TARGETS: tuple[Target, ...] = (
+    Target(
+        name="esxcli",
+        changes="esxi",
+        language="sh",
+        renderer="shell",
+        file=_SH,
+        run=_RUN_SH,
+        usage=("Usage, in the ESXi shell: sh {name} STEP",),
+    ),
+    Target(
+        name="powercli",
+        changes="esxi",
+        language="ps",
+        renderer="powershell",
+        file="{device}{kind}.ps1",
+        run="`./{name} -Step {number}`",
+    ),
+    Target(
+        name="vsphere-api",
+        changes="esxi",
+        language="py",
+        renderer="python",
+        file="{device}{kind}.vsphere_api.py",
+        run="`python3 {name} --server VCENTER --user USER {number}`",
+    ),
+    Target(
+        name="nmcli",
+        changes="kvm",
+        language="sh",
+        renderer="shell",
+        file=_SH,
+        run=_RUN_SH,
+        usage=(_KVM_USAGE, "NetworkManager keeps the change (it is in the connection profile)."),
+    ),
+    # The runtime variant of nmcli: lost at reboot.
+    Target(
+        name="iproute2",
+        changes="kvm",
+        language="sh",
+        renderer="shell",
+        file=_SH,
+        run=_RUN_SH + " (runtime only, lost at reboot)",
+        usage=(
+            _KVM_USAGE,
+            "RUNTIME ONLY: a reboot or a NetworkManager/ifupdown reload undoes these changes. Use this",
+            "script where NetworkManager does not manage the interfaces, or the nmcli script; not both.",
+        ),
+    ),
+    # A libvirt domain's definition, changed on its KVM host.
+    Target(
+        name="virsh",
+        changes="guest",
+        language="sh",
+        renderer="shell",
+        file=_SH,
+        run=_RUN_SH,
+        usage=(_KVM_USAGE, "virsh and virt-xml connect to LIBVIRT_DEFAULT_URI (qemu:///system for root by default)."),
+    ),
+)
+
+
+@dataclass(frozen=True, kw_only=True)
+class HostKind:
+    """A kind of host hostlint collects: the fact kinds its join yields (hostlint.join)."""
+
+    name: str
+    facts: tuple[str, ...]
+
+
+HOST_KINDS: tuple[HostKind, ...] = (
+    HostKind(name="esxi", facts=("teams", "uplinks", "vmks", "iscsi", "pcie", "vm_nics", "vms")),
+    HostKind(name="kvm", facts=("uplinks", "pcie", "bonds", "guest_nics")),
+)
+
+SWITCH_NAMES: tuple[str, ...] = tuple(s.name for s in SWITCHES)
+TARGETS: dict[str, Target] = {t.name: t for t in (*HOST_TARGETS, *SWITCHES)}
+_SWITCH_BY_NAME: dict[str, SwitchPlatform] = {s.name: s for s in SWITCHES}
+_ALIASES: dict[str, str] = {alias: s.name for s in SWITCHES for alias in s.aliases}
+
+
+class UnsupportedPlatform(ValueError):
+    """A device whose platform hostlint has no collector for."""
+
+
+def canonical_switch(name: str | None) -> str:
+    """The registry name for a switch platform as inventories spell it; unsupported names are an error."""
+    key = (name or "").strip().lower()
+    key = _ALIASES.get(key, key)
+    if key not in _SWITCH_BY_NAME:
+        raise UnsupportedPlatform(f"platform {name!r} is not supported; supported: {', '.join(SWITCH_NAMES)}")
+    return key
+
+
+def switch(name: str) -> SwitchPlatform:
+    """The switch platform `name` (a registry name); KeyError for anything else."""
+    return _SWITCH_BY_NAME[name]
+
+
+def find_switch(name: str | None) -> SwitchPlatform | None:
+    """The switch platform `name`, None when it is not one (a host target, or unknown)."""
+    return _SWITCH_BY_NAME.get(name or "")
+
+
+def target(name: str) -> Target:
+    """The fix target `name`; KeyError for anything else."""
+    return TARGETS[name]
+
+
+def targets_changing(*changes: Changes) -> tuple[str, ...]:
+    """The fix targets that change these kinds of device, in registry order."""
+    return tuple(t.name for t in TARGETS.values() if t.changes in changes)
+
+
+def check_target(name: str) -> str:
+    """Validator: `name` is a fix target of the registry."""
+    if name not in TARGETS:
+        raise ValueError(f"unknown platform {name!r}; known: {', '.join(TARGETS)}")
+    return name
+
+
+def check_switch(name: str) -> str:
+    """Validator: `name` is a switch platform of the registry."""
+    if name not in _SWITCH_BY_NAME:
+        raise ValueError(f"unknown switch platform {name!r}; known: {', '.join(SWITCH_NAMES)}")
+    return name
+
+
+def rule_platforms(iterate: str, needs_switch: bool) -> list[str]:
+    """Where a rule applies, from what it reads: the host kinds whose join yields the fact kind it
+    iterates, then every switch platform when it needs switch data."""
+    hosts = [kind.name for kind in HOST_KINDS if iterate in kind.facts]
+    return hosts + (list(SWITCH_NAMES) if needs_switch else [])
