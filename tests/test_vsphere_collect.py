@@ -6,6 +6,7 @@ same facts (the PCIe link width excepted: the vSphere API has none).
 
 from __future__ import annotations
 
+import dataclasses
 import importlib.util
 import json
 import os
@@ -20,6 +21,7 @@ from click.testing import CliRunner
 from hostlint.cli.exit import Exit
 from hostlint.cli.main import cli
 from hostlint.snapshot import Snapshot, load_snapshot
+from hostlint.snapshot.esxi import TeamingSet
 
 ROOT = Path(__file__).resolve().parents[1]
 SITE = ROOT / "fixtures" / "vsphere" / "site.yaml"
@@ -111,6 +113,26 @@ def test_teaming_mtu_and_effective_port_group_policy(site_snapshot):
     assert portgroups["vMotion"].teaming is None  # inherits the vSwitch's
     assert portgroups["iSCSI-A"].teaming.active == ["vmnic8"]
     assert portgroups["iSCSI-A"].teaming.unused == ["vmnic9"]
+
+
+def _set_fields(pg) -> dict[str, str]:
+    return dataclasses.asdict(pg.teaming_set)
+
+
+def test_port_group_teaming_pinned_or_inherited_per_field(site_snapshot):
+    host = host_named(site_snapshot[0], "esx11.vsphere.example.net")
+    portgroups = {pg.name: pg for pg in host.portgroups}
+    # Same effective policy as vSwitch1 (so no teaming of its own), but every field pinned.
+    assert portgroups["VM-Prod"].teaming is None
+    assert set(_set_fields(portgroups["VM-Prod"]).values()) == {"pinned"}
+    assert set(_set_fields(portgroups["vMotion"]).values()) == {"inherited"}
+    assert _set_fields(portgroups["iSCSI-A"]) == {
+        "policy": "inherited",
+        "failure_detection": "inherited",
+        "notify_switches": "inherited",
+        "failback": "inherited",
+        "order": "pinned",
+    }
 
 
 def test_speeds_neighbours_services_and_iscsi(site_snapshot):
@@ -304,6 +326,11 @@ def test_standalone_esxi_host(vcsim_binary, tmp_path):
     lab = load_snapshot(CLEAN_LAB / "hosts.json")
     # The lab does not say; a standalone host serving the API is in maintenance mode or not, here not.
     lab.esxi_hosts[0].in_maintenance_mode = False
+    # Nor which teaming fields its port groups pin: the simulator pins every field of a port group
+    # with a teaming of its own, none of one without.
+    for pg in lab.esxi_hosts[0].portgroups:
+        how = "pinned" if pg.teaming is not None else "inherited"
+        pg.teaming_set = TeamingSet(policy=how, failure_detection=how, notify_switches=how, failback=how, order=how)
     scenario = tmp_path / "one-host.json"
     scenario.write_text(Snapshot(esxi_hosts=lab.esxi_hosts[:1]).model_dump_json())
     out = tmp_path / "esx.json"

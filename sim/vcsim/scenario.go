@@ -39,11 +39,21 @@ type VSwitch struct {
 	Discovery *Discovery `yaml:"discovery"`
 }
 
+// TeamingSet says, per teaming field, "pinned" (set in the port group) or "inherited" (from the vSwitch).
+type TeamingSet struct {
+	Policy           string `yaml:"policy"`
+	FailureDetection string `yaml:"failure_detection"`
+	NotifySwitches   string `yaml:"notify_switches"`
+	Failback         string `yaml:"failback"`
+	Order            string `yaml:"order"`
+}
+
 type PortGroup struct {
-	Name    string   `yaml:"name"`
-	VSwitch string   `yaml:"vswitch"`
-	Vlan    int32    `yaml:"vlan"`
-	Teaming *Teaming `yaml:"teaming"`
+	Name       string      `yaml:"name"`
+	VSwitch    string      `yaml:"vswitch"`
+	Vlan       int32       `yaml:"vlan"`
+	Teaming    *Teaming    `yaml:"teaming"`
+	TeamingSet *TeamingSet `yaml:"teaming_set"`
 }
 
 type Vmk struct {
