@@ -18,8 +18,10 @@ import pytest
 import yaml
 from click.testing import CliRunner
 
+from hostlint.change.whatif import what_if
 from hostlint.cli.exit import Exit
 from hostlint.cli.main import cli
+from hostlint.rules import load_rules
 from hostlint.snapshot import Snapshot, load_snapshot
 from hostlint.snapshot.esxi import TeamingSet
 
@@ -133,6 +135,13 @@ def test_port_group_teaming_pinned_or_inherited_per_field(site_snapshot):
         "failback": "inherited",
         "order": "pinned",
     }
+
+
+def test_plan_on_the_collected_snapshot_keeps_the_pinned_port_group(site_snapshot):
+    snapshot, _ = site_snapshot
+    result = what_if(snapshot, load_rules(), ["esx11*/vSwitch1.teaming=loadbalance_srcid"])
+    reach = {r.object.rsplit("/", 1)[1]: (r.follows, r.pinned) for r in result.portgroups}
+    assert reach == {"vMotion": (["policy"], {}), "VM-Prod": ([], {"policy": "loadbalance_ip"})}
 
 
 def test_speeds_neighbours_services_and_iscsi(site_snapshot):

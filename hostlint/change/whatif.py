@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from hostlint.change.portgroups import PortGroupReach, portgroup_reach
 from hostlint.change.setexpr import SetRequest, requested_changes
 from hostlint.check import check_snapshot
 from hostlint.fixes.actions import load_actions
@@ -39,6 +40,8 @@ class WhatIf:
     plan: Plan = field(default_factory=Plan)
     simulation: Simulation | None = None
     order: str = ""
+    # the port groups of each vSwitch whose teaming the change sets: which follow, which keep theirs
+    portgroups: list[PortGroupReach] = field(default_factory=list)
 
     @property
     def safe_as_given(self) -> bool:
@@ -108,4 +111,7 @@ def what_if(snapshot: Snapshot, rules: list[Rule], sets: list[str]) -> WhatIf:
         step.number = number
     chain_rollbacks(ordered)
     result.plan = Plan(steps=ordered, manual=needed.manual, advice=needed.advice, withheld=withheld)
+    final = result.simulation.final if result.simulation else None
+    final_findings = check_snapshot(final, rules).findings if final is not None else after.findings
+    result.portgroups = portgroup_reach(snapshot, after_state, final_findings)
     return result
