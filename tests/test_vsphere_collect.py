@@ -21,6 +21,7 @@ from click.testing import CliRunner
 from hostlint.change.whatif import what_if
 from hostlint.cli.exit import Exit
 from hostlint.cli.main import cli
+from hostlint.join import build_facts
 from hostlint.rules import load_rules
 from hostlint.snapshot import Snapshot, load_snapshot
 from hostlint.snapshot.esxi import TeamingSet
@@ -171,6 +172,10 @@ def test_distributed_switch_lags_and_uplinks(site_snapshot):
     assert (dvs.max_mtu, dvs.lacp_api_version) == (9000, "multipleLag")
     assert dvs.lags[0].load_balance == "srcDestIp"
     assert next(pg for pg in dvs.portgroups if pg.name == "dvpg-lag").uplink_lag == "lag1"
+    assert [(pg.name, pg.vlan) for pg in dvs.portgroups if pg.uplink] == [("dvs-prod-uplinks", 4095)]
+    # The uplink port group is no team: each member host has one per VM/vmk port group only.
+    teams = [t.object for t in build_facts(snapshot).teams if t.kind == "dvs-portgroup" and t.host.startswith("esx11")]
+    assert teams == [f"esx11.vsphere.example.net/dvs-prod/{name}" for name in ("dvpg-vm", "dvpg-lag", "dvpg-nfs")]
     # each member host's proxy switch MTU, as the host has it (esx12's has not taken the switch's 9000)
     assert [(m.host.split(".")[0], m.mtu) for m in dvs.hosts] == [("esx11", 9000), ("esx12", 1500)]
 

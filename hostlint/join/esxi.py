@@ -114,6 +114,8 @@ def _distributed_teams(
         facts.uplinks.extend(u.model_copy(update={"team": f"{host.name}/{dvs.name}"}) for u in uplinks.values())
         lags = {lag.name: lag for lag in dvs.lags}
         for pg in dvs.portgroups:
+            if pg.uplink:
+                continue  # the uplinks' own port group: no VM or vmk sits on it
             base = TeamFact(
                 object=f"{host.name}/{dvs.name}/{pg.name}",
                 host=host.name,
@@ -161,5 +163,7 @@ def esxi_facts(
     # Only this host's vmk facts: scanning the whole site's for every host made the join quadratic.
     iscsi_facts(host, facts.vmks[vmks_before:], facts)
     pcie_facts(host, facts)
-    distributed = {pg.name for dvs in dvswitches if host.name in members[dvs.name] for pg in dvs.portgroups}
+    distributed = {
+        pg.name for dvs in dvswitches if host.name in members[dvs.name] for pg in dvs.portgroups if not pg.uplink
+    }
     vm_facts(host, distributed, facts)

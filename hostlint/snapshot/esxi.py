@@ -104,6 +104,9 @@ class DvPortgroup(Model):
     vlan: VlanId = 0
     teaming: Teaming = Field(default_factory=Teaming)
     uplink_lag: Name | None = None
+    # The switch's uplink port group (config.uplinkPortgroup): it holds the host uplinks, never a VM or a
+    # vmk, so it is no team of its own; its VLAN 4095 is a trunk of every VLAN.
+    uplink: bool = False
 
 
 class DvsHostMember(Model):

@@ -289,7 +289,12 @@ func (inv *inventory) addDvs(ctx context.Context, d Dvs) error {
 	ref := info.Result.(types.ManagedObjectReference)
 	dvs := object.NewDistributedVirtualSwitch(inv.client, ref)
 	var pgSpecs []types.DVPortgroupConfigSpec
-	for _, pg := range d.Portgroups {
+	var uplinkPg *DvPortgroup
+	for i, pg := range d.Portgroups {
+		if pg.Uplink {
+			uplinkPg = &d.Portgroups[i]
+			continue
+		}
 		pgSpecs = append(pgSpecs, types.DVPortgroupConfigSpec{
 			Name:     pg.Name,
 			Type:     string(types.DistributedVirtualPortgroupPortgroupTypeEarlyBinding),
@@ -364,6 +369,12 @@ func (inv *inventory) addDvs(ctx context.Context, d Dvs) error {
 			pg.Config.Uplink = types.NewBool(true)
 			built.uplinkPg = pg.Key
 			config.UplinkPortgroup = []types.ManagedObjectReference{pgRef}
+			if uplinkPg != nil {
+				delete(built.portgroups, pg.Name)
+				pg.Name, pg.Config.Name = uplinkPg.Name, uplinkPg.Name
+				built.portgroups[pg.Name] = pg.Key
+				pg.Config.DefaultPortConfig.(*types.VMwareDVSPortSetting).UplinkTeamingPolicy = dvsTeaming(uplinkPg.Teaming)
+			}
 		}
 	}
 	inv.dvs[d.Name] = built

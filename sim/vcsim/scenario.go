@@ -144,6 +144,8 @@ type DvPortgroup struct {
 	Name    string   `yaml:"name"`
 	Vlan    int32    `yaml:"vlan"`
 	Teaming *Teaming `yaml:"teaming"`
+	// Uplink names the switch's uplink port group (the simulator creates it; this renames it and sets its teaming).
+	Uplink bool `yaml:"uplink"`
 }
 
 type DvsHostMember struct {

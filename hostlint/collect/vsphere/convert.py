@@ -429,8 +429,7 @@ def distributed_switch(
     uplink_pgs = {ref._moId for ref in getattr(config, "uplinkPortgroup", None) or []}
     dv_portgroups = []
     for pg in portgroups_of_dvs:
-        if pg.get("config.uplink") or pg.ref._moId in uplink_pgs:
-            continue
+        uplink = bool(pg.get("config.uplink")) or pg.ref._moId in uplink_pgs
         port_config = pg.get("config.defaultPortConfig")
         teaming = dvs_teaming(getattr(port_config, "uplinkTeamingPolicy", None), uplink_names)
         dv_portgroups.append(
@@ -438,7 +437,8 @@ def distributed_switch(
                 name=pg.get("name"),
                 vlan=_vlan(getattr(port_config, "vlan", None)),
                 teaming=teaming,
-                uplink_lag=next((name for name in teaming.active if name in lag_names), None),
+                uplink_lag=None if uplink else next((name for name in teaming.active if name in lag_names), None),
+                uplink=uplink,
             )
         )
     return DistributedSwitch(
