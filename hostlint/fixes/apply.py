@@ -117,18 +117,18 @@ def _set_teaming(snapshot: Snapshot, change: Change, update: dict[str, Any]) -> 
     host = _host(snapshot, change.device)
     if values["kind"] == "dvs-portgroup":
         dvs = next((d for d in snapshot.distributed_switches if d.name == values["vswitch"]), None)
-        pg = next((p for p in dvs.portgroups if p.name == values["portgroup"]), None) if dvs else None
-        if pg is None:
+        dv_pg = next((p for p in dvs.portgroups if p.name == values["portgroup"]), None) if dvs else None
+        if dv_pg is None:
             raise ApplyError(f"no distributed port group {values['vswitch']}/{values['portgroup']}")
-        pg.teaming = pg.teaming.model_copy(update=update)
+        dv_pg.teaming = dv_pg.teaming.model_copy(update=update)
         return
     vswitch = _vswitch(host, values["vswitch"])
     if values["kind"] == "vss":
         old = vswitch.teaming
         vswitch.teaming = old.model_copy(update=update)
-        for pg in host.portgroups:
-            if pg.vswitch == vswitch.name:
-                _follow_vswitch(pg, old, vswitch.teaming, update)
+        for portgroup in host.portgroups:
+            if portgroup.vswitch == vswitch.name:
+                _follow_vswitch(portgroup, old, vswitch.teaming, update)
         return
     pg = next((p for p in host.portgroups if p.name == values["portgroup"] and p.vswitch == vswitch.name), None)
     if pg is None:
