@@ -11,7 +11,7 @@ import pytest
 from hostlint.collect.kvm.bonding import BondingParseError, parse_bonding
 from hostlint.collect.kvm.libvirt_facts import parse_domain, parse_network
 from hostlint.collect.kvm.lldp import parse_lldpctl_json
-from hostlint.collect.kvm.ovs import parse_bridge_ports, parse_ovs_bonds
+from hostlint.collect.kvm.ovs import OvsParseError, parse_bond_ports, parse_bridge_ports, parse_ovs_bonds
 from hostlint.collect.kvm.runner import batch_script, parse_batch
 from hostlint.collect.kvm.sysfs import parse_vlan_config, pci_address
 
@@ -259,6 +259,32 @@ member: eno2: defaulted detached
 def test_ovs_bridge_ports() -> None:
     bridges = parse_bridge_ports("br-host: bond1 vnet0\nbr-int:\n")
     assert [(b.name, b.members) for b in bridges] == [("br-host", ["bond1", "vnet0"]), ("br-int", [])]
+
+
+OVSDB_BOND_PORTS = (
+    '{"data":[["vnet0",["uuid","9fc6"]],["bond1",["set",[["uuid","ab58"],["uuid","e138"]]]],'
+    '["br-host",["uuid","85d1"]]],"headings":["name","interfaces"]}\n'
+    '{"data":[[["uuid","e138"],"eno1"],[["uuid","85d1"],"br-host"],[["uuid","9fc6"],"vnet0"],'
+    '[["uuid","ab58"],"eno2"]],"headings":["_uuid","name"]}\n'
+)
+
+
+def test_ovsdb_bond_ports_are_bonds_of_unknown_mode() -> None:
+    (bond,) = parse_bond_ports(OVSDB_BOND_PORTS)
+    assert (bond.name, bond.implementation, bond.mode, bond.lacp_rate, bond.partner_mac) == (
+        "bond1",
+        "ovs",
+        None,
+        None,
+        None,
+    )
+    assert [(m.name, m.link_up) for m in bond.members] == [("eno1", None), ("eno2", None)]
+
+
+@pytest.mark.parametrize("text", ["", OVSDB_BOND_PORTS.splitlines()[0], "not json\n{}\n", '{"data":1}\n{"data":[]}'])
+def test_ovsdb_bond_ports_unexpected_output_is_an_error(text: str) -> None:
+    with pytest.raises(OvsParseError, match="OVS bond ports not read"):
+        parse_bond_ports(text)
 
 
 def test_libvirt_interface_xml() -> None:

@@ -6,6 +6,7 @@ same facts (the PCIe link width excepted: the vSphere API has none).
 
 from __future__ import annotations
 
+import dataclasses
 import importlib.util
 import json
 import os
@@ -17,9 +18,13 @@ import pytest
 import yaml
 from click.testing import CliRunner
 
+from hostlint.change.whatif import what_if
 from hostlint.cli.exit import Exit
 from hostlint.cli.main import cli
+from hostlint.join import build_facts
+from hostlint.rules import load_rules
 from hostlint.snapshot import Snapshot, load_snapshot
+from hostlint.snapshot.esxi import TeamingSet
 
 ROOT = Path(__file__).resolve().parents[1]
 SITE = ROOT / "fixtures" / "vsphere" / "site.yaml"
@@ -113,6 +118,33 @@ def test_teaming_mtu_and_effective_port_group_policy(site_snapshot):
     assert portgroups["iSCSI-A"].teaming.unused == ["vmnic9"]
 
 
+def _set_fields(pg) -> dict[str, str]:
+    return dataclasses.asdict(pg.teaming_set)
+
+
+def test_port_group_teaming_pinned_or_inherited_per_field(site_snapshot):
+    host = host_named(site_snapshot[0], "esx11.vsphere.example.net")
+    portgroups = {pg.name: pg for pg in host.portgroups}
+    # Same effective policy as vSwitch1 (so no teaming of its own), but every field pinned.
+    assert portgroups["VM-Prod"].teaming is None
+    assert set(_set_fields(portgroups["VM-Prod"]).values()) == {"pinned"}
+    assert set(_set_fields(portgroups["vMotion"]).values()) == {"inherited"}
+    assert _set_fields(portgroups["iSCSI-A"]) == {
+        "policy": "inherited",
+        "failure_detection": "inherited",
+        "notify_switches": "inherited",
+        "failback": "inherited",
+        "order": "pinned",
+    }
+
+
+def test_plan_on_the_collected_snapshot_keeps_the_pinned_port_group(site_snapshot):
+    snapshot, _ = site_snapshot
+    result = what_if(snapshot, load_rules(), ["esx11*/vSwitch1.teaming=loadbalance_srcid"])
+    reach = {r.object.rsplit("/", 1)[1]: (r.follows, r.pinned) for r in result.portgroups}
+    assert reach == {"vMotion": (["policy"], {}), "VM-Prod": ([], {"policy": "loadbalance_ip"})}
+
+
 def test_speeds_neighbours_services_and_iscsi(site_snapshot):
     host = host_named(site_snapshot[0], "esx11.vsphere.example.net")
     pnics = {p.name: p for p in host.pnics}
@@ -140,6 +172,10 @@ def test_distributed_switch_lags_and_uplinks(site_snapshot):
     assert (dvs.max_mtu, dvs.lacp_api_version) == (9000, "multipleLag")
     assert dvs.lags[0].load_balance == "srcDestIp"
     assert next(pg for pg in dvs.portgroups if pg.name == "dvpg-lag").uplink_lag == "lag1"
+    assert [(pg.name, pg.vlan) for pg in dvs.portgroups if pg.uplink] == [("dvs-prod-uplinks", 4095)]
+    # The uplink port group is no team: each member host has one per VM/vmk port group only.
+    teams = [t.object for t in build_facts(snapshot).teams if t.kind == "dvs-portgroup" and t.host.startswith("esx11")]
+    assert teams == [f"esx11.vsphere.example.net/dvs-prod/{name}" for name in ("dvpg-vm", "dvpg-lag", "dvpg-nfs")]
     # each member host's proxy switch MTU, as the host has it (esx12's has not taken the switch's 9000)
     assert [(m.host.split(".")[0], m.mtu) for m in dvs.hosts] == [("esx11", 9000), ("esx12", 1500)]
 
@@ -304,6 +340,11 @@ def test_standalone_esxi_host(vcsim_binary, tmp_path):
     lab = load_snapshot(CLEAN_LAB / "hosts.json")
     # The lab does not say; a standalone host serving the API is in maintenance mode or not, here not.
     lab.esxi_hosts[0].in_maintenance_mode = False
+    # Nor which teaming fields its port groups pin: the simulator pins every field of a port group
+    # with a teaming of its own, none of one without.
+    for pg in lab.esxi_hosts[0].portgroups:
+        how = "pinned" if pg.teaming is not None else "inherited"
+        pg.teaming_set = TeamingSet(policy=how, failure_detection=how, notify_switches=how, failback=how, order=how)
     scenario = tmp_path / "one-host.json"
     scenario.write_text(Snapshot(esxi_hosts=lab.esxi_hosts[:1]).model_dump_json())
     out = tmp_path / "esx.json"

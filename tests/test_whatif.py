@@ -17,6 +17,7 @@ from hostlint.cli.main import cli
 from hostlint.fixes.simulate import simulate
 from hostlint.rules import load_rules
 from hostlint.snapshot import Snapshot, load_site
+from hostlint.snapshot.esxi import TeamingSet
 
 LABS = Path(__file__).parent.parent / "fixtures" / "labs"
 RULES = load_rules()
@@ -257,3 +258,68 @@ def test_pre_change_lab_enabling_ip_hash_reports_outage_and_switch_first_plan() 
         ("esx01.lab.example.net", "host-teaming"),
     ]
     assert document["plan_accepted"] is True
+
+
+# --- port groups that pin their teaming or inherit it -------------------------------------------
+
+
+def _teaming_set(pinned: set[str]) -> TeamingSet:
+    fields = ("policy", "failure_detection", "notify_switches", "failback", "order")
+    return TeamingSet(**{name: "pinned" if name in pinned else "inherited" for name in fields})
+
+
+def _pinned_srcid_site(pinned: set[str]) -> Snapshot:
+    """Port ID on plain ports; esx01's VM-Prod pins `pinned` (to vSwitch1's own values), vMotion inherits."""
+    site = _plain_ports_srcid()
+    for pg in site.esxi_hosts[0].portgroups:
+        pg.teaming_set = _teaming_set(pinned if pg.name == "VM-Prod" else set())
+    return site
+
+
+def _reach(result) -> dict[str, tuple[list[str], dict[str, str], list[str]]]:
+    return {r.object.rsplit("/", 1)[1]: (r.follows, r.pinned, [f.code for f in r.findings]) for r in result.portgroups}
+
+
+def test_pinned_port_group_keeps_port_id_when_the_vswitch_moves_to_ip_hash() -> None:
+    result = what_if(_pinned_srcid_site({"policy"}), RULES, ["esx01*/vSwitch1.teaming=loadbalance_ip"])
+    # No IP-hash finding for the pinned port group: it stays on port ID.
+    assert [(f.code, f.object) for f in result.introduced] == [("LG001", "esx01.lab.example.net/vSwitch1")]
+    assert _reach(result) == {
+        "vMotion": (["policy"], {}, []),
+        # Once the port-channel the vSwitch needs is built, port ID on it is LG006: that matters.
+        "VM-Prod": ([], {"policy": "loadbalance_srcid"}, ["LG006"]),
+    }
+    assert result.plan.steps[-1].change.action == "host-teaming"
+
+
+def test_inheriting_port_group_follows_the_vswitch() -> None:
+    result = what_if(_pinned_srcid_site(set()), RULES, ["esx01*/vSwitch1.teaming=loadbalance_ip"])
+    assert _reach(result) == {"vMotion": (["policy"], {}, []), "VM-Prod": (["policy"], {}, [])}
+    assert result.simulation.accepted
+
+
+def test_port_group_pinning_only_the_order_follows_the_policy() -> None:
+    result = what_if(_pinned_srcid_site({"order", "failback"}), RULES, ["esx01*/vSwitch1.teaming=loadbalance_ip"])
+    assert _reach(result)["VM-Prod"] == (["policy"], {}, [])
+
+
+def test_port_group_inheritance_not_collected_is_named(tmp_path: Path) -> None:
+    site = _plain_ports_srcid()
+    path = tmp_path / "site.json"
+    path.write_text(site.model_dump_json())
+    run = _cli("plan", str(path), "--set", "esx01*/vSwitch1.teaming=loadbalance_ip", "--format", "json")
+    reaches = {r["object"]: r for r in json.loads(run.output)["portgroups"]}
+    assert set(reaches) == {"esx01.lab.example.net/vSwitch1/vMotion", "esx01.lab.example.net/vSwitch1/VM-Prod"}
+    assert not any(r["teaming_set_collected"] for r in reaches.values())
+    human = _cli("plan", str(path), "--set", "esx01*/vSwitch1.teaming=loadbalance_ip").output
+    assert "VM-Prod: which teaming fields it pins was not collected" in human
+
+
+def test_cli_names_the_pinned_port_group_and_its_finding(tmp_path: Path) -> None:
+    path = tmp_path / "site.json"
+    path.write_text(_pinned_srcid_site({"policy"}).model_dump_json())
+    run = _cli("plan", str(path), "--set", "esx01*/vSwitch1.teaming=loadbalance_ip")
+    assert run.return_value == Exit.FINDINGS
+    assert "vSwitch1/VM-Prod: keeps its pinned policy loadbalance_srcid: after the plan it has LG006" in run.output
+    assert "vSwitch1/vMotion: follows the vSwitch in policy" in run.output
+    assert "pin their teaming and have findings after the plan: esx01.lab.example.net/vSwitch1/VM-Prod" in run.output

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from hostlint.change.portgroups import PortGroupReach, portgroup_reach
 from hostlint.change.prerequisites import PREREQUISITE, Prerequisite, assume_done, prerequisites
 from hostlint.change.setexpr import SetRequest, requested_changes
 from hostlint.check import check_snapshot
@@ -54,6 +55,8 @@ class WhatIf:
     plan: Plan = field(default_factory=Plan)
     simulation: Simulation | None = None
     order: str = ""
+    # the port groups of each vSwitch whose teaming the change sets: which follow, which keep theirs
+    portgroups: list[PortGroupReach] = field(default_factory=list)
 
     @property
     def safe_as_given(self) -> bool:
@@ -162,10 +165,13 @@ def what_if(snapshot: Snapshot, rules: list[Rule], sets: list[str]) -> WhatIf:
     for number, step in enumerate(ordered, 1):
         step.number = number
     chain_rollbacks(ordered)
-    if result.simulation is not None and result.simulation.final is not None:
-        final = _keys(check_snapshot(result.simulation.final, rules).findings)
-        result.remaining = [f for f in result.introduced if (f.code, f.object) in final]
     result.plan = Plan(steps=ordered, manual=manual + needed.manual, advice=needed.advice, withheld=withheld)
+    final = result.simulation.final if result.simulation is not None else None
+    final_findings = check_snapshot(final, rules).findings if final is not None else after.findings
+    if final is not None:
+        final_keys = _keys(final_findings)
+        result.remaining = [f for f in result.introduced if (f.code, f.object) in final_keys]
+    result.portgroups = portgroup_reach(snapshot, after_state, final_findings)
     return result
 
 

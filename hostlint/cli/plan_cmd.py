@@ -11,6 +11,7 @@ import click
 from rich.console import Console
 from rich.text import Text
 
+from hostlint.change.portgroups import PortGroupReach
 from hostlint.change.prerequisites import PREREQUISITE
 from hostlint.change.setexpr import ChangeError
 from hostlint.change.verdict import already_set_text, needed_by, verdict
@@ -75,6 +76,16 @@ def _json(result: WhatIf) -> str:
             {"code": w.source.code, "object": w.source.object, "action": w.action, "reason": w.reason}
             for w in result.plan.withheld
         ],
+        "portgroups": [
+            {
+                "object": r.object,
+                "teaming_set_collected": not r.unknown,
+                "follows": r.follows,
+                "pinned": r.pinned,
+                "findings_after_plan": [{"code": f.code, "message": f.message} for f in r.findings],
+            }
+            for r in result.portgroups
+        ],
     }
     return json.dumps(document, indent=2) + "\n"
 
@@ -85,6 +96,36 @@ def _tag(step: Step) -> str:
     codes = [c for c in step.codes if c != PREREQUISITE]
     needs = needed_by(step)
     return "; ".join(([f"needed by {', '.join(needs)}"] if needs else []) + ([", ".join(codes)] if codes else []))
+
+
+def _portgroup_line(reach: PortGroupReach) -> Text:
+    if reach.unknown:
+        return Text(
+            f"  {reach.object}: which teaming fields it pins was not collected (teaming_set); taken to follow "
+            "its vSwitch as the snapshot states it: check it before the change",
+            style="yellow",
+        )
+    parts = []
+    if reach.pinned:
+        kept = ", ".join(f"{name} {value}" for name, value in reach.pinned.items())
+        parts.append(f"keeps its pinned {kept}")
+    if reach.follows:
+        parts.append(f"follows the vSwitch in {', '.join(reach.follows)}")
+    line = Text(f"  {reach.object}: {'; '.join(parts)}")
+    if reach.pinned and reach.findings:
+        found = "; ".join(f"{f.code} ({f.message})" for f in reach.findings)
+        line.append(f": after the plan it has {found}", style="red")
+    elif reach.pinned:
+        line.append(": no finding for it after the plan")
+    return line
+
+
+def _portgroups(console: Console, reaches: list[PortGroupReach]) -> None:
+    if not reaches:
+        return
+    console.print(Text("Port groups on the changed vSwitch(es):", style="bold"))
+    for reach in reaches:
+        console.print(_portgroup_line(reach))
 
 
 def _human(result: WhatIf, color: bool) -> str:
@@ -113,6 +154,7 @@ def _human(result: WhatIf, color: bool) -> str:
         console.print(
             f"It would clear {len(result.cleared)}: " + ", ".join(f"{f.code} {f.object}" for f in result.cleared)
         )
+    _portgroups(console, result.portgroups)
     simulation = result.simulation
     if result.plan.steps:
         accepted = simulation is not None and simulation.accepted
@@ -134,6 +176,15 @@ def _human(result: WhatIf, color: bool) -> str:
         console.print(Text(f"  by hand: {manual.source.object} {manual.action}: {manual.reason}", style="yellow"))
     for withheld in result.plan.withheld:
         console.print(Text(f"  {withheld.message}", style="red"))
+    pinned_findings = [r.object for r in result.portgroups if r.pinned and r.findings]
+    if pinned_findings:
+        console.print(
+            Text(
+                f"\nPort groups that pin their teaming and have findings after the plan: {', '.join(pinned_findings)}"
+                " (change their pinned teaming too, or make them inherit the vSwitch's).",
+                style="red",
+            )
+        )
     style = "green bold" if result.safe_as_given else "red bold"
     console.print(Text(f"\nVerdict: {verdict(result)}", style=style))
     return out.getvalue()

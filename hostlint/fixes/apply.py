@@ -6,6 +6,7 @@ the device, so the rules can be run again on every intermediate state.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable
 from typing import Any
 
@@ -16,7 +17,7 @@ from hostlint.fixes.steps import Change
 from hostlint.join import build_facts
 from hostlint.join.facts import BondFact
 from hostlint.snapshot import Snapshot
-from hostlint.snapshot.esxi import EsxiHost, StandardVSwitch
+from hostlint.snapshot.esxi import EsxiHost, PortGroup, StandardVSwitch, Teaming
 from hostlint.snapshot.kvm import Bond, DomainInterface, KvmHost
 from hostlint.snapshot.switch import LoadBalance, PortChannel, Switch, SwitchPort
 
@@ -85,29 +86,59 @@ def _channel(switch: Switch, name: str) -> PortChannel | None:
     return next((c for c in switch.port_channels if names.interface_key(c.name) == key), None)
 
 
+# Each Teaming field and the TeamingSet field that says whether a port group pins or inherits it.
+TEAMING_SET_FIELD = {
+    "policy": "policy",
+    "active": "order",
+    "standby": "order",
+    "unused": "order",
+    "failure_detection": "failure_detection",
+    "notify_switches": "notify_switches",
+    "failback": "failback",
+}
+
+
+def _follow_vswitch(pg: PortGroup, old: Teaming, new: Teaming, update: dict[str, Any]) -> None:
+    """A port group takes the vSwitch's new values in the fields it inherits and keeps those it pins."""
+    if pg.teaming_set is None:
+        # Not collected (an older or hand-written snapshot): one without a teaming of its own is
+        # taken to inherit, as that snapshot states it; `plan` names such port groups.
+        if pg.teaming is None or pg.teaming == old:
+            pg.teaming = None
+        return
+    inherited = {
+        name: value for name, value in update.items() if getattr(pg.teaming_set, TEAMING_SET_FIELD[name]) == "inherited"
+    }
+    after = (pg.teaming or old).model_copy(update=inherited)
+    pg.teaming = None if after == new else after
+
+
 def _set_teaming(snapshot: Snapshot, change: Change, update: dict[str, Any]) -> None:
     values = change.values
     host = _host(snapshot, change.device)
     if values["kind"] == "dvs-portgroup":
         dvs = next((d for d in snapshot.distributed_switches if d.name == values["vswitch"]), None)
-        pg = next((p for p in dvs.portgroups if p.name == values["portgroup"]), None) if dvs else None
-        if pg is None:
+        dv_pg = next((p for p in dvs.portgroups if p.name == values["portgroup"]), None) if dvs else None
+        if dv_pg is None:
             raise ApplyError(f"no distributed port group {values['vswitch']}/{values['portgroup']}")
-        pg.teaming = pg.teaming.model_copy(update=update)
+        dv_pg.teaming = dv_pg.teaming.model_copy(update=update)
         return
     vswitch = _vswitch(host, values["vswitch"])
     if values["kind"] == "vss":
         old = vswitch.teaming
         vswitch.teaming = old.model_copy(update=update)
-        # Port groups that inherit (their computed policy equals the vSwitch's) follow the vSwitch.
-        for pg in host.portgroups:
-            if pg.vswitch == vswitch.name and pg.teaming == old:
-                pg.teaming = vswitch.teaming
+        for portgroup in host.portgroups:
+            if portgroup.vswitch == vswitch.name:
+                _follow_vswitch(portgroup, old, vswitch.teaming, update)
         return
     pg = next((p for p in host.portgroups if p.name == values["portgroup"] and p.vswitch == vswitch.name), None)
     if pg is None:
         raise ApplyError(f"no port group {values['portgroup']} on {host.name}/{vswitch.name}")
     pg.teaming = (pg.teaming or vswitch.teaming).model_copy(update=update)
+    if pg.teaming_set is not None:
+        # Setting a field on the port group pins it there.
+        pinned = {TEAMING_SET_FIELD[name]: "pinned" for name in update}
+        pg.teaming_set = dataclasses.replace(pg.teaming_set, **pinned)
 
 
 def _host_teaming(snapshot: Snapshot, change: Change) -> None:

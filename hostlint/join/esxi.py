@@ -160,6 +160,8 @@ def _distributed_teams(
             proxy.missing["proxy_mtu"] = esxi_unknown(host.name, dvs.name, "proxy_mtu")
         used = []
         for pg in dvs.portgroups:
+            if pg.uplink:
+                continue  # the uplinks' own port group: no VM or vmk sits on it
             base = proxy.model_copy(
                 update={
                     "object": f"{proxy.object}/{pg.name}",
@@ -201,5 +203,7 @@ def esxi_facts(
     # Only this host's vmk facts: scanning the whole site's for every host made the join quadratic.
     iscsi_facts(host, facts.vmks[vmks_before:], facts)
     pcie_facts(host, facts)
-    distributed = {pg.name for dvs in dvswitches if host.name in members[dvs.name] for pg in dvs.portgroups}
+    distributed = {
+        pg.name for dvs in dvswitches if host.name in members[dvs.name] for pg in dvs.portgroups if not pg.uplink
+    }
     vm_facts(host, distributed, facts)

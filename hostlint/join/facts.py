@@ -175,8 +175,10 @@ class VmFact(Fact):
 
 
 class BondFact(TeamFact):
-    """A KVM host's Linux or Open vSwitch bond (kind `bond` / `ovs-bond`; `policy` is the bond mode)."""
+    """A KVM host's Linux or Open vSwitch bond (kind `bond` / `ovs-bond`; `policy` is the bond mode,
+    None when not read, with the reason in `missing`)."""
 
+    policy: str | None  # type: ignore[assignment]
     implementation: str = "linux"
     xmit_hash_policy: str | None = None
     host_hash_fields: list[str] = Field(default_factory=list)

@@ -160,6 +160,7 @@ def _bond_fact(view: _Host, bond: Bond, index: SwitchIndex) -> BondFact:
     for uplink in uplinks:
         for kind, reason in uplink.missing.items():
             fact.missing.setdefault(kind, reason)
+    _unread_bond_state(fact, bond)
     summarise_unknowns(fact, uplinks)
     # MTUs not read (an interface listed without /sys/class/net/IFACE/mtu) leave the comparison unknown.
     for field, names in (("mtu", [bond.name]), ("member_mtus", member_names), ("upper_mtus", uppers)):
@@ -169,6 +170,18 @@ def _bond_fact(view: _Host, bond: Bond, index: SwitchIndex) -> BondFact:
         if unread:
             fact.missing[field] = "; ".join(unread)
     return fact
+
+
+def _unread_bond_state(fact: BondFact, bond: Bond) -> None:
+    """An OVS bond listed by OVSDB whose ovs-appctl state was refused: mode and LACP state unknown, so the
+    bond rules are skipped for it, named; so is LACP state an LACP bond's `lacp/show` did not give."""
+    host = fact.host
+    if bond.mode is None:
+        reason = kvm_unknown(host, bond.name, "ovs_bond_mode" if bond.implementation == "ovs" else "bond_mode")
+        # Which header fields the bond hashes on follows from its mode.
+        fact.missing["policy"] = fact.missing["host_hash_fields"] = reason
+    if bond.implementation == "ovs" and bond.mode in (None, "balance-tcp") and bond.partner_mac is None:
+        fact.missing["partner_mac"] = kvm_unknown(host, bond.name, "ovs_lacp_partner")
 
 
 def _standalone_uplinks(view: _Host, bonded: set[str], index: SwitchIndex) -> list[UplinkFact]:

@@ -47,6 +47,8 @@ KVM_FILES: dict[str, str] = {
     "speed": "/sys/class/net/IFACE/speed",
     "duplex": "/sys/class/net/IFACE/duplex",
     "bond_mode": "/proc/net/bonding/BOND (Bonding Mode)",
+    "ovs_bond_mode": "`ovs-appctl bond/show` for BOND",
+    "ovs_lacp_partner": "`ovs-appctl lacp/show` for BOND",
     "nic_model": "libvirt domain XML <model type=...>",
 }
 

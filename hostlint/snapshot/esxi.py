@@ -60,14 +60,33 @@ class StandardVSwitch(Model):
     discovery: Discovery = Field(default_factory=Discovery)
 
 
+Inheritance = Literal["inherited", "pinned"]
+
+
+@leaf
+class TeamingSet:
+    """Where each teaming field of a standard port group comes from, as set in
+    `HostPortGroup.spec.policy.nicTeaming`: `pinned` (set in the port group, even to the vSwitch's
+    value) or `inherited` (unset there, so it follows the vSwitch). `order` is the active/standby list."""
+
+    policy: Inheritance
+    failure_detection: Inheritance
+    notify_switches: Inheritance
+    failback: Inheritance
+    order: Inheritance
+
+
 @leaf
 class PortGroup:
-    """A standard port group; `teaming` is the computed (effective) policy, None when inherited."""
+    """A standard port group. `teaming` is the computed (effective) policy, None where it equals the
+    vSwitch's; `teaming_set` says which of its fields the port group pins and which it inherits
+    (None: not collected, so a vSwitch change cannot be said to reach it or not)."""
 
     name: Name
     vswitch: Name
     vlan: VlanId = 0
     teaming: Teaming | None = None
+    teaming_set: TeamingSet | None = None
     members: list[Name] = Field(default_factory=list)
 
 
@@ -85,6 +104,9 @@ class DvPortgroup(Model):
     vlan: VlanId = 0
     teaming: Teaming = Field(default_factory=Teaming)
     uplink_lag: Name | None = None
+    # The switch's uplink port group (config.uplinkPortgroup): it holds the host uplinks, never a VM or a
+    # vmk, so it is no team of its own; its VLAN 4095 is a trunk of every VLAN.
+    uplink: bool = False
 
 
 class DvsHostMember(Model):

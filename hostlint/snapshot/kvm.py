@@ -60,11 +60,13 @@ class BondMember(Model):
 
 
 class Bond(Model):
-    """A Linux bond (`/proc/net/bonding/*`) or an Open vSwitch bond (`ovs-appctl bond/show`)."""
+    """A Linux bond (`/proc/net/bonding/*`) or an Open vSwitch bond (`ovs-appctl bond/show`).
+
+    `mode` is None when the bond is known (OVSDB lists it) but its mode was not read (ovs-appctl refused)."""
 
     name: Name
     implementation: Literal["linux", "ovs"] = "linux"
-    mode: BondMode
+    mode: BondMode | None
     xmit_hash_policy: Text | None = None
     lacp_rate: Literal["slow", "fast"] | None = None
     miimon: int | None = None

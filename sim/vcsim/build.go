@@ -157,6 +157,53 @@ func hostTeaming(t *Teaming) *types.HostNicTeamingPolicy {
 	}
 }
 
+// portgroupTeaming gives a port group's spec.policy.nicTeaming (only its pinned fields set, the
+// rest unset = inherited, as ESXi reports it) and its computed policy. Without teaming_set a port
+// group with teaming pins every field and one without inherits every field.
+func portgroupTeaming(vswitch *types.HostNicTeamingPolicy, pg PortGroup) (*types.HostNicTeamingPolicy, *types.HostNicTeamingPolicy, error) {
+	set := pg.TeamingSet
+	if set == nil {
+		if pg.Teaming == nil {
+			return nil, vswitch, nil
+		}
+		pinned := hostTeaming(pg.Teaming)
+		return pinned, pinned, nil
+	}
+	values := vswitch
+	if pg.Teaming != nil {
+		values = hostTeaming(pg.Teaming)
+	}
+	override := &types.HostNicTeamingPolicy{}
+	computed := *vswitch
+	for field, how := range map[string]string{
+		"policy": set.Policy, "failure_detection": set.FailureDetection, "notify_switches": set.NotifySwitches,
+		"failback": set.Failback, "order": set.Order,
+	} {
+		switch how {
+		case "inherited":
+			continue
+		case "pinned":
+		default:
+			return nil, nil, fmt.Errorf("teaming_set.%s: %q is neither pinned nor inherited", field, how)
+		}
+		switch field {
+		case "policy":
+			override.Policy, computed.Policy = values.Policy, values.Policy
+		case "failure_detection":
+			beacon := values.FailureCriteria.CheckBeacon
+			override.FailureCriteria = &types.HostNicFailureCriteria{CheckBeacon: beacon}
+			computed.FailureCriteria = &types.HostNicFailureCriteria{CheckSpeed: "minimum", CheckBeacon: beacon}
+		case "notify_switches":
+			override.NotifySwitches, computed.NotifySwitches = values.NotifySwitches, values.NotifySwitches
+		case "failback":
+			override.RollingOrder, computed.RollingOrder = values.RollingOrder, values.RollingOrder
+		case "order":
+			override.NicOrder, computed.NicOrder = values.NicOrder, values.NicOrder
+		}
+	}
+	return override, &computed, nil
+}
+
 func dvsTeaming(t *Teaming) *types.VmwareUplinkPortTeamingPolicy {
 	if t == nil {
 		t = &Teaming{}
@@ -242,7 +289,12 @@ func (inv *inventory) addDvs(ctx context.Context, d Dvs) error {
 	ref := info.Result.(types.ManagedObjectReference)
 	dvs := object.NewDistributedVirtualSwitch(inv.client, ref)
 	var pgSpecs []types.DVPortgroupConfigSpec
-	for _, pg := range d.Portgroups {
+	var uplinkPg *DvPortgroup
+	for i, pg := range d.Portgroups {
+		if pg.Uplink {
+			uplinkPg = &d.Portgroups[i]
+			continue
+		}
 		pgSpecs = append(pgSpecs, types.DVPortgroupConfigSpec{
 			Name:     pg.Name,
 			Type:     string(types.DistributedVirtualPortgroupPortgroupTypeEarlyBinding),
@@ -317,6 +369,12 @@ func (inv *inventory) addDvs(ctx context.Context, d Dvs) error {
 			pg.Config.Uplink = types.NewBool(true)
 			built.uplinkPg = pg.Key
 			config.UplinkPortgroup = []types.ManagedObjectReference{pgRef}
+			if uplinkPg != nil {
+				delete(built.portgroups, pg.Name)
+				pg.Name, pg.Config.Name = uplinkPg.Name, uplinkPg.Name
+				built.portgroups[pg.Name] = pg.Key
+				pg.Config.DefaultPortConfig.(*types.VMwareDVSPortSetting).UplinkTeamingPolicy = dvsTeaming(uplinkPg.Teaming)
+			}
 		}
 	}
 	inv.dvs[d.Name] = built
@@ -378,14 +436,13 @@ func (inv *inventory) configureHost(h Host, switches []Dvs) error {
 		})
 	}
 	for _, pg := range h.Portgroups {
-		computed, ok := vswitchPolicy[pg.VSwitch]
+		vswitch, ok := vswitchPolicy[pg.VSwitch]
 		if !ok {
 			return fmt.Errorf("port group %s: no vSwitch %s", pg.Name, pg.VSwitch)
 		}
-		var override *types.HostNicTeamingPolicy
-		if pg.Teaming != nil {
-			override = hostTeaming(pg.Teaming)
-			computed = override
+		override, computed, err := portgroupTeaming(vswitch, pg)
+		if err != nil {
+			return fmt.Errorf("port group %s: %w", pg.Name, err)
 		}
 		network.Portgroup = append(network.Portgroup, types.HostPortGroup{
 			Key: pgKey(pg.Name), Vswitch: vswKey(pg.VSwitch),

@@ -39,11 +39,21 @@ type VSwitch struct {
 	Discovery *Discovery `yaml:"discovery"`
 }
 
+// TeamingSet says, per teaming field, "pinned" (set in the port group) or "inherited" (from the vSwitch).
+type TeamingSet struct {
+	Policy           string `yaml:"policy"`
+	FailureDetection string `yaml:"failure_detection"`
+	NotifySwitches   string `yaml:"notify_switches"`
+	Failback         string `yaml:"failback"`
+	Order            string `yaml:"order"`
+}
+
 type PortGroup struct {
-	Name    string   `yaml:"name"`
-	VSwitch string   `yaml:"vswitch"`
-	Vlan    int32    `yaml:"vlan"`
-	Teaming *Teaming `yaml:"teaming"`
+	Name       string      `yaml:"name"`
+	VSwitch    string      `yaml:"vswitch"`
+	Vlan       int32       `yaml:"vlan"`
+	Teaming    *Teaming    `yaml:"teaming"`
+	TeamingSet *TeamingSet `yaml:"teaming_set"`
 }
 
 type Vmk struct {
@@ -134,6 +144,8 @@ type DvPortgroup struct {
 	Name    string   `yaml:"name"`
 	Vlan    int32    `yaml:"vlan"`
 	Teaming *Teaming `yaml:"teaming"`
+	// Uplink names the switch's uplink port group (the simulator creates it; this renames it and sets its teaming).
+	Uplink bool `yaml:"uplink"`
 }
 
 type DvsHostMember struct {

@@ -8,7 +8,14 @@ from dataclasses import dataclass, field
 from hostlint.collect.kvm.bonding import BondingParseError, parse_bonding
 from hostlint.collect.kvm.libvirt_facts import LibvirtError, read_libvirt
 from hostlint.collect.kvm.lldp import LldpParseError, parse_lldpctl_json
-from hostlint.collect.kvm.ovs import BRIDGE_PORTS_SCRIPT, parse_bridge_ports, parse_ovs_bonds
+from hostlint.collect.kvm.ovs import (
+    BOND_PORTS_COMMAND,
+    BRIDGE_PORTS_SCRIPT,
+    OvsParseError,
+    parse_bond_ports,
+    parse_bridge_ports,
+    parse_ovs_bonds,
+)
 from hostlint.collect.kvm.runner import CollectionFailure, Done, Reads, Runner
 from hostlint.collect.kvm.sysfs import NET, interface_requests, parse_interfaces, read_pci_links
 from hostlint.snapshot.common import CollectionError, PciLink
@@ -48,17 +55,31 @@ def _not_running(done: Done) -> bool:
     return "No such file or directory" in done.stderr
 
 
+def _ovsdb_bonds(runner: Runner, gathered: Gathered) -> list[Bond]:
+    """The bonds OVSDB lists, mode and LACP state unknown: the bond rules then say what they skip."""
+    done = runner.call(BOND_PORTS_COMMAND)
+    if not done.ok:
+        gathered.fail(f"OVS bonds not listed either: ovs-vsctl: {done.why()}")
+        return []
+    try:
+        return parse_bond_ports(done.stdout)
+    except OvsParseError as exc:
+        gathered.fail(str(exc))
+        return []
+
+
 def _ovs_bonds(runner: Runner, interfaces: dict[str, LinuxInterface], gathered: Gathered) -> list[Bond]:
     bond_show = runner.call(["ovs-appctl", "bond/show"])
     if bond_show.missing or (not bond_show.ok and _not_running(bond_show)):
         return []
-    if not bond_show.ok:
+    if bond_show.ok:
+        lacp_show = runner.call(["ovs-appctl", "lacp/show"])
+        if not lacp_show.ok:
+            gathered.fail(f"OVS LACP state not read: ovs-appctl lacp/show: {lacp_show.why()}")
+        bonds = parse_ovs_bonds(bond_show.stdout, lacp_show.stdout if lacp_show.ok else None)
+    else:
         gathered.fail(f"OVS bonds not read: ovs-appctl bond/show: {bond_show.why()}")
-        return []
-    lacp_show = runner.call(["ovs-appctl", "lacp/show"])
-    if not lacp_show.ok:
-        gathered.fail(f"OVS LACP state not read: ovs-appctl lacp/show: {lacp_show.why()}")
-    bonds = parse_ovs_bonds(bond_show.stdout, lacp_show.stdout if lacp_show.ok else None)
+        bonds = _ovsdb_bonds(runner, gathered)
     for member in (m for b in bonds for m in b.members):
         nic = interfaces.get(member.name)
         if nic is not None:

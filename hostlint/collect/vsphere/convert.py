@@ -16,12 +16,14 @@ from hostlint.snapshot.esxi import (
     DvPortgroup,
     DvsHostMember,
     EsxiHost,
+    Inheritance,
     IscsiAdapter,
     Lag,
     PhysicalNic,
     PortGroup,
     StandardVSwitch,
     Teaming,
+    TeamingSet,
     VirtualMachine,
     Vmk,
     VmNic,
@@ -56,6 +58,34 @@ def host_teaming(policy: vim.host.NetworkPolicy.NicTeamingPolicy | None, uplinks
         notify_switches=_unset_true(policy.notifySwitches),
         # rollingOrder true means "do not fail back" in the API
         failback=not policy.rollingOrder if policy.rollingOrder is not None else True,
+    )
+
+
+def _set(value: object) -> Inheritance:
+    return "inherited" if value is None else "pinned"
+
+
+def teaming_set(spec: vim.host.PortGroup.Specification | None) -> TeamingSet | None:
+    """Which teaming fields a port group sets itself: an unset field (or no nicTeaming at all) is
+    inherited from the vSwitch (HostNetworkPolicy). No spec read: unknown, never "inherited"."""
+    if spec is None or spec.policy is None:
+        return None
+    policy = spec.policy.nicTeaming
+    if policy is None:
+        return TeamingSet(
+            policy="inherited",
+            failure_detection="inherited",
+            notify_switches="inherited",
+            failback="inherited",
+            order="inherited",
+        )
+    criteria = policy.failureCriteria
+    return TeamingSet(
+        policy=_set(policy.policy),
+        failure_detection=_set(criteria.checkBeacon if criteria is not None else None),
+        notify_switches=_set(policy.notifySwitches),
+        failback=_set(policy.rollingOrder),
+        order=_set(policy.nicOrder),
     )
 
 
@@ -118,7 +148,8 @@ def vswitches(network: vim.host.NetworkInfo) -> list[StandardVSwitch]:
 
 
 def portgroups(network: vim.host.NetworkInfo, switches: list[StandardVSwitch]) -> list[PortGroup]:
-    """Port groups with the computed (effective) teaming, kept only where it differs from the vSwitch's."""
+    """Port groups with the computed (effective) teaming, kept only where it differs from the vSwitch's,
+    and which teaming fields each pins or inherits."""
     by_name = {vs.name: vs for vs in switches}
     found = []
     for pg in network.portgroup or []:
@@ -134,6 +165,7 @@ def portgroups(network: vim.host.NetworkInfo, switches: list[StandardVSwitch]) -
                 vswitch=pg.spec.vswitchName,
                 vlan=pg.spec.vlanId or 0,
                 teaming=teaming,
+                teaming_set=teaming_set(pg.spec),
                 members=[vnic.device for vnic in network.vnic or [] if vnic.portgroup == pg.spec.name],
             )
         )
@@ -397,8 +429,7 @@ def distributed_switch(
     uplink_pgs = {ref._moId for ref in getattr(config, "uplinkPortgroup", None) or []}
     dv_portgroups = []
     for pg in portgroups_of_dvs:
-        if pg.get("config.uplink") or pg.ref._moId in uplink_pgs:
-            continue
+        uplink = bool(pg.get("config.uplink")) or pg.ref._moId in uplink_pgs
         port_config = pg.get("config.defaultPortConfig")
         teaming = dvs_teaming(getattr(port_config, "uplinkTeamingPolicy", None), uplink_names)
         dv_portgroups.append(
@@ -406,7 +437,8 @@ def distributed_switch(
                 name=pg.get("name"),
                 vlan=_vlan(getattr(port_config, "vlan", None)),
                 teaming=teaming,
-                uplink_lag=next((name for name in teaming.active if name in lag_names), None),
+                uplink_lag=None if uplink else next((name for name in teaming.active if name in lag_names), None),
+                uplink=uplink,
             )
         )
     return DistributedSwitch(
