@@ -140,6 +140,10 @@ def test_distributed_switch_lags_and_uplinks(site_snapshot):
     assert (dvs.max_mtu, dvs.lacp_api_version) == (9000, "multipleLag")
     assert dvs.lags[0].load_balance == "srcDestIp"
     assert next(pg for pg in dvs.portgroups if pg.name == "dvpg-lag").uplink_lag == "lag1"
+    # VLAN settings as the API holds them: one VLAN, or a VLAN trunk with its ranges
+    vlans = {pg.name: (pg.vlan, pg.vlan_spec, pg.trunk_ranges) for pg in dvs.portgroups}
+    assert vlans["dvpg-vm"] == (200, "vlan", None)
+    assert vlans["dvpg-guest-trunk"] == (4095, "trunk", [(300, 310), (400, 400)])
     # each member host's proxy switch MTU, as the host has it (esx12's has not taken the switch's 9000)
     assert [(m.host.split(".")[0], m.mtu) for m in dvs.hosts] == [("esx11", 9000), ("esx12", 1500)]
 

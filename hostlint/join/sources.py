@@ -12,24 +12,28 @@ _SWITCH: dict[str, dict[str, str]] = {
     "cisco_ios": {
         "interfaces": "show interfaces",
         "channel_mode": "show running-config",
+        "config": "show running-config",
         "member_state": "show etherchannel summary",
         "peer_link": "show switch",
     },
     "cisco_nxos": {
         "interfaces": "show interface",
         "channel_mode": "show running-config",
+        "config": "show running-config",
         "member_state": "show port-channel summary",
         "peer_link": "show vpc brief",
     },
     "arista_eos": {
         "interfaces": "show interfaces",
         "channel_mode": "show running-config",
+        "config": "show running-config",
         "member_state": "show port-channel summary",
         "peer_link": "show mlag",
     },
     "juniper_junos": {
         "interfaces": "show interfaces extensive",
         "channel_mode": "show configuration | display set",
+        "config": "show configuration | display set",
         "member_state": "show lacp interfaces",
         "peer_link": "show virtual-chassis",
     },
@@ -45,6 +49,10 @@ _SWITCH_FIELDS: dict[str, tuple[str, str]] = {
     "channel_status": ("status", "interfaces"),
     "member_state": ("member state", "member_state"),
     "peer_link": ("peer link state", "peer_link"),
+    "vlan_mode": ("switchport mode", "config"),
+    "allowed_vlans": ("trunk allowed VLANs", "config"),
+    "native_vlan": ("native VLAN", "config"),
+    "access_vlan": ("access VLAN", "config"),
 }
 
 # ESXi facts: the vSphere API property that holds each one.
@@ -60,6 +68,8 @@ ESXI_PROPERTIES: dict[str, str] = {
     "vcpus": "VirtualHardware.numCPU",
     "cpu_hot_add": "VirtualMachineConfigInfo.cpuHotAddEnabled",
     "nic_model": "VirtualEthernetCard (device type)",
+    "vlan": "HostPortGroupSpec.vlanId",
+    "dvs_vlan": "VMwareDVSPortSetting.vlan",
 }
 
 # KVM facts: the file (or command) on the host that holds each one.
