@@ -7,6 +7,7 @@ import pytest
 from hostlint import vlans
 from hostlint.collect.switches import Device, load_platform
 from hostlint.collect.switches.assemble import build_switch
+from hostlint.collect.switches.counts import shortfalls
 from hostlint.collect.switches.parse import Parsed, parse_output
 from hostlint.snapshot.switch import Switch
 
@@ -230,3 +231,26 @@ def test_samples_beside_the_templates_carry_vlans(platform):
     assert warnings == []
     trunks = [c for c in switch.port_channels if c.switchport == "trunk" and c.allowed_vlans]
     assert trunks, platform
+
+
+def test_an_allowed_vlan_line_the_template_misses_is_an_error():
+    """The independent count sees the line; a record without the value is reported, so a trunk is
+    never silently taken to allow all VLANs."""
+    command = next(c for c in load_platform("cisco_ios").commands if c.section == "config")
+    count = next(c for c in command.records if c.group == "interfaces")
+    text = "interface GigabitEthernet1/0/1\n switchport trunk allowed vlan 10\n switchport mode trunk\n!\n"
+    read = [{"name": "GigabitEthernet1/0/1", "switchport_mode": "trunk", "allowed_vlans": "10"}]
+    assert shortfalls(count, command.command, text, read) == []
+    missed = [{"name": "GigabitEthernet1/0/1", "switchport_mode": "trunk"}]
+    assert shortfalls(count, command.command, text, missed) == [
+        "show running-config: allowed vlans shown but not parsed for 1 of 1 interfaces (GigabitEthernet1/0/1); "
+        "it stays unknown"
+    ]
+    # ... and the assembly then applies no "all VLANs" default for that trunk.
+    device = Device(name="sw1", hostname="192.0.2.1", platform="cisco_ios")
+    sections = {
+        "config": Parsed(records={"interfaces": missed}),
+        "interfaces": Parsed(records={"interfaces": [{"name": "GigabitEthernet1/0/1"}]}),
+    }
+    switch, _ = build_switch(device, sections, {"config": command.command})
+    assert _vlan_view(switch)["GigabitEthernet1/0/1"] == ("trunk", None, 1, None)

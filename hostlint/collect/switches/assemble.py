@@ -198,6 +198,8 @@ def _vlan_facts(name: str, record: Record, context: _Context, vlan_ids: dict[str
     facts: dict[str, Any] = {"access_vlan": None, "native_vlan": None, "allowed_vlans": None}
     if mode == "routed":
         return facts
+    # A VLAN line the template could not read (hostlint.collect.switches.counts): no default for it.
+    unread = set(record.get("unread") or ())
     junos = context.platform == "juniper_junos"
 
     def read(what: str, convert: Callable[[], Any]) -> Any:
@@ -217,14 +219,14 @@ def _vlan_facts(name: str, record: Record, context: _Context, vlan_ids: dict[str
         return facts
     if record.get("access_vlan"):
         facts["access_vlan"] = read("access VLAN", lambda: _int(record["access_vlan"]))
-    elif mode == "access":
+    elif mode == "access" and "access_vlan" not in unread:
         facts["access_vlan"] = 1
     allowed = record.get("allowed_vlans")
     if allowed:
         facts["allowed_vlans"] = read("allowed VLANs", lambda: vlans.apply_commands(str(allowed).split(";")))
-    elif mode == "trunk":
+    elif mode == "trunk" and "allowed_vlans" not in unread:
         facts["allowed_vlans"] = list(vlans.ALL)
-    if facts["native_vlan"] is None and mode == "trunk":
+    if facts["native_vlan"] is None and mode == "trunk" and "native_vlan" not in unread:
         facts["native_vlan"] = 1
     return facts
 
