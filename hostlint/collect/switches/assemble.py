@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any
 
 from hostlint import names, vlans
@@ -19,7 +20,7 @@ from hostlint.collect.switches import normalise
 from hostlint.collect.switches.inventory import Device
 from hostlint.collect.switches.parse import Parsed, Record
 from hostlint.snapshot.common import Neighbour
-from hostlint.snapshot.switch import LoadBalance, MultiChassis, PortChannel, Switch, SwitchPort
+from hostlint.snapshot.switch import LoadBalance, MultiChassis, PortChannel, Switch, SwitchPort, SwitchportMode
 
 # `channel-group 10` names this interface on each platform (Junos names the ae itself).
 _CHANNEL_NAME = {"cisco_ios": "Port-channel{}", "cisco_nxos": "port-channel{}", "arista_eos": "Port-Channel{}"}
@@ -158,14 +159,16 @@ def _neighbours(context: _Context) -> dict[str, list[Neighbour]]:
     return found
 
 
-def _mode(record: Record) -> str | None:
+def _mode(record: Record) -> SwitchportMode | None:
     """Switchport mode; Junos says it with `vlan-tagging` (trunk) or a `family inet` address (routed)."""
     if record.get("routed") or record.get("address"):
         return "routed"
     if record.get("vlan_tagging"):
         return "trunk"
     mode = record.get("switchport_mode")
-    return mode if mode in ("access", "trunk") else None
+    if mode == "access":
+        return "access"
+    return "trunk" if mode == "trunk" else None
 
 
 def _junos_members(text: str, vlan_ids: dict[str, int]) -> vlans.Ranges:
@@ -533,7 +536,7 @@ def _vlan_ids(context: _Context) -> dict[str, int]:
     found = {}
     for record in context.records("config", "vlans"):
         if record.get("name") and record.get("vlan_id"):
-            vlan_id = context.read("config", f"VLAN {record['name']} id", lambda r=record: _int(r["vlan_id"]))
+            vlan_id = context.read("config", f"VLAN {record['name']} id", partial(_int, record["vlan_id"]))
             if vlan_id is not None:
                 found[str(record["name"])] = vlan_id
     return found
