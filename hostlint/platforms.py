@@ -109,6 +109,10 @@ class SwitchPlatform(Target):
     mtu_on_members: bool = False
     # Junos: a channel without LACP options is static, and static members have no summary.
     channel_static_unless_lacp: bool = False
+    # How its configuration states VLANs: `switchport ... vlan` lines, or Junos `vlan members`.
+    vlan_syntax: Literal["switchport", "junos"] = "switchport"
+    # Said with a native VLAN change where the platform's families write it differently.
+    native_vlan_note: str | None = None
     # Its multi-chassis channel feature when hostlint does not write it (left to a human), else None.
     multichassis_by_hand: str | None = None
     # The command whose output holds each part of what is collected (named in unknown-fact reasons).
@@ -133,6 +137,7 @@ SWITCHES: tuple[SwitchPlatform, ...] = (
         sources={
             "interfaces": "show interfaces",
             "channel_mode": "show running-config",
+            "config": "show running-config",
             "member_state": "show etherchannel summary",
             "peer_link": "show switch",
         },
@@ -149,6 +154,7 @@ SWITCHES: tuple[SwitchPlatform, ...] = (
         sources={
             "interfaces": "show interface",
             "channel_mode": "show running-config",
+            "config": "show running-config",
             "member_state": "show port-channel summary",
             "peer_link": "show vpc brief",
         },
@@ -164,6 +170,7 @@ SWITCHES: tuple[SwitchPlatform, ...] = (
         sources={
             "interfaces": "show interfaces",
             "channel_mode": "show running-config",
+            "config": "show running-config",
             "member_state": "show port-channel summary",
             "peer_link": "show mlag",
         },
@@ -188,10 +195,13 @@ SWITCHES: tuple[SwitchPlatform, ...] = (
         l2_header=14,
         hash_source="junos",
         channel_static_unless_lacp=True,
+        vlan_syntax="junos",
+        native_vlan_note="ELS syntax; a non-ELS EX sets `unit 0 family ethernet-switching native-vlan-id`",
         multichassis_by_hand="MC-LAG (mc-ae)",
         sources={
             "interfaces": "show interfaces extensive",
             "channel_mode": "show configuration | display set",
+            "config": "show configuration | display set",
             "member_state": "show lacp interfaces",
             "peer_link": "show virtual-chassis",
         },

@@ -111,6 +111,8 @@ def site(platform: str) -> Snapshot:
     vSwitch2: port ID, vmnic4 + vmnic5 in LACP channel 20.
     vSwitch3: IP hash, vmnic6 + vmnic7 in LACP channel 30.
     Channel 1 (a peer link) exists on every switch, channel 2 on sw2, so a new channel takes 2 or 3.
+    VLANs: vSwitch0's port group VM-100 (VLAN 100) on trunks allowing only 10, native VLAN 1 on
+    vmnic0's port and 5 on vmnic1's.
     """
     spec = PLATFORMS[platform]
     paired = spec["pair"] is not None
@@ -123,6 +125,10 @@ def site(platform: str) -> Snapshot:
     else:
         switches[0].ports.append(SwitchPort(name=port(12), status="up", mode="trunk", mtu=1500))
         vmnic3 = _nic("vmnic3", "sw1", port(12))
+    for switch_port in switches[0].ports:
+        if switch_port.name in (port(1), port(2)):
+            switch_port.allowed_vlans = [(10, 10)]
+            switch_port.native_vlan = 1 if switch_port.name == port(1) else 5
     esx01 = EsxiHost(
         name="esx01",
         vcenter="vc01",
@@ -149,7 +155,10 @@ def site(platform: str) -> Snapshot:
                 teaming=Teaming(policy="loadbalance_ip", active=["vmnic6", "vmnic7"]),
             ),
         ],
-        portgroups=[PortGroup(name="vMotion", vswitch="vSwitch1", vlan=20)],
+        portgroups=[
+            PortGroup(name="vMotion", vswitch="vSwitch1", vlan=20),
+            PortGroup(name="VM-100", vswitch="vSwitch0", vlan=100),
+        ],
         vmks=[
             Vmk(
                 name="vmk1",
@@ -201,6 +210,7 @@ def findings_for(snapshot: Snapshot) -> CheckResult:
     teams = {t.object: t for t in facts.teams}
     uplinks = {u.object: u for u in facts.uplinks}
     vmk = next(v for v in facts.vmks if v.object == "esx01/vmk1")
+    vm_100 = next(p for p in facts.portgroups if p.object == "esx01/vSwitch0/VM-100")
     ip_hash = [
         ("host-teaming", "host-undo", {"policy": "loadbalance_srcid"}),
         None,
@@ -243,6 +253,10 @@ def findings_for(snapshot: Snapshot) -> CheckResult:
             applicability="display-only",
             message="mixes uplink speeds in one team",
         ),
+        _finding(
+            "VL001", vm_100, [("switch-trunk-allow-vlan", "switch", {"vlans": [[100, 100]]})], applicability="safe"
+        ),
+        _finding("VL003", teams["esx01/vSwitch0"], [("switch-trunk-native-vlan", "switch", {"vlan": 1})]),
     ]
     return CheckResult(findings=findings)
 
@@ -291,7 +305,7 @@ def test_every_action_has_every_platform() -> None:
 
 @pytest.mark.parametrize("platform", sorted(PLATFORMS))
 def test_every_action_is_planned(platform: str) -> None:
-    """The scenario exercises all eleven ESXi and switch actions on every platform, none left to manual work."""
+    """The scenario exercises all ESXi and switch actions on every platform, none left to manual work."""
     snapshot = site(platform)
     plan = build_plan(findings_for(snapshot), snapshot)
     # vmk-migrate is asked for by `hostlint plan --set`, not by a rule: tests/test_whatif.py covers it.

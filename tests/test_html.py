@@ -144,7 +144,8 @@ def test_skipped_unresolved_and_link_down() -> None:
     page = report("mixed-speed-link-down")
     parsed = parse(page)
     text = " ".join(" ".join(parsed.text).split())
-    assert "Skipped rule checks (20)" in text and "A skip is not a pass." in text
+    # 31 of them are VLAN rules: this lab's switch data carries no VLANs, so they are skipped, never passed.
+    assert "Skipped rule checks (51)" in text and "A skip is not a pass." in text
     assert "Unresolved uplinks (1)" in text
     host = "esx-prg-03.corp.example.cz"
     assert parsed.find(host, "vmnic1 · active")[0] == "box down warning"

@@ -42,11 +42,24 @@ def _switch(name: str, ports: dict[str, str | None], mc: MultiChassis | None = N
                 mtu=9216,
                 port_channel=c,
                 member_state="bundled" if c else None,
+                mode="trunk",
+                native_vlan=1,
+                allowed_vlans=[(1, 4094)],
             )
             for p, c in ports.items()
         ],
         port_channels=[
-            PortChannel(name=c, mode="static", members=m, mtu=9216, multichassis_id=11) for c, m in channels.items()
+            PortChannel(
+                name=c,
+                mode="static",
+                members=m,
+                mtu=9216,
+                multichassis_id=11,
+                switchport="trunk",
+                native_vlan=1,
+                allowed_vlans=[(1, 4094)],
+            )
+            for c, m in channels.items()
         ],
         multichassis=mc,
         **kw,

@@ -175,7 +175,13 @@ def test_distributed_switch_lags_and_uplinks(site_snapshot):
     assert [(pg.name, pg.vlan) for pg in dvs.portgroups if pg.uplink] == [("dvs-prod-uplinks", 4095)]
     # The uplink port group is no team: each member host has one per VM/vmk port group only.
     teams = [t.object for t in build_facts(snapshot).teams if t.kind == "dvs-portgroup" and t.host.startswith("esx11")]
-    assert teams == [f"esx11.vsphere.example.net/dvs-prod/{name}" for name in ("dvpg-vm", "dvpg-lag", "dvpg-nfs")]
+    assert teams == [
+        f"esx11.vsphere.example.net/dvs-prod/{name}" for name in ("dvpg-vm", "dvpg-lag", "dvpg-nfs", "dvpg-guest-trunk")
+    ]
+    # VLAN settings as the API holds them: one VLAN, or a VLAN trunk with its ranges
+    vlans = {pg.name: (pg.vlan, pg.vlan_spec, pg.trunk_ranges) for pg in dvs.portgroups}
+    assert vlans["dvpg-vm"] == (200, "vlan", None)
+    assert vlans["dvpg-guest-trunk"] == (4095, "trunk", [(300, 310), (400, 400)])
     # each member host's proxy switch MTU, as the host has it (esx12's has not taken the switch's 9000)
     assert [(m.host.split(".")[0], m.mtu) for m in dvs.hosts] == [("esx11", 9000), ("esx12", 1500)]
 

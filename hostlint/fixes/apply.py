@@ -10,7 +10,7 @@ import dataclasses
 from collections.abc import Callable
 from typing import Any
 
-from hostlint import names
+from hostlint import names, vlans
 from hostlint import platforms as registry
 from hostlint.fixes.spelling import jumbo_ip_mtu
 from hostlint.fixes.steps import Change
@@ -286,6 +286,21 @@ def _switch_port_mtu(snapshot: Snapshot, change: Change) -> None:
             _port(switch, interface["name"]).mtu = mtu
 
 
+def _vlan_interface(switch: Switch, name: str) -> SwitchPort | PortChannel:
+    return _channel(switch, name) or _port(switch, name)
+
+
+def _switch_trunk_allow_vlan(snapshot: Snapshot, change: Change) -> None:
+    interface = _vlan_interface(_switch(snapshot, change.device), change.values["interface"])
+    added = [r for word in change.values["vlans"] for r in vlans.parse_list(word)]
+    interface.allowed_vlans = vlans.merge(list(interface.allowed_vlans or []) + added)
+
+
+def _switch_trunk_native_vlan(snapshot: Snapshot, change: Change) -> None:
+    interface = _vlan_interface(_switch(snapshot, change.device), change.values["interface"])
+    interface.native_vlan = int(change.after)
+
+
 def _switch_channel_mode_lacp(snapshot: Snapshot, change: Change) -> None:
     values = change.values
     _join_channel(_switch(snapshot, change.device), values["interface"], values["members"], "lacp-active", None)
@@ -388,6 +403,8 @@ APPLIERS: dict[str, Callable[[Snapshot, Change], None]] = {
     "switch-remove-port-channel": _switch_remove_port_channel,
     "switch-port-mtu": _switch_port_mtu,
     "switch-channel-mode-lacp": _switch_channel_mode_lacp,
+    "switch-trunk-allow-vlan": _switch_trunk_allow_vlan,
+    "switch-trunk-native-vlan": _switch_trunk_native_vlan,
     "bond-mode": _bond_mode,
     "guest-nic-mtu": _guest_nic_mtu,
     "guest-nic-model": _guest_nic_model,

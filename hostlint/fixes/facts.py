@@ -6,7 +6,7 @@ from typing import Any
 
 from hostlint.fixes.site import Site
 from hostlint.fixes.steps import CannotFix
-from hostlint.join.facts import BondFact, Fact, GuestNicFact, TeamFact, UplinkFact, VmkFact
+from hostlint.join.facts import BondFact, Fact, GuestNicFact, PortgroupFact, TeamFact, UplinkFact, VmkFact
 
 
 def parse_fact(data: dict[str, Any]) -> Fact:
@@ -18,6 +18,8 @@ def parse_fact(data: dict[str, Any]) -> Fact:
         return BondFact.model_validate(data)
     if "domain" in data and "model" in data and "source_type" in data:
         return GuestNicFact.model_validate(data)
+    if "uplinks" in data and "switch_kind" in data:
+        return PortgroupFact.model_validate(data)
     if "uplinks" in data and "kind" in data:
         return TeamFact.model_validate(data)
     if "nic" in data and "host_kind" in data:
@@ -43,7 +45,7 @@ def uplinks_of(fact: Fact, site: Site, roles: tuple[str, ...] = ("active", "stan
         if team is None:
             raise CannotFix(f"{fact.object} is not on a standard vSwitch hostlint can follow to the switch")
         fact = team
-    uplinks = [u for u in require(fact, TeamFact).uplinks if u.role in roles]
+    uplinks = [u for u in require(fact, TeamFact, PortgroupFact).uplinks if u.role in roles]
     unknown = [u.object for u in uplinks if u.switch is None or u.platform is None or u.port is None]
     if unknown:
         raise CannotFix(f"switch port unknown for {', '.join(unknown)}: collect the switch or add a cabling entry")

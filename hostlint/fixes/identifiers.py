@@ -193,6 +193,7 @@ _SWITCH_KEYS = {
     "multichassis": "token",
     "multichassis_id": "token",
     "duplex": "token",
+    "vlans": "token",
     "before": "switch_words",
     "after": "switch_words",
 }

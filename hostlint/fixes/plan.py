@@ -41,6 +41,8 @@ EXPANDERS: dict[str, Expander] = {
     "switch-remove-port-channel": switch_steps.remove_port_channel,
     "switch-port-mtu": switch_steps.port_mtu,
     "switch-port-autoneg": switch_steps.port_autoneg,
+    "switch-trunk-allow-vlan": switch_steps.trunk_allow_vlan,
+    "switch-trunk-native-vlan": switch_steps.trunk_native_vlan,
     "bond-mode": kvm_steps.bond_mode,
     "guest-nic-mtu": kvm_steps.guest_nic_mtu,
     "guest-nic-model": kvm_steps.guest_nic_model,

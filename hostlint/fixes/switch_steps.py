@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from hostlint import names, vocab
+from hostlint import names, vlans, vocab
 from hostlint import platforms as registry
 from hostlint.fixes.facts import require, uplinks_of
 from hostlint.fixes.site import Site, channel, channel_by_number, port
@@ -293,3 +293,87 @@ def channel_mode_lacp(params: dict[str, Any], fact: Fact, site: Site) -> list[Ch
     if loose:
         raise CannotFix(f"not in any port-channel: {', '.join(loose)}; build the LACP channel by hand")
     return _channel_mode_changes(uplinks, site, "switch-channel-mode-lacp", ("lacp-active", "lacp-passive"), "active")
+
+
+def _trunks(uplinks: list[UplinkFact]) -> dict[tuple[str, str], UplinkFact]:
+    """Each trunk (switch, interface carrying the VLANs) behind the uplinks, once: the members of
+    one port-channel share their channel's allowed list."""
+    found: dict[tuple[str, str], UplinkFact] = {}
+    for uplink in uplinks:
+        if uplink.vlan_mode == "trunk" and uplink.switch and uplink.vlan_interface:
+            found.setdefault((uplink.switch, uplink.vlan_interface), uplink)
+    return dict(sorted(found.items()))
+
+
+def _words(ranges: vlans.Ranges) -> list[str]:
+    """A VLAN set as switch words, one per range (`["10", "20-30"]`; `["none"]`)."""
+    return [vlans.text([r]) for r in ranges] or ["none"]
+
+
+def trunk_allow_vlan(params: dict[str, Any], fact: Fact, site: Site) -> list[Change]:
+    """`switchport trunk allowed vlan add` of the wanted VLANs a trunk lacks; never a replacement."""
+    wanted = vlans.merge([(int(low), int(high)) for low, high in params["vlans"]])
+    uplinks = uplinks_of(fact, site)
+    changes = []
+    for (switch_name, interface), uplink in _trunks(uplinks).items():
+        if uplink.allowed_vlans is None:
+            raise CannotFix(f"{switch_name} {interface}: allowed VLANs not collected; add the VLANs by hand")
+        allowed = [(low, high) for low, high in uplink.allowed_vlans]
+        lacking = vlans.subtract(wanted, allowed)
+        if not lacking:
+            continue
+        switch = _switch(site, switch_name)
+        words = [vlans.text([r]) for r in lacking]
+        changes.append(
+            Change(
+                action="switch-trunk-allow-vlan",
+                device=switch.name,
+                platforms=(switch.platform,),
+                target=interface,
+                values={"interface": interface, "vlans": words},
+                after=_words(vlans.merge(allowed + lacking)),
+                before=_words(allowed),
+                notes=[f"VLAN {','.join(words)} must exist on {switch.name} (`vlan N`) to be forwarded"],
+            )
+        )
+    others = [
+        f"{u.nic} -> {u.switch} {u.vlan_interface} ({u.vlan_mode} port)"
+        for u in uplinks
+        if u.vlan_mode in ("access", "routed")
+    ]
+    if others and not changes:
+        raise CannotFix(f"not trunks: {', '.join(others)}; making a port a trunk changes its traffic, do it by hand")
+    if others:
+        changes[0].notes.append(f"not changed (not trunks, do them by hand): {', '.join(others)}")
+    return changes
+
+
+def trunk_native_vlan(params: dict[str, Any], fact: Fact, site: Site) -> list[Change]:
+    """The native VLAN of every trunk behind the team that has another one."""
+    wanted = params["vlan"]
+    if not isinstance(wanted, int) or not vlans.FIRST <= wanted <= vlans.LAST:
+        raise CannotFix(f"native VLAN {wanted!r} is not one to set: choose the native VLAN by hand")
+    changes = []
+    for (switch_name, interface), uplink in _trunks(uplinks_of(fact, site)).items():
+        if uplink.native_vlan is None:
+            raise CannotFix(f"{switch_name} {interface}: native VLAN not collected; set it by hand")
+        if uplink.native_vlan == wanted:
+            continue
+        switch = _switch(site, switch_name)
+        notes = [f"untagged frames on {interface} move from VLAN {uplink.native_vlan} to VLAN {wanted}"]
+        note = registry.switch(switch.platform).native_vlan_note
+        if note:
+            notes.append(note)
+        changes.append(
+            Change(
+                action="switch-trunk-native-vlan",
+                device=switch.name,
+                platforms=(switch.platform,),
+                target=interface,
+                values={"interface": interface},
+                after=wanted,
+                before=uplink.native_vlan,
+                notes=notes,
+            )
+        )
+    return changes

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from hostlint import vocab
-from hostlint.join.facts import Facts, TeamFact, UplinkFact, summarise_unknowns
+from hostlint import vlans, vocab
+from hostlint.join.facts import Facts, PortgroupFact, TeamFact, UplinkFact, summarise_unknowns
 from hostlint.join.iscsi import iscsi_facts
 from hostlint.join.pcie import pcie_facts
 from hostlint.join.sources import esxi_unknown
@@ -12,7 +12,11 @@ from hostlint.join.switches import SwitchIndex
 from hostlint.join.vmk import vmk_facts
 from hostlint.join.vms import vm_facts
 from hostlint.site import SiteParams
-from hostlint.snapshot.esxi import DistributedSwitch, DvsHostMember, EsxiHost, Lag, PhysicalNic, Teaming
+from hostlint.snapshot.common import VlanRange
+from hostlint.snapshot.esxi import DistributedSwitch, DvPortgroup, DvsHostMember, EsxiHost, Lag, PhysicalNic, Teaming
+
+# A standard port group at VLAN 4095 passes every VLAN the guests tag (VGT).
+ALL_VLANS = 4095
 
 
 def _uplink(host: EsxiHost, nic_name: str, pnics: dict[str, PhysicalNic], index: SwitchIndex) -> UplinkFact:
@@ -67,6 +71,50 @@ def _team(base: TeamFact, teaming: Teaming, uplinks: dict[str, UplinkFact]) -> T
     return team
 
 
+def _portgroup(
+    team: TeamFact, switch_kind: str, vlan: int | None, spec: str, ranges: list[VlanRange] | None
+) -> PortgroupFact:
+    """A port group's VLAN fact over the uplinks of its effective team."""
+    host = team.host
+    fact = PortgroupFact(
+        object=f"{host}/{team.vswitch}/{team.portgroup}",
+        host=host,
+        missing=dict(team.missing),
+        portgroup=team.portgroup or "",
+        vswitch=team.vswitch,
+        switch_kind=switch_kind,
+        vlan_type=None,
+        vlan=vlan,
+        uplinks=list(team.uplinks),
+    )
+    if vlan is None:
+        prop = "vlan" if switch_kind == "standard" else "dvs_vlan"
+        for field in ("vlan", "vlan_type"):
+            fact.missing[field] = esxi_unknown(host, f"port group {fact.portgroup}", prop)
+    elif spec == "pvlan":
+        fact.vlan_type = "pvlan"
+    elif spec == "trunk" or vlan == ALL_VLANS:
+        fact.vlan_type = "trunk"
+    else:
+        fact.vlan_type = "none" if vlan == 0 else "vlan"
+    if fact.vlan_type == "trunk":
+        if ranges is None:
+            fact.missing["trunk_vlans"] = (
+                f"{host} port group {fact.portgroup}: VLAN 4095 passes every VLAN; which ones the guests tag "
+                "is not known to the host"
+                if switch_kind == "standard"
+                else esxi_unknown(host, f"port group {fact.portgroup}", "dvs_vlan")
+            )
+        else:
+            fact.trunk_vlans = [[low, high] for low, high in ranges]
+            fact.trunk_vlans_text = vlans.text(list(ranges))
+    return fact
+
+
+def _dvs_portgroup(team: TeamFact, pg: DvPortgroup) -> PortgroupFact:
+    return _portgroup(team, "distributed", pg.vlan, pg.vlan_spec, pg.trunk_ranges)
+
+
 def _standard_teams(host: EsxiHost, index: SwitchIndex, facts: Facts) -> None:
     pnics = {p.name: p for p in host.pnics}
     for vswitch in host.vswitches:
@@ -87,12 +135,17 @@ def _standard_teams(host: EsxiHost, index: SwitchIndex, facts: Facts) -> None:
         facts.teams.append(team)
         facts.uplinks.extend(team.uplinks)
         for pg in host.portgroups:
-            if pg.vswitch != vswitch.name or pg.teaming is None or pg.teaming == vswitch.teaming:
+            if pg.vswitch != vswitch.name:
                 continue
-            pg_base = base.model_copy(
-                update={"object": f"{base.object}/{pg.name}", "kind": "vss-portgroup", "portgroup": pg.name}
-            )
-            facts.teams.append(_team(pg_base, pg.teaming, uplinks))
+            pg_team = team
+            if pg.teaming is not None and pg.teaming != vswitch.teaming:
+                pg_base = base.model_copy(
+                    update={"object": f"{base.object}/{pg.name}", "kind": "vss-portgroup", "portgroup": pg.name}
+                )
+                pg_team = _team(pg_base, pg.teaming, uplinks)
+                facts.teams.append(pg_team)
+            named = pg_team.model_copy(update={"portgroup": pg.name})
+            facts.portgroups.append(_portgroup(named, "standard", pg.vlan, "vlan", None))
         for nic, uplink in uplinks.items():
             if nic not in vswitch.teaming.active + vswitch.teaming.standby:
                 facts.uplinks.append(uplink.model_copy(update={"role": "unused", "team": base.object}))
@@ -173,7 +226,9 @@ def _distributed_teams(
             )
             teaming = _lag_teaming(base, pg.teaming, lags, ports)
             used.append(teaming)
-            facts.teams.append(_team(base, teaming, uplinks))
+            pg_team = _team(base, teaming, uplinks)
+            facts.teams.append(pg_team)
+            facts.portgroups.append(_dvs_portgroup(pg_team, pg))
         teaming = _proxy_teaming(ports, used)
         team = _team(proxy, teaming, uplinks)
         team.policy = proxy.policy

@@ -55,6 +55,16 @@ class UplinkFact(Fact):
     switch_hash_fields: list[str] = Field(default_factory=list)
     channel_members: int | None = None
     logical_switch: str | None = None
+    # VLANs of the switch interface that governs this port's traffic: its port-channel when it is a
+    # member (the channel's switchport configuration applies to every member), else the port.
+    # `vlan_mode` access/trunk/routed; on a trunk `allowed_vlans` as merged [first, last] ranges
+    # (`[]` none) and `native_vlan` (0: untagged frames dropped); on an access port `access_vlan`.
+    vlan_interface: str | None = None
+    vlan_mode: str | None = None
+    access_vlan: int | None = None
+    native_vlan: int | None = None
+    allowed_vlans: list[list[int]] | None = None
+    allowed_vlans_text: str | None = None
 
 
 class TeamFact(Fact):
@@ -111,6 +121,26 @@ class VmkFact(Fact):
     segment_mtu: int | None = None
     storage: bool = False
     expected_mtu: int | None = None
+
+
+class PortgroupFact(Fact):
+    """A port group (standard or distributed) with its VLAN and the uplinks that carry it (active,
+    then standby, of its effective teaming; a LAG's ports when it uses one).
+
+    `vlan_type`: `none` (VLAN 0, untagged), `vlan` (one tagged VLAN), `pvlan` (a private VLAN id),
+    `trunk` (guest tagging: a standard port group at 4095, or a distributed one's VLAN trunk with
+    `trunk_vlans` as [first, last] ranges; unknown for a standard port group, which passes every VLAN).
+    """
+
+    host_kind: str = "esxi"
+    portgroup: str
+    vswitch: str
+    switch_kind: str
+    vlan_type: str | None
+    vlan: int | None
+    trunk_vlans: list[list[int]] | None = None
+    trunk_vlans_text: str | None = None
+    uplinks: list[UplinkFact] = Field(default_factory=list)
 
 
 class BoundVmk(BaseModel):
@@ -242,6 +272,7 @@ class Facts(BaseModel):
     vms: list[VmFact] = Field(default_factory=list)
     bonds: list[BondFact] = Field(default_factory=list)
     guest_nics: list[GuestNicFact] = Field(default_factory=list)
+    portgroups: list[PortgroupFact] = Field(default_factory=list)
     unresolved: list[Unresolved] = Field(default_factory=list)
 
     def of_kind(self, kind: str) -> list[Fact]:

@@ -21,6 +21,10 @@ _SWITCH_FIELDS: dict[str, tuple[str, str]] = {
     "channel_status": ("status", "interfaces"),
     "member_state": ("member state", "member_state"),
     "peer_link": ("peer link state", "peer_link"),
+    "vlan_mode": ("switchport mode", "config"),
+    "allowed_vlans": ("trunk allowed VLANs", "config"),
+    "native_vlan": ("native VLAN", "config"),
+    "access_vlan": ("access VLAN", "config"),
 }
 
 # ESXi facts: the vSphere API property that holds each one.
@@ -37,6 +41,8 @@ ESXI_PROPERTIES: dict[str, str] = {
     "vcpus": "VirtualHardware.numCPU",
     "cpu_hot_add": "VirtualMachineConfigInfo.cpuHotAddEnabled",
     "nic_model": "VirtualEthernetCard (device type)",
+    "vlan": "HostPortGroupSpec.vlanId",
+    "dvs_vlan": "VMwareDVSPortSetting.vlan",
 }
 
 # KVM facts: the file (or command) on the host that holds each one.

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
-from hostlint import names, vocab
+from hostlint import names, vlans, vocab
 from hostlint.join.facts import UplinkFact
 from hostlint.join.sources import switch_unknown
 from hostlint.snapshot import Snapshot
@@ -162,9 +163,10 @@ class SwitchIndex:
         else:
             uplink.logical_switch = found.logical
         global_hash = switch.load_balance.hash if switch.load_balance else None
+        channel = found.channels.get(names.interface_key(port.port_channel)) if port.port_channel else None
+        _fill_vlans(uplink, port, channel, unknown)
         if not port.port_channel:
             return
-        channel = found.channels.get(names.interface_key(port.port_channel))
         if channel is None:
             uplink.port_channel = port.port_channel
             reason = f"{switch.name} {port.name}: member of {port.port_channel}, which the switch did not list"
@@ -199,6 +201,37 @@ class SwitchIndex:
             owner = self.lookup(sw)
             platform = owner.switch.platform if owner else None
             uplink.missing["channel_suspended"] = switch_unknown(sw, platform, member, "member_state")
+
+
+def _fill_vlans(
+    uplink: UplinkFact, port: SwitchPort, channel: PortChannel | None, unknown: Callable[[str, str, str], None]
+) -> None:
+    """The VLANs of the interface whose switchport configuration carries the port's traffic."""
+    if port.port_channel and channel is None:
+        reason = f"{uplink.switch} {port.name}: member of {port.port_channel}, which the switch did not list"
+        for field in ("vlan_mode", "access_vlan", "native_vlan", "allowed_vlans"):
+            uplink.missing[field] = reason
+        return
+    name = channel.name if channel is not None else port.name
+    mode = channel.switchport if channel is not None else port.mode
+    source = channel if channel is not None else port
+    uplink.vlan_interface = name
+    uplink.vlan_mode = mode
+    if mode is None:
+        unknown("vlan_mode", name, "vlan_mode")
+    if mode == "access":
+        uplink.access_vlan = source.access_vlan
+        if source.access_vlan is None:
+            unknown("access_vlan", name, "access_vlan")
+    if mode == "trunk":
+        uplink.native_vlan = source.native_vlan
+        if source.native_vlan is None:
+            unknown("native_vlan", name, "native_vlan")
+        if source.allowed_vlans is None:
+            unknown("allowed_vlans", name, "allowed_vlans")
+        else:
+            uplink.allowed_vlans = [[low, high] for low, high in source.allowed_vlans]
+            uplink.allowed_vlans_text = vlans.text(list(source.allowed_vlans))
 
 
 def _lldp_port_name(neighbour: Neighbour, found: IndexedSwitch) -> str:

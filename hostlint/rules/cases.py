@@ -28,6 +28,7 @@ from hostlint.join.facts import (
     GuestNicFact,
     IscsiFact,
     PcieFact,
+    PortgroupFact,
     TeamFact,
     UplinkFact,
     VmFact,
@@ -116,6 +117,15 @@ def build_fact(kind: str, data: dict[str, Any]) -> Fact:
             for need, reason in uplink.missing.items():
                 team.missing.setdefault(need, reason)
         return team
+    if kind == "portgroups":
+        uplinks = [_uplink(u, n) for n, u in enumerate(data.get("uplinks", []))]
+        defaults = {"object": "esx01/vSwitch1/VM-100", "host": "esx01", "portgroup": "VM-100",
+                    "vswitch": "vSwitch1", "switch_kind": "standard", "vlan_type": "vlan", "vlan": 100}  # fmt: skip
+        portgroup = _validate(PortgroupFact, defaults | data | {"uplinks": uplinks})
+        for uplink in uplinks:
+            for need, reason in uplink.missing.items():
+                portgroup.missing.setdefault(need, reason)
+        return portgroup
     if kind == "uplinks":
         return _uplink(data, 0)
     if kind in OTHER_KINDS:

@@ -27,6 +27,7 @@ FACT_VARIABLES = {
     "vms": "vm",
     "bonds": "bond",
     "guest_nics": "nic",
+    "portgroups": "pg",
 }
 
 
@@ -73,7 +74,7 @@ class Rule(Strict):
     why: str
     examples: Examples
     references: list[Reference] = Field(min_length=1)
-    iterate: Literal["teams", "uplinks", "vmks", "iscsi", "pcie", "vm_nics", "vms", "bonds", "guest_nics"]
+    iterate: Literal["teams", "uplinks", "vmks", "iscsi", "pcie", "vm_nics", "vms", "bonds", "guest_nics", "portgroups"]
     needs: list[Literal["switch", "pcie"]] = Field(default_factory=list)
     # Facts without which a violation can still be found but a pass cannot be
     # claimed: the object is then reported skipped instead of passed.

@@ -75,6 +75,19 @@ LinuxMtu = Annotated[StrictInt, Field(ge=68, le=65536)]
 SwitchMtu = Annotated[StrictInt, Field(ge=68, le=9216)]
 # 802.1Q VLAN ids are 12 bits: 0 is "untagged" on an ESXi port group and 4095 "all VLANs" (VGT).
 VlanId = Annotated[StrictInt, Field(ge=0, le=4095)]
+# A VLAN id on a switch trunk (0 and 4095 are reserved by 802.1Q).
+TrunkVlanId = Annotated[StrictInt, Field(ge=1, le=4094)]
+
+
+def _ordered(pair: tuple[int, int]) -> tuple[int, int]:
+    if pair[0] > pair[1]:
+        raise ValueError(f"VLAN range {pair[0]}-{pair[1]} runs backwards")
+    return pair
+
+
+# An inclusive range of VLAN ids, `[20, 30]`; a set of VLANs is a sorted list of merged ranges
+# (hostlint.vlans), `[]` being no VLAN at all.
+VlanRange = Annotated[tuple[TrunkVlanId, TrunkVlanId], AfterValidator(_ordered)]
 # Link speeds in Mb/s: IEEE 802.3 tops out at 1.6 Tb/s (802.3dj).
 SpeedMbps = Annotated[StrictInt, Field(ge=0, le=1_600_000)]
 # A vSphere LAG has at most 32 ports; an IPv4 or IPv6 prefix length at most 128 bits.

@@ -23,6 +23,7 @@ from hostlint.snapshot.common import (
     SpeedMbps,
     Text,
     VlanId,
+    VlanRange,
     leaf,
 )
 
@@ -80,11 +81,13 @@ class TeamingSet:
 class PortGroup:
     """A standard port group. `teaming` is the computed (effective) policy, None where it equals the
     vSwitch's; `teaming_set` says which of its fields the port group pins and which it inherits
-    (None: not collected, so a vSwitch change cannot be said to reach it or not)."""
+    (None: not collected, so a vSwitch change cannot be said to reach it or not).
+
+    `vlan`: 0 untagged, 1-4094 that VLAN, 4095 all VLANs (guest tagging); None not read."""
 
     name: Name
     vswitch: Name
-    vlan: VlanId = 0
+    vlan: VlanId | None = None
     teaming: Teaming | None = None
     teaming_set: TeamingSet | None = None
     members: list[Name] = Field(default_factory=list)
@@ -100,8 +103,14 @@ class Lag(Model):
 
 
 class DvPortgroup(Model):
+    """`vlan_spec` is the port group's VLAN setting: `vlan` (VlanIdSpec: `vlan` 0 untagged or one
+    VLAN), `pvlan` (PvlanSpec: `vlan` is the private VLAN id) or `trunk` (TrunkVlanSpec: `vlan`
+    4095, `trunk_ranges` the VLANs the guests may tag, None when not read). `vlan` None: not read."""
+
     name: Name
-    vlan: VlanId = 0
+    vlan: VlanId | None = None
+    vlan_spec: Literal["vlan", "pvlan", "trunk"] = "vlan"
+    trunk_ranges: list[VlanRange] | None = None
     teaming: Teaming = Field(default_factory=Teaming)
     uplink_lag: Name | None = None
     # The switch's uplink port group (config.uplinkPortgroup): it holds the host uplinks, never a VM or a

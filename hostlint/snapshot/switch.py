@@ -20,6 +20,8 @@ from hostlint.snapshot.common import (
     SpeedMbps,
     SwitchMtu,
     Text,
+    VlanId,
+    VlanRange,
     leaf,
 )
 
@@ -35,19 +37,30 @@ PortStatus = Literal["up", "down", "disabled", "err-disabled"]
 # `H`/`hot-sby` -> hot-standby, `s`/`susp` -> suspended, `I`/`indep`/`stand-alone` -> individual,
 # `D`/down -> down). None: not a member, or the state was not shown.
 MemberState = Literal["bundled", "hot-standby", "suspended", "individual", "down"]
+SwitchportMode = Literal["access", "trunk", "routed"]
 
 
 @leaf
 class SwitchPort:
     """`mtu` is the largest IP packet the port passes (vendor L2 MTUs are converted).
 
-    Every fact is what the switch showed, or None when it was not shown: never a default.
+    Every fact is what the switch showed, or None when it was not shown: never a default, except
+    where the configuration's silence is the vendor's documented default (see VLANs below).
+
+    VLANs, from the interface's own configuration (a port-channel member's traffic follows its
+    channel's, see PortChannel): `access_vlan` on an access port; on a trunk `allowed_vlans` (sorted
+    merged ranges, `[]` none) and `native_vlan` (0: untagged frames are dropped, Junos without
+    `native-vlan-id`). IOS, NX-OS and EOS trunks without an allowed list carry all VLANs and have
+    native VLAN 1, access ports without an access VLAN are in VLAN 1 (their documented defaults).
     """
 
     name: Name
     description: Text | None = None
     status: PortStatus | None = None
-    mode: Literal["access", "trunk", "routed"] | None = None
+    mode: SwitchportMode | None = None
+    access_vlan: VlanId | None = None
+    native_vlan: VlanId | None = None
+    allowed_vlans: list[VlanRange] | None = None
     configured_speed_mbps: SpeedMbps | None = None
     configured_duplex: Duplex | None = None
     speed_mbps: SpeedMbps | None = None
@@ -59,8 +72,15 @@ class SwitchPort:
 
 
 class PortChannel(Model):
+    """`switchport`, `access_vlan`, `native_vlan`, `allowed_vlans`: the channel interface's own
+    switchport configuration, which governs its members' traffic (as SwitchPort's)."""
+
     name: Name
     mode: ChannelMode | None = None
+    switchport: SwitchportMode | None = None
+    access_vlan: VlanId | None = None
+    native_vlan: VlanId | None = None
+    allowed_vlans: list[VlanRange] | None = None
     members: list[Name] = Field(default_factory=list)
     mtu: SwitchMtu | None = None
     status: Literal["up", "down"] | None = None

@@ -300,7 +300,7 @@ func (inv *inventory) addDvs(ctx context.Context, d Dvs) error {
 			Type:     string(types.DistributedVirtualPortgroupPortgroupTypeEarlyBinding),
 			NumPorts: 8,
 			DefaultPortConfig: &types.VMwareDVSPortSetting{
-				Vlan:                &types.VmwareDistributedVirtualSwitchVlanIdSpec{VlanId: pg.Vlan},
+				Vlan:                dvsVlan(pg),
 				UplinkTeamingPolicy: dvsTeaming(pg.Teaming),
 			},
 		})
@@ -659,4 +659,20 @@ func hints(pnics []Pnic) []types.PhysicalNicHintInfo {
 		out = append(out, hint)
 	}
 	return out
+}
+
+// dvsVlan is a distributed port group's VLAN setting: one VLAN (the default), a VLAN trunk of
+// ranges (`vlan_spec: trunk`) or a private VLAN (`vlan_spec: pvlan`).
+func dvsVlan(pg DvPortgroup) types.BaseVmwareDistributedVirtualSwitchVlanSpec {
+	switch pg.VlanSpec {
+	case "trunk":
+		var ranges []types.NumericRange
+		for _, r := range pg.TrunkRanges {
+			ranges = append(ranges, types.NumericRange{Start: r[0], End: r[1]})
+		}
+		return &types.VmwareDistributedVirtualSwitchTrunkVlanSpec{VlanId: ranges}
+	case "pvlan":
+		return &types.VmwareDistributedVirtualSwitchPvlanSpec{PvlanId: pg.Vlan}
+	}
+	return &types.VmwareDistributedVirtualSwitchVlanIdSpec{VlanId: pg.Vlan}
 }

@@ -141,9 +141,11 @@ type Lag struct {
 }
 
 type DvPortgroup struct {
-	Name    string   `yaml:"name"`
-	Vlan    int32    `yaml:"vlan"`
-	Teaming *Teaming `yaml:"teaming"`
+	Name        string     `yaml:"name"`
+	Vlan        int32      `yaml:"vlan"`
+	VlanSpec    string     `yaml:"vlan_spec"`
+	TrunkRanges [][2]int32 `yaml:"trunk_ranges"`
+	Teaming     *Teaming   `yaml:"teaming"`
 	// Uplink names the switch's uplink port group (the simulator creates it; this renames it and sets its teaming).
 	Uplink bool `yaml:"uplink"`
 }

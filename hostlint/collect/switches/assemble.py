@@ -12,15 +12,16 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any
 
-from hostlint import names
+from hostlint import names, vlans
 from hostlint import platforms as registry
 from hostlint.collect.switches import normalise
 from hostlint.collect.switches.inventory import Device
 from hostlint.collect.switches.parse import Parsed, Record
 from hostlint.snapshot.common import Neighbour
-from hostlint.snapshot.switch import LoadBalance, MultiChassis, PortChannel, Switch, SwitchPort
+from hostlint.snapshot.switch import LoadBalance, MultiChassis, PortChannel, Switch, SwitchPort, SwitchportMode
 
 # Not switch ports: SVIs, loopbacks, management, tunnels, Junos logical units and internal interfaces.
 _NOT_PORTS = re.compile(
@@ -29,6 +30,8 @@ _NOT_PORTS = re.compile(
     re.IGNORECASE,
 )
 _MEMBER = re.compile(r"(\S+?)\(([^()\s]+)\)")
+# Junos `display set` repeats `vlan members` once per VLAN: those lines add up, the others replace.
+_ACCUMULATED = ("vlan_members",)
 
 
 def is_channel(name: str) -> bool:
@@ -72,7 +75,11 @@ def _by_name(records: list[Record], context: _Context, section: str) -> dict[str
                 f"a record without an interface name: {record}"
             )
             continue
-        merged.setdefault(names.interface(raw), {}).update(record)
+        into = merged.setdefault(names.interface(raw), {})
+        for key in _ACCUMULATED:
+            if key in record and key in into:
+                record = {**record, key: f"{into[key]};{record[key]}"}
+        into.update(record)
     return merged
 
 
@@ -152,14 +159,79 @@ def _neighbours(context: _Context) -> dict[str, list[Neighbour]]:
     return found
 
 
-def _mode(record: Record) -> str | None:
+def _mode(record: Record) -> SwitchportMode | None:
     """Switchport mode; Junos says it with `vlan-tagging` (trunk) or a `family inet` address (routed)."""
     if record.get("routed") or record.get("address"):
         return "routed"
     if record.get("vlan_tagging"):
         return "trunk"
     mode = record.get("switchport_mode")
-    return mode if mode in ("access", "trunk") else None
+    if mode == "access":
+        return "access"
+    return "trunk" if mode == "trunk" else None
+
+
+def _junos_members(text: str, vlan_ids: dict[str, int]) -> vlans.Ranges:
+    """`VM-PROD`, `[ VMOTION VM-PROD ]`, `100-110`, `all`, joined by `;`: names through `set vlans`."""
+    ranges: vlans.Ranges = []
+    for word in text.replace(";", " ").replace("[", " ").replace("]", " ").split():
+        if word.lower() == "all":
+            return list(vlans.ALL)
+        if word in vlan_ids:
+            ranges.append((vlan_ids[word], vlan_ids[word]))
+        elif word[0].isdigit():
+            ranges.extend(vlans.parse_list(word))
+        else:
+            raise ValueError(f"VLAN {word!r} is not defined under `vlans` (no vlan-id)")
+    return vlans.merge(ranges)
+
+
+def _vlan_facts(name: str, record: Record, context: _Context, vlan_ids: dict[str, int]) -> dict[str, Any]:
+    """access_vlan, native_vlan, allowed_vlans from one interface's own configuration.
+
+    IOS, NX-OS and EOS: a trunk without `switchport trunk allowed vlan` carries all VLANs and its
+    native VLAN is 1; an access port without `switchport access vlan` is in VLAN 1 (Cisco Catalyst
+    "Configuring VLAN Trunks": "By default, all VLANs are allowed on a trunk", "the default native
+    VLAN is VLAN 1"; NX-OS Layer 2 Switching Configuration Guide, "Configuring Access and Trunk
+    Interfaces"; EOS User Manual, "Switchport configuration": default access VLAN 1, trunk allowed
+    all, native VLAN 1). Junos has no such default for a trunk's members: without `vlan members`
+    they stay unknown; without `native-vlan-id` a trunk drops untagged frames (native VLAN 0).
+    """
+    mode = _mode(record)
+    facts: dict[str, Any] = {"access_vlan": None, "native_vlan": None, "allowed_vlans": None}
+    if mode == "routed":
+        return facts
+    # A VLAN line the template could not read (hostlint.collect.switches.counts): no default for it.
+    unread = set(record.get("unread") or ())
+    junos = registry.switch(context.platform).vlan_syntax == "junos"
+
+    def read(what: str, convert: Callable[[], Any]) -> Any:
+        return context.read("config", f"{name} {what}", convert)
+
+    if record.get("native_vlan"):
+        facts["native_vlan"] = read("native VLAN", lambda: _int(record["native_vlan"]))
+    if junos:
+        members = record.get("vlan_members")
+        ranges = read("VLAN members", lambda: _junos_members(str(members), vlan_ids)) if members else None
+        if mode == "trunk":
+            facts["allowed_vlans"] = ranges
+            if facts["native_vlan"] is None:
+                facts["native_vlan"] = 0
+        elif mode == "access" and ranges is not None and len(ranges) == 1 and ranges[0][0] == ranges[0][1]:
+            facts["access_vlan"] = ranges[0][0]
+        return facts
+    if record.get("access_vlan"):
+        facts["access_vlan"] = read("access VLAN", lambda: _int(record["access_vlan"]))
+    elif mode == "access" and "access_vlan" not in unread:
+        facts["access_vlan"] = 1
+    allowed = record.get("allowed_vlans")
+    if allowed:
+        facts["allowed_vlans"] = read("allowed VLANs", lambda: vlans.apply_commands(str(allowed).split(";")))
+    elif mode == "trunk" and "allowed_vlans" not in unread:
+        facts["allowed_vlans"] = list(vlans.ALL)
+    if facts["native_vlan"] is None and mode == "trunk" and "native_vlan" not in unread:
+        facts["native_vlan"] = 1
+    return facts
 
 
 def _status(shown: Record, configured: Record) -> str | None:
@@ -184,6 +256,7 @@ def _port(
     context: _Context,
     neighbours: dict[str, list[Neighbour]],
     membership: dict[str, tuple[str, str | None]],
+    vlan_ids: dict[str, int],
 ) -> SwitchPort:
     """One port; a bundle member's mode (and so its MTU's tagging) falls back to its channel's.
 
@@ -217,6 +290,7 @@ def _port(
         description=shown.get("description") or configured.get("description"),
         status=status,
         mode=mode,
+        **_vlan_facts(name, configured, context, vlan_ids),
         configured_speed_mbps=context.read("config", f"{name} speed", lambda: normalise.speed_mbps(speed_text)),
         configured_duplex=normalise.duplex(configured.get("duplex") or speed_text),
         speed_mbps=speed,
@@ -314,7 +388,11 @@ def _channel_status(own: Record, summary: Record) -> str | None:
 
 
 def _channels(
-    ports: list[SwitchPort], shown: dict[str, Record], configured: dict[str, Record], context: _Context
+    ports: list[SwitchPort],
+    shown: dict[str, Record],
+    configured: dict[str, Record],
+    context: _Context,
+    vlan_ids: dict[str, int],
 ) -> list[PortChannel]:
     summary = _summary(context)
     lacp = {
@@ -356,6 +434,8 @@ def _channels(
             PortChannel(
                 name=name,
                 mode=_channel_mode(name, members, configured, summary.get(name, {}), lacp, context),
+                switchport=_mode(config),
+                **_vlan_facts(name, config, context, vlan_ids),
                 members=members,
                 mtu=mtu,
                 status=_channel_status(own, summary.get(name, {})),
@@ -451,6 +531,17 @@ def _multichassis(context: _Context, channels: list[PortChannel], ports: list[Sw
     return None
 
 
+def _vlan_ids(context: _Context) -> dict[str, int]:
+    """Junos VLAN names -> ids (`set vlans NAME vlan-id N`)."""
+    found = {}
+    for record in context.records("config", "vlans"):
+        if record.get("name") and record.get("vlan_id"):
+            vlan_id = context.read("config", f"VLAN {record['name']} id", partial(_int, record["vlan_id"]))
+            if vlan_id is not None:
+                found[str(record["name"])] = vlan_id
+    return found
+
+
 def build_switch(device: Device, sections: dict[str, Parsed], commands: dict[str, str]) -> tuple[Switch, list[str]]:
     """The switch as collected, and warnings for what could not be read (each naming device and command)."""
     context = _Context(device=device, platform=device.platform, sections=sections, commands=commands)
@@ -458,15 +549,16 @@ def build_switch(device: Device, sections: dict[str, Parsed], commands: dict[str
     configured = _by_name(context.records("config", "interfaces"), context, "config")
     neighbours = _neighbours(context)
     membership = _membership(context)
+    vlan_ids = _vlan_ids(context)
     # A port is known from `show interfaces`, or only from a neighbour table or a channel summary
     # (then its own facts are unknown): nothing it carries is dropped for want of the other.
     known = [*shown, *neighbours, *membership]
     ports = [
-        _port(name, shown.get(name, {}), configured, context, neighbours, membership)
+        _port(name, shown.get(name, {}), configured, context, neighbours, membership, vlan_ids)
         for name in dict.fromkeys(known)
         if is_port(name)
     ]
-    channels = _channels(ports, shown, configured, context)
+    channels = _channels(ports, shown, configured, context, vlan_ids)
     if registry.switch(device.platform).channel_static_unless_lacp:
         _static_members(ports, channels)
     version: Record = {}

@@ -134,6 +134,8 @@ def shortfalls(count: RecordCount, command: str, output: str, records: list[dict
         for name, pattern in count.fields.items():
             if pattern.search(block.text) and record.get(name) in (None, ""):
                 unread.setdefault(name, []).append(block.key)
+                # Marked on the record, so the assembly applies no default in place of what was shown.
+                record.setdefault("unread", []).append(name)
     for name, keys in unread.items():
         errors.append(
             f"{command}: {name.replace('_', ' ')} shown but not parsed for {len(keys)} of {len(expected)} "

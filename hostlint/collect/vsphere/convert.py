@@ -7,6 +7,7 @@ from typing import Any
 
 from pyVmomi import vim
 
+from hostlint import vlans
 from hostlint.collect.vsphere.hints import HostHints
 from hostlint.collect.vsphere.retrieve import Retrieved
 from hostlint.snapshot.common import Neighbour, PciLink
@@ -163,7 +164,7 @@ def portgroups(network: vim.host.NetworkInfo, switches: list[StandardVSwitch]) -
             PortGroup(
                 name=pg.spec.name,
                 vswitch=pg.spec.vswitchName,
-                vlan=pg.spec.vlanId or 0,
+                vlan=pg.spec.vlanId,
                 teaming=teaming,
                 teaming_set=teaming_set(pg.spec),
                 members=[vnic.device for vnic in network.vnic or [] if vnic.portgroup == pg.spec.name],
@@ -387,14 +388,24 @@ def esxi_host(
     return result
 
 
-def _vlan(spec: Any) -> int:
-    if isinstance(spec, vim.dvs.VmwareDistributedVirtualSwitch.VlanIdSpec):
-        return spec.vlanId or 0
-    if isinstance(spec, vim.dvs.VmwareDistributedVirtualSwitch.PvlanSpec):
-        return spec.pvlanId or 0
-    if isinstance(spec, vim.dvs.VmwareDistributedVirtualSwitch.TrunkVlanSpec):
-        return TRUNK_VLAN
-    return 0
+def _vlan(spec: Any) -> dict[str, Any]:
+    """A distributed port group's VLAN setting as DvPortgroup fields; what was not read stays None.
+
+    Trunk ranges are clamped to 1-4094 (vSphere accepts 0-4094; VLAN 0 is the untagged traffic,
+    which no switch trunk lists)."""
+    dvs = vim.dvs.VmwareDistributedVirtualSwitch
+    if isinstance(spec, dvs.VlanIdSpec):
+        return {"vlan": spec.vlanId, "vlan_spec": "vlan"}
+    if isinstance(spec, dvs.PvlanSpec):
+        return {"vlan": spec.pvlanId, "vlan_spec": "pvlan"}
+    if isinstance(spec, dvs.TrunkVlanSpec):
+        ranges = [
+            (max(r.start, vlans.FIRST), min(r.end, vlans.LAST))
+            for r in spec.vlanId or []
+            if r.start is not None and r.end is not None and r.end >= vlans.FIRST and r.start <= vlans.LAST
+        ]
+        return {"vlan": TRUNK_VLAN, "vlan_spec": "trunk", "trunk_ranges": vlans.merge(ranges)}
+    return {"vlan": None}
 
 
 def host_uplinks(proxy_switch: vim.host.HostProxySwitch) -> dict[str, str]:
@@ -435,7 +446,7 @@ def distributed_switch(
         dv_portgroups.append(
             DvPortgroup(
                 name=pg.get("name"),
-                vlan=_vlan(getattr(port_config, "vlan", None)),
+                **_vlan(getattr(port_config, "vlan", None)),
                 teaming=teaming,
                 uplink_lag=None if uplink else next((name for name in teaming.active if name in lag_names), None),
                 uplink=uplink,

@@ -1,13 +1,13 @@
 #!/bin/sh
 # hostlint ROLLBACK script for esx01 (esxcli), generated from a snapshot: review it before use.
 # hostlint runs nothing. These steps are part of one plan across devices: run ONE step at a time,
-# in the reverse of the plan order (PLAN.md, Rollback), and check its verify result before the next step. Steps here: 17 16 15 14 13 12 2 1.
+# in the reverse of the plan order (PLAN.md, Rollback), and check its verify result before the next step. Steps here: 20 19 18 17 16 15 2 1.
 # Usage, in the ESXi shell: sh esx01.rollback.esxcli.sh STEP
 #
 set -eu
 
-step_17() {
-    # Undo step 17 of 17 [not disruptive] vmk-mtu (stage vmk)
+step_20() {
+    # Undo step 20 of 20 [not disruptive] vmk-mtu (stage vmk)
     # MT003 esx01/vmk1: MT003 on esx01/vmk1
     # what: vmk1: MTU 1500 -> 9000
     # REVIEW: vSwitch1 has MTU 1500 in the snapshot: raise it before this step
@@ -19,8 +19,8 @@ step_17() {
     #   vmk1 ... MTU: 1500
 }
 
-step_16() {
-    # Undo step 16 of 17 [DISRUPTIVE] host-vswitch-mtu (stage host)
+step_19() {
+    # Undo step 19 of 20 [DISRUPTIVE] host-vswitch-mtu (stage host)
     # MT002 esx01/vSwitch1: MT002 on esx01/vSwitch1
     # what: vSwitch1: MTU 1500 -> 9000
     esxcli network vswitch standard set -v vSwitch1 -m 1500
@@ -30,8 +30,8 @@ step_16() {
     #   MTU: 1500
 }
 
-step_15() {
-    # Undo step 15 of 17 [DISRUPTIVE] host-nic-autoneg (stage host)
+step_18() {
+    # Undo step 18 of 20 [DISRUPTIVE] host-nic-autoneg (stage host)
     # LK001 esx01/vmnic0: LK001 on esx01/vmnic0
     # what: vmnic0: 1000 Mb/s full duplex (forced) -> auto-negotiate
     # REVIEW: vmnic0 bounces: make sure the host keeps management on another uplink
@@ -44,8 +44,8 @@ step_15() {
     #   Duplex: Full
 }
 
-step_14() {
-    # Undo step 14 of 17 [not disruptive] host-active-uplinks (stage host)
+step_17() {
+    # Undo step 17 of 20 [not disruptive] host-active-uplinks (stage host)
     # LG005 esx01/vSwitch0: LG005 on esx01/vSwitch0
     # what: vSwitch0: active vmnic0, failure detection link; remove vmnic1 from vSwitch0
     # REVIEW: vSwitch0 is left with one uplink: removing vmnic1 loses failover
@@ -60,8 +60,8 @@ step_14() {
     #   Standby Adapters: vmnic1
 }
 
-step_13() {
-    # Undo step 13 of 17 [not disruptive] host-teaming (stage host)
+step_16() {
+    # Undo step 16 of 20 [not disruptive] host-teaming (stage host)
     # LG002 esx01/vSwitch3: LG002 on esx01/vSwitch3
     # what: vSwitch3: load balancing loadbalance_srcid -> loadbalance_ip
     esxcli network vswitch standard policy failover set -v vSwitch3 -l portid
@@ -71,8 +71,8 @@ step_13() {
     #   Load Balancing: srcport
 }
 
-step_12() {
-    # Undo step 12 of 17 [not disruptive] host-teaming (stage host)
+step_15() {
+    # Undo step 15 of 20 [not disruptive] host-teaming (stage host)
     # LG001 esx01/vSwitch1: LG001 on esx01/vSwitch1
     # what: vSwitch1: load balancing loadbalance_srcid -> loadbalance_ip
     esxcli network vswitch standard policy failover set -v vSwitch1 -l portid
@@ -83,7 +83,7 @@ step_12() {
 }
 
 step_2() {
-    # Undo step 2 of 17 [not disruptive] host-teaming (stage host-undo)
+    # Undo step 2 of 20 [not disruptive] host-teaming (stage host-undo)
     # LG002 esx01/vSwitch3: LG002 on esx01/vSwitch3
     # what: vSwitch3: load balancing loadbalance_ip -> loadbalance_srcid
     esxcli network vswitch standard policy failover set -v vSwitch3 -l iphash
@@ -94,7 +94,7 @@ step_2() {
 }
 
 step_1() {
-    # Undo step 1 of 17 [not disruptive] host-teaming (stage host-undo)
+    # Undo step 1 of 20 [not disruptive] host-teaming (stage host-undo)
     # LG001 esx01/vSwitch1: LG001 on esx01/vSwitch1
     # what: vSwitch1: load balancing loadbalance_ip -> loadbalance_srcid
     esxcli network vswitch standard policy failover set -v vSwitch1 -l iphash
@@ -105,13 +105,13 @@ step_1() {
 }
 
 case "${1:-}" in
+    20) step_20 ;;
+    19) step_19 ;;
+    18) step_18 ;;
     17) step_17 ;;
     16) step_16 ;;
     15) step_15 ;;
-    14) step_14 ;;
-    13) step_13 ;;
-    12) step_12 ;;
     2) step_2 ;;
     1) step_1 ;;
-    *) echo "usage: sh esx01.rollback.esxcli.sh STEP (steps here: 17 16 15 14 13 12 2 1; order: PLAN.md)" >&2; exit 2 ;;
+    *) echo "usage: sh esx01.rollback.esxcli.sh STEP (steps here: 20 19 18 17 16 15 2 1; order: PLAN.md)" >&2; exit 2 ;;
 esac
