@@ -282,7 +282,7 @@ class HostKind:
 
 
 HOST_KINDS: tuple[HostKind, ...] = (
-    HostKind(name="esxi", facts=("teams", "uplinks", "vmks", "iscsi", "pcie", "vm_nics", "vms")),
+    HostKind(name="esxi", facts=("teams", "uplinks", "vmks", "iscsi", "pcie", "vm_nics", "vms", "portgroups")),
     HostKind(name="kvm", facts=("uplinks", "pcie", "bonds", "guest_nics")),
 )
 
