@@ -202,3 +202,9 @@ def test_keys_tell_apart_what_cel_tells_apart() -> None:
     assert len(keys) == 5
     assert project({"flags": []}, read) != project({"mtu": None, "flags": []}, read)
     assert project({"mtu": 1, "flags": [1]}, read) != project({"mtu": 1, "flags": [True]}, read)
+    nested: Read = {"x": {"y": None}}
+    assert project({"x": {"y": "absent"}}, nested) != project({}, nested)
+    assert project({"x": {}}, nested) != project({}, nested)
+    assert project({"x": [{"y": 1}]}, {"x": {ITEMS: {"y": None}}}) != project(
+        {"x": [{"y": 1.0}]}, {"x": {ITEMS: {"y": None}}}
+    )

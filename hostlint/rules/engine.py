@@ -30,7 +30,7 @@ import cel
 from hostlint.join.facts import KINDS, Fact, Facts
 from hostlint.results import CheckResult, Finding, FixRequest, Passed, Skipped
 from hostlint.rules.model import Rule
-from hostlint.rules.reads import Read, fields_read, project
+from hostlint.rules.reads import Projector, key_function
 
 
 class RuleEvaluationError(Exception):
@@ -91,8 +91,8 @@ def _compile(source: str) -> Any:
 
 
 @cache
-def _fields_read(source: str, variable: str) -> Read | None:
-    return fields_read(source, variable, _compile(source))
+def _key_function(source: str, variable: str) -> Projector | None:
+    return key_function(source, variable, _compile(source))
 
 
 class FactScope:
@@ -107,7 +107,7 @@ class FactScope:
         self.view = cel_view(self.data, self.unknown)
         self.variable = variable
         self._context: Any = None
-        self._keys: dict[int, Hashable] = {}
+        self._keys: dict[Projector, Hashable] = {}
 
     @property
     def context(self) -> Any:
@@ -115,11 +115,12 @@ class FactScope:
             self._context = cel.Context(variables={self.variable: self.view}, functions=FUNCTIONS)
         return self._context
 
-    def key(self, read: Read) -> Hashable:
-        keys, ident = self._keys, id(read)
-        if ident not in keys:
-            keys[ident] = project(self.view, read)
-        return keys[ident]
+    def key(self, projector: Projector) -> Hashable:
+        """The fact's key for `projector`, computed once for all expressions that share it."""
+        keys = self._keys
+        if projector not in keys:
+            keys[projector] = projector(self.view)
+        return keys[projector]
 
 
 # A memo gives up (and evaluates every fact) once more than half of this many lookups were new keys.
@@ -129,19 +130,19 @@ MEMO_WINDOW = 1024
 class Memo:
     """The outcomes of one expression by key: (True, value) or (False, the exception it raised)."""
 
-    __slots__ = ("lookups", "outcomes", "read")
+    __slots__ = ("key", "lookups", "outcomes")
 
-    def __init__(self, read: Read | None) -> None:
-        self.read = read
+    def __init__(self, key: Projector | None) -> None:
+        self.key = key
         self.outcomes: dict[Hashable, tuple[bool, Any]] = {}
         self.lookups = 0
 
     def outcome(self, program: Any, scope: FactScope) -> tuple[bool, Any]:
-        read = self.read
-        if read is None:
+        projector = self.key
+        if projector is None:
             return _execute(program, scope)
         try:
-            key = scope.key(read)
+            key = scope.key(projector)
             found = self.outcomes.get(key)
         except TypeError:  # a value that cannot be hashed
             return _execute(program, scope)
@@ -149,7 +150,7 @@ class Memo:
         if found is None:
             found = self.outcomes[key] = _execute(program, scope)
             if self.lookups >= MEMO_WINDOW and 2 * len(self.outcomes) > self.lookups:
-                self.read, self.outcomes = None, {}
+                self.key, self.outcomes = None, {}
         return found
 
 
@@ -191,8 +192,8 @@ class CompiledRule:
             values={k: compile_(f"values.{k}", v) for k, v in rule.values.items()},
             params=[{k: compile_(f"fix.{step.action}.{k}", v) for k, v in step.params.items()} for step in steps],
             step_when=[compile_(f"fix.{step.action}.when", step.when) for step in steps],
-            when_memo=Memo(_fields_read(rule.when, rule.variable) if memoise else None),
-            violation_memo=Memo(_fields_read(rule.violation, rule.variable) if memoise else None),
+            when_memo=Memo(_key_function(rule.when, rule.variable) if memoise else None),
+            violation_memo=Memo(_key_function(rule.violation, rule.variable) if memoise else None),
         )
 
     def _failure(self, exc: Exception, field: str, scope: FactScope) -> Exception:

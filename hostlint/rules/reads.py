@@ -16,7 +16,7 @@ same result, the same error or the same missing field.
 from __future__ import annotations
 
 import re
-from collections.abc import Hashable
+from collections.abc import Callable, Hashable
 from typing import Any
 
 # A read: None is "the whole value"; a dict maps a field (or ITEMS, each element of a list) to what
@@ -194,13 +194,25 @@ def fields_read(source: str, variable: str, program: Any) -> Read | None:
         return None
 
 
-_ABSENT = ("absent",)
+class _Absent:
+    """A field that is not there: equal only to itself, never to any value."""
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return "<absent>"
+
+
+_ABSENT = _Absent()
+# Values that are their own key: CEL tells them apart as Python does (a str never equals an int).
+# bool and float are tagged with their type, since True == 1 == 1.0 in Python but not in CEL.
+_PLAIN = frozenset({str, int, type(None)})
 
 
 def _freeze(value: Any) -> Hashable:
     """`value` as a hashable key that tells apart what CEL tells apart (1, 1.0 and true differ)."""
     kind = type(value)
-    if kind is str or value is None:
+    if kind in _PLAIN:
         return value  # type: ignore[no-any-return]
     if kind is list:
         return (list, *[_freeze(item) for item in value])
@@ -211,13 +223,63 @@ def _freeze(value: Any) -> Hashable:
     return (kind, value)
 
 
+Projector = Callable[[Any], Hashable]
+
+
+def projector(read: Read | None) -> Projector:
+    """A function from a value (a fact's CEL view, or a part of it) to the key of what `read` names.
+
+    Parts that are not there are marked absent; a value not shaped as `read` expects (a dict where
+    a list is read, or the reverse) is keyed whole.
+    """
+    if read is None:
+        return _freeze
+    if ITEMS in read:
+        if len(read) > 1:
+            return _freeze
+        item = projector(read[ITEMS])
+
+        def items(value: Any) -> Hashable:
+            if type(value) is not list:
+                return _freeze(value)
+            return (list, *[item(element) for element in value])
+
+        return items
+    names = tuple(read)
+    if all(sub is None for sub in read.values()):
+
+        def flat(value: Any) -> Hashable:
+            if type(value) is not dict:
+                return _freeze(value)
+            return tuple([_freeze(value[name]) if name in value else _ABSENT for name in names])
+
+        return flat
+    parts = tuple((name, projector(sub)) for name, sub in read.items())
+
+    def nested(value: Any) -> Hashable:
+        if type(value) is not dict:
+            return _freeze(value)
+        return tuple([part(value[name]) if name in value else _ABSENT for name, part in parts])
+
+    return nested
+
+
+def _canonical(read: Read | None) -> Read | None:
+    return None if read is None else {name: _canonical(read[name]) for name in sorted(read)}
+
+
+_PROJECTORS: dict[str, Projector] = {}
+
+
+def key_function(source: str, variable: str, program: Any) -> Projector | None:
+    """The key of `source` on a fact's view, shared by every expression that reads the same parts;
+    None when the expression reads the fact as a whole (no key is smaller than the fact)."""
+    read = _canonical(fields_read(source, variable, program))
+    if read is None:
+        return None
+    return _PROJECTORS.setdefault(repr(read), projector(read))
+
+
 def project(value: Any, read: Read | None) -> Hashable:
     """The parts of `value` that `read` names, as a hashable key; a part that is not there is marked absent."""
-    if read is None:
-        return _freeze(value)
-    if type(value) is dict and ITEMS not in read:
-        return tuple(project(value[key], sub) if key in value else _ABSENT for key, sub in read.items())
-    if type(value) is list and list(read) == [ITEMS]:
-        items = read[ITEMS]
-        return (list, *[project(item, items) for item in value])
-    return _freeze(value)
+    return projector(read)(value)
