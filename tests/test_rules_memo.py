@@ -26,7 +26,7 @@ from hostlint.results import CheckResult
 from hostlint.rules import load_rules, run_rules
 from hostlint.rules.cases import build_fact, load_cases
 from hostlint.rules.engine import FUNCTIONS, cel_view
-from hostlint.rules.reads import ITEMS, Read, fields_read, project
+from hostlint.rules.reads import ITEMS, NULLNESS, SIZE, Read, fields_read, project
 from hostlint.snapshot import load_site
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -90,9 +90,16 @@ def test_memoised_equals_direct_on_a_generated_site() -> None:
     _same(memoised, direct)
 
 
-def _strip(value: Any, read: Read | None) -> Any:
-    """`value` with only what `read` names: what an expression that reads no more must see the same in."""
-    if read is None:
+def _strip(value: Any, read: Read | str | None) -> Any:
+    """`value` with only what `read` names, a value read for its nullness or size changed to another
+    with the same: what an expression that reads no more must give the same outcome on."""
+    if read == NULLNESS:
+        return value if value is None else ("another value", 12345)[isinstance(value, str)]
+    if read == SIZE and isinstance(value, list):
+        return [f"other{n}" for n in range(len(value))]
+    if read == SIZE and isinstance(value, str):
+        return "x" * len(value)
+    if read is None or isinstance(read, str):
         return value
     if isinstance(value, dict) and ITEMS not in read:
         return {key: _strip(value[key], sub) for key, sub in read.items() if key in value}
@@ -146,7 +153,18 @@ UPLINKS = [
 @pytest.mark.parametrize(
     ("source", "read"),
     [
-        ("team.policy == 'x' && size(team.active) > 1", {"policy": None, "active": None}),
+        ("team.policy == 'x' && size(team.active) > 1", {"policy": None, "active": SIZE}),
+        ("team.lag == null || null != team.mtu", {"lag": NULLNESS, "mtu": NULLNESS}),
+        (
+            "team.uplinks.exists(u, u.id != null && size(u.tags) == 1)",
+            {"uplinks": {ITEMS: {"id": NULLNESS, "tags": SIZE}}},
+        ),
+        ("team.active.size() > 1", {"active": SIZE}),
+        # Used otherwise too, or inside a larger operand: read whole.
+        ("team.lag == null || team.lag == 'x'", {"lag": None}),
+        ("team.mtu + 1 == null", {"mtu": None}),
+        ("!team.up == null", {"up": None}),
+        ("size(team.tags) > 0 && team.tags[0] == 'a'", {"tags": None}),
         ("team.uplinks.exists(u, u.role == 'active')", {"uplinks": {ITEMS: {"role": None}}}),
         (
             "team.uplinks.filter(u, u.role == 'active').map(v, v.speed)",

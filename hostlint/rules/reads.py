@@ -21,8 +21,15 @@ from typing import Any
 
 # A read: None is "the whole value"; a dict maps a field (or ITEMS, each element of a list) to what
 # is read of it. An empty dict reads only the value's shape (a list's length, a field's presence).
-Read = dict[str, "Read | None"]
+# NULLNESS and SIZE read one property of a value that is used only as `x == null` / `x != null` or
+# as `size(x)`: two channel ids that are both set, or two lists of one element, key alike.
+Read = dict[str, "Read | str | None"]
 ITEMS = "[]"
+NULLNESS = "null?"
+SIZE = "size?"
+# Tokens around `x == null` that keep it a whole operand (nothing binds tighter to `x`).
+_SAFE_BEFORE = frozenset({"", "(", "&&", "||", ",", "?", ":", "["})
+_SAFE_AFTER = frozenset({"", ")", "&&", "||", ",", "?", ":", "]", "}"})
 
 _TOKEN = re.compile(
     r"""\s+
@@ -56,8 +63,8 @@ def _tokens(source: str) -> list[tuple[str, str]]:
     return tokens
 
 
-def _record(read: Read, path: list[str]) -> None:
-    """Add `path` to `read`, read as a whole at its end."""
+def _record(read: Read, path: list[str], use: str | None = None) -> None:
+    """Add `path` to `read`, read as a whole at its end (or only for `use`, NULLNESS or SIZE)."""
     if not path:
         raise _Opaque("the variable is read as a whole")
     node: Read = read
@@ -65,8 +72,17 @@ def _record(read: Read, path: list[str]) -> None:
         child = node.setdefault(step, {})
         if child is None:
             return
+        if isinstance(child, str):
+            node[step] = None
+            return
         node = child
-    node[path[-1]] = None
+    last = path[-1]
+    if use is None:
+        node[last] = None
+    elif last not in node:
+        node[last] = use
+    elif node[last] != use:
+        node[last] = None
 
 
 def _touch(read: Read, path: list[str]) -> None:
@@ -76,7 +92,33 @@ def _touch(read: Read, path: list[str]) -> None:
         child = node.setdefault(step, {})
         if child is None:
             return
+        if isinstance(child, str):
+            node[step] = None
+            return
         node = child
+
+
+def _text(tokens: list[tuple[str, str]], index: int) -> str:
+    return tokens[index][1] if 0 <= index < len(tokens) else ""
+
+
+def _use(tokens: list[tuple[str, str]], start: int, end: int, method: str | None) -> str | None:
+    """How the chain at tokens[start:end] is used: only as `size(x)`, `x.size()`, `x == null`,
+    `x != null` (or `null == x`), or else None (as a whole)."""
+    before, following = _text(tokens, start - 1), _text(tokens, end)
+    if method == "size":
+        return SIZE if _text(tokens, end + 1) == ")" else None
+    if method is not None:
+        return None
+    if before == "(" and following == ")" and _text(tokens, start - 2) == "size" and _text(tokens, start - 3) != ".":
+        return SIZE
+    null_after = following in ("==", "!=") and _text(tokens, end + 1) == "null"
+    if null_after and before in _SAFE_BEFORE and _text(tokens, end + 2) in _SAFE_AFTER:
+        return NULLNESS
+    null_before = before in ("==", "!=") and _text(tokens, start - 2) == "null"
+    if null_before and _text(tokens, start - 3) in _SAFE_BEFORE and following in _SAFE_AFTER:
+        return NULLNESS
+    return None
 
 
 def _closing(tokens: list[tuple[str, str]], opening: int) -> int:
@@ -153,7 +195,7 @@ def _reads(source: str, variable: str, names: list[str]) -> Read:
                 continue
             path = [*base, *chain[1:]]
             if binding is None:
-                _record(read, path)
+                _record(read, path, _use(tokens, index, end, method))
                 continue
             _touch(read, [*path, ITEMS])
             bindings.setdefault(binding, []).append([*path, ITEMS])
@@ -226,7 +268,18 @@ def _freeze(value: Any) -> Hashable:
 Projector = Callable[[Any], Hashable]
 
 
-def projector(read: Read | None) -> Projector:
+def _is_null(value: Any) -> Hashable:
+    return value is None
+
+
+def _size(value: Any) -> Hashable:
+    kind = type(value)
+    if kind is list or kind is str or kind is dict or kind is bytes:
+        return (kind, len(value))
+    return _freeze(value)  # `size` fails on it, or not: either way, the whole value decides
+
+
+def projector(read: Read | str | None) -> Projector:
     """A function from a value (a fact's CEL view, or a part of it) to the key of what `read` names.
 
     Parts that are not there are marked absent; a value not shaped as `read` expects (a dict where
@@ -234,6 +287,11 @@ def projector(read: Read | None) -> Projector:
     """
     if read is None:
         return _freeze
+    if read == NULLNESS:
+        return _is_null
+    if read == SIZE:
+        return _size
+    assert isinstance(read, dict)
     if ITEMS in read:
         if len(read) > 1:
             return _freeze
@@ -264,8 +322,10 @@ def projector(read: Read | None) -> Projector:
     return nested
 
 
-def _canonical(read: Read | None) -> Read | None:
-    return None if read is None else {name: _canonical(read[name]) for name in sorted(read)}
+def _canonical(read: Read | str | None) -> Read | str | None:
+    if read is None or isinstance(read, str):
+        return read
+    return {name: _canonical(read[name]) for name in sorted(read)}
 
 
 _PROJECTORS: dict[str, Projector] = {}
@@ -280,6 +340,6 @@ def key_function(source: str, variable: str, program: Any) -> Projector | None:
     return _PROJECTORS.setdefault(repr(read), projector(read))
 
 
-def project(value: Any, read: Read | None) -> Hashable:
+def project(value: Any, read: Read | str | None) -> Hashable:
     """The parts of `value` that `read` names, as a hashable key; a part that is not there is marked absent."""
     return projector(read)(value)
