@@ -23,9 +23,11 @@ from __future__ import annotations
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 from functools import cache
-from typing import Any
+from types import UnionType
+from typing import Any, Union, get_args, get_origin
 
 import cel
+from pydantic import BaseModel
 
 from hostlint.join.facts import KINDS, Fact, Facts
 from hostlint.results import CheckResult, Finding, FixRequest, Passed, Skipped
@@ -95,6 +97,46 @@ def _key_function(source: str, variable: str) -> Projector | None:
     return key_function(source, variable, _compile(source))
 
 
+def _may_hold_models(annotation: Any) -> bool | None:
+    """Whether a field so annotated holds a list of models (True), never a dict in a list (False),
+    or something else cel_view would look into (None)."""
+    origin = get_origin(annotation)
+    if origin is list:
+        (item,) = get_args(annotation) or (Any,)
+        if isinstance(item, type) and issubclass(item, BaseModel):
+            return True if _model_lists(item) == () else None
+        return False if item in (str, int, float, bool) else None
+    if origin in (Union, UnionType):
+        found = [_may_hold_models(arg) for arg in get_args(annotation)]
+        return False if all(f is False for f in found) else None
+    return False
+
+
+@cache
+def _model_lists(model: type[BaseModel]) -> tuple[str, ...] | None:
+    """The fields of `model` that hold lists of flat models; None when cel_view must look deeper."""
+    names = []
+    for name, info in model.model_fields.items():
+        holds = _may_hold_models(info.annotation)
+        if holds is None:
+            return None
+        if holds:
+            names.append(name)
+    return tuple(names)
+
+
+def _all_known(fact: BaseModel, lists: tuple[str, ...]) -> bool:
+    """No field of the fact, or of a model in its `lists`, is marked unknown in its `missing`."""
+    if getattr(fact, "missing", None) and fact.missing.keys() - KINDS:  # type: ignore[attr-defined]
+        return False
+    for name in lists:
+        for item in getattr(fact, name):
+            missing = getattr(item, "missing", None)
+            if missing and missing.keys() - KINDS:
+                return False
+    return True
+
+
 class FactScope:
     """One fact as the rules see it: its dump, its CEL view, its keys, and its context when needed."""
 
@@ -104,7 +146,10 @@ class FactScope:
         self.fact = fact
         self.data = fact.model_dump()
         self.unknown: dict[str, list[str]] = {}
-        self.view = cel_view(self.data, self.unknown)
+        lists = _model_lists(type(fact))
+        # Nothing unknown (the common case): the view is the dump itself, as cel_view would return it.
+        known = lists is not None and _all_known(fact, lists)
+        self.view = self.data if known else cel_view(self.data, self.unknown)
         self.variable = variable
         self._context: Any = None
         self._keys: dict[Projector, Hashable] = {}
