@@ -23,7 +23,7 @@ import pytest
 from hostlint.join import build_facts
 from hostlint.join.facts import Fact, Facts
 from hostlint.results import CheckResult
-from hostlint.rules import load_rules, run_rules
+from hostlint.rules import engine, load_rules, run_rules
 from hostlint.rules.cases import build_fact, load_cases
 from hostlint.rules.engine import FUNCTIONS, cel_view
 from hostlint.rules.reads import ITEMS, NULLNESS, SIZE, Read, fields_read, project
@@ -80,6 +80,13 @@ def test_memoised_equals_direct_on_rule_cases() -> None:
     memoised, direct = _both(facts)
     assert memoised.findings and memoised.skipped and memoised.passed
     _same(memoised, direct)
+
+
+def test_a_memo_that_gives_up_midway_changes_nothing(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Most case facts differ in what their rules read: with a small window the memos give up
+    # part-way through and the rest of the facts are evaluated one by one.
+    monkeypatch.setattr(engine, "MEMO_WINDOW", 4)
+    _same(*_both(_case_facts()))
 
 
 def test_memoised_equals_direct_on_a_generated_site() -> None:
