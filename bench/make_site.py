@@ -267,6 +267,7 @@ def _leaf(rack: int, side: int, slots: list[tuple[int, str | None]]) -> Switch:
                 duplex="full",
                 mtu=channel_mtu,
                 port_channel=None if loose else channel_name,
+                member_state=None if loose else "bundled",
             )
         )
         channels.append(
@@ -310,6 +311,7 @@ def _leaf(rack: int, side: int, slots: list[tuple[int, str | None]]) -> Switch:
                 duplex="full",
                 mtu=JUMBO_SWITCH,
                 port_channel="port-channel1",
+                member_state="bundled",
                 neighbours=[neighbour],
             )
         )
@@ -328,7 +330,7 @@ def _leaf(rack: int, side: int, slots: list[tuple[int, str | None]]) -> Switch:
         load_balance=LoadBalance(hash="src-dst-ip", raw="ip"),
         ports=ports,
         port_channels=channels,
-        multichassis=MultiChassis(kind="vpc", domain_id=str(rack), peer=peer),
+        multichassis=MultiChassis(kind="vpc", domain_id=str(rack), peer=peer, peer_link_up=True),
     )
 
 

@@ -1,7 +1,12 @@
 """Running rules over facts with CEL (the `common-expression-language` package).
 
-Each rule is compiled once. Each fact becomes one `cel.Context`, shared by all
-rules that iterate that kind of fact, so the fact is converted to CEL values once.
+Each expression is compiled once per process. A rule's `when` and `violation` are
+evaluated once per distinct key: the parts of the fact the expression can read
+(hostlint.rules.reads), so a site of hosts built alike costs a few evaluations per
+rule, not one per fact. A fact is converted to a `cel.Context` only when one of its
+keys is new or a rule fires on it, and that context is shared by all rules that
+iterate that kind of fact. A key is never smaller than what the expression can see,
+so results, errors and unknown fields are the same as evaluating every fact.
 
 Unknown facts: a field named in a fact's (or a nested uplink's) `missing` is left
 out of what CEL sees, so it is absent, not null. An expression that reads it
@@ -15,14 +20,19 @@ pass or fire. Rules may test `has(u.port_mtu)` to handle an unknown value themse
 
 from __future__ import annotations
 
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass
-from typing import Any
+from functools import cache
+from types import UnionType
+from typing import Any, Union, get_args, get_origin
 
 import cel
+from pydantic import BaseModel
 
 from hostlint.join.facts import KINDS, Fact, Facts
 from hostlint.results import CheckResult, Finding, FixRequest, Passed, Skipped
 from hostlint.rules.model import Rule
+from hostlint.rules.reads import Projector, key_function
 
 
 class RuleEvaluationError(Exception):
@@ -36,7 +46,7 @@ class UnknownFact(Exception):
 def cel_view(data: dict[str, Any], unknown: dict[str, list[str]]) -> dict[str, Any]:
     """`data` (a dumped fact) without its unknown fields, at any depth; `unknown` collects the
     reasons by field name. Returns `data` itself when nothing is unknown."""
-    missing = data.get("missing")
+    missing: dict[str, str] = data.get("missing") or {}
     fields = [k for k in missing if k not in KINDS and k in data] if isinstance(missing, dict) else []
     view = None
     for field in fields:
@@ -62,7 +72,7 @@ def _distinct(items: list[Any]) -> list[Any]:
     return list(dict.fromkeys(items))
 
 
-FUNCTIONS = {"join": _join, "distinct": _distinct}
+FUNCTIONS: dict[str, Callable[..., Any]] = {"join": _join, "distinct": _distinct}
 
 
 def _text(value: Any) -> str:
@@ -71,6 +81,129 @@ def _text(value: Any) -> str:
     if value is None:
         return "unknown"
     return str(value)
+
+
+# Exceptions a rule's expression raises on a fact (reported as skipped): the same key raises the same.
+_EXPRESSION_ERRORS = (KeyError, TypeError, ValueError, RuntimeError)
+
+
+@cache
+def _compile(source: str) -> Any:
+    return cel.compile(source)
+
+
+@cache
+def _key_function(source: str, variable: str) -> Projector | None:
+    return key_function(source, variable, _compile(source))
+
+
+def _may_hold_models(annotation: Any) -> bool | None:
+    """Whether a field so annotated holds a list of models (True), never a dict in a list (False),
+    or something else cel_view would look into (None)."""
+    origin = get_origin(annotation)
+    if origin is list:
+        (item,) = get_args(annotation) or (Any,)
+        if isinstance(item, type) and issubclass(item, BaseModel):
+            return True if _model_lists(item) == () else None
+        return False if item in (str, int, float, bool) else None
+    if origin in (Union, UnionType):
+        found = [_may_hold_models(arg) for arg in get_args(annotation)]
+        return False if all(f is False for f in found) else None
+    return False
+
+
+@cache
+def _model_lists(model: type[BaseModel]) -> tuple[str, ...] | None:
+    """The fields of `model` that hold lists of flat models; None when cel_view must look deeper."""
+    names = []
+    for name, info in model.model_fields.items():
+        holds = _may_hold_models(info.annotation)
+        if holds is None:
+            return None
+        if holds:
+            names.append(name)
+    return tuple(names)
+
+
+def _all_known(fact: BaseModel, lists: tuple[str, ...]) -> bool:
+    """No field of the fact, or of a model in its `lists`, is marked unknown in its `missing`."""
+    if getattr(fact, "missing", None) and fact.missing.keys() - KINDS:  # type: ignore[attr-defined]
+        return False
+    for name in lists:
+        for item in getattr(fact, name):
+            missing = getattr(item, "missing", None)
+            if missing and missing.keys() - KINDS:
+                return False
+    return True
+
+
+class FactScope:
+    """One fact as the rules see it: its dump, its CEL view, its keys, and its context when needed."""
+
+    __slots__ = ("_context", "_keys", "data", "fact", "unknown", "variable", "view")
+
+    def __init__(self, fact: Fact, variable: str) -> None:
+        self.fact = fact
+        self.data = fact.model_dump()
+        self.unknown: dict[str, list[str]] = {}
+        lists = _model_lists(type(fact))
+        # Nothing unknown (the common case): the view is the dump itself, as cel_view would return it.
+        known = lists is not None and _all_known(fact, lists)
+        self.view = self.data if known else cel_view(self.data, self.unknown)
+        self.variable = variable
+        self._context: Any = None
+        self._keys: dict[Projector, Hashable] = {}
+
+    @property
+    def context(self) -> Any:
+        if self._context is None:
+            self._context = cel.Context(variables={self.variable: self.view}, functions=FUNCTIONS)
+        return self._context
+
+    def key(self, projector: Projector) -> Hashable:
+        """The fact's key for `projector`, computed once for all expressions that share it."""
+        keys = self._keys
+        if projector not in keys:
+            keys[projector] = projector(self.view)
+        return keys[projector]
+
+
+# A memo gives up (and evaluates every fact) once more than half of this many lookups were new keys.
+MEMO_WINDOW = 1024
+
+
+class Memo:
+    """The outcomes of one expression by key: (True, value) or (False, the exception it raised)."""
+
+    __slots__ = ("key", "lookups", "outcomes")
+
+    def __init__(self, key: Projector | None) -> None:
+        self.key = key
+        self.outcomes: dict[Hashable, tuple[bool, Any]] = {}
+        self.lookups = 0
+
+    def outcome(self, program: Any, scope: FactScope) -> tuple[bool, Any]:
+        projector = self.key
+        if projector is None:
+            return _execute(program, scope)
+        try:
+            key = scope.key(projector)
+            found = self.outcomes.get(key)
+        except TypeError:  # a value that cannot be hashed
+            return _execute(program, scope)
+        self.lookups += 1
+        if found is None:
+            found = self.outcomes[key] = _execute(program, scope)
+            if self.lookups >= MEMO_WINDOW and 2 * len(self.outcomes) > self.lookups:
+                self.key, self.outcomes = None, {}
+        return found
+
+
+def _execute(program: Any, scope: FactScope) -> tuple[bool, Any]:
+    try:
+        return True, program.execute(scope.context)
+    except _EXPRESSION_ERRORS as exc:
+        return False, exc
 
 
 @dataclass
@@ -83,12 +216,14 @@ class CompiledRule:
     values: dict[str, Any]
     params: list[dict[str, Any]]
     step_when: list[Any]
+    when_memo: Memo
+    violation_memo: Memo
 
     @classmethod
-    def build(cls, rule: Rule) -> CompiledRule:
+    def build(cls, rule: Rule, memoise: bool = True) -> CompiledRule:
         def compile_(field: str, source: str) -> Any:
             try:
-                return cel.compile(source)
+                return _compile(source)
             except (ValueError, RuntimeError) as exc:
                 raise RuleEvaluationError(f"{rule.code}: {field}: {exc}") from exc
 
@@ -102,63 +237,45 @@ class CompiledRule:
             values={k: compile_(f"values.{k}", v) for k, v in rule.values.items()},
             params=[{k: compile_(f"fix.{step.action}.{k}", v) for k, v in step.params.items()} for step in steps],
             step_when=[compile_(f"fix.{step.action}.when", step.when) for step in steps],
+            when_memo=Memo(_key_function(rule.when, rule.variable) if memoise else None),
+            violation_memo=Memo(_key_function(rule.violation, rule.variable) if memoise else None),
         )
 
-    def _run(
-        self, program: Any, context: Any, field: str, fact: Fact, unknown: dict[str, list[str]] | None = None
-    ) -> Any:
-        try:
-            return program.execute(context)
-        except KeyError as exc:
+    def _failure(self, exc: Exception, field: str, scope: FactScope) -> Exception:
+        if isinstance(exc, KeyError):
             key = exc.args[0] if exc.args else None
-            if unknown and key in unknown:
-                raise UnknownFact("; ".join(dict.fromkeys(unknown[key]))) from exc
-            raise RuleEvaluationError(f"{self.rule.code} on {fact.object}: {field}: {exc}") from exc
-        except (TypeError, ValueError, RuntimeError) as exc:
-            raise RuleEvaluationError(f"{self.rule.code} on {fact.object}: {field}: {exc}") from exc
+            if key in scope.unknown:
+                return UnknownFact("; ".join(dict.fromkeys(scope.unknown[key])))
+        return RuleEvaluationError(f"{self.rule.code} on {scope.fact.object}: {field}: {exc}")
 
-    def evaluate(
-        self,
-        fact: Fact,
-        data: dict[str, Any],
-        context: Any,
-        result: CheckResult,
-        record_passes: bool,
-        unknown: dict[str, list[str]] | None = None,
-    ) -> None:
-        """Report the rule on `fact`: a finding, a pass, or skipped (with the reason when a fact it
-        reads is unknown)."""
+    def _run(self, program: Any, scope: FactScope, field: str, memo: Memo | None = None) -> Any:
+        ok, value = memo.outcome(program, scope) if memo else _execute(program, scope)
+        if not ok:
+            raise self._failure(value, field, scope) from value
+        return value
+
+    def evaluate(self, scope: FactScope, result: CheckResult, record_passes: bool) -> None:
+        """Report the rule on the scope's fact: a finding, a pass, or skipped (with the reason when a
+        fact it reads is unknown)."""
         try:
-            self._evaluate(fact, data, context, result, record_passes, unknown)
+            self._evaluate(scope, result, record_passes)
         except UnknownFact as exc:
-            result.skipped.append(Skipped(code=self.rule.code, object=fact.object, reason=str(exc)))
+            result.skipped.append(Skipped(code=self.rule.code, object=scope.fact.object, reason=str(exc)))
 
-    def _evaluate(
-        self,
-        fact: Fact,
-        data: dict[str, Any],
-        context: Any,
-        result: CheckResult,
-        record_passes: bool,
-        unknown: dict[str, list[str]] | None,
-    ) -> None:
+    def _evaluate(self, scope: FactScope, result: CheckResult, record_passes: bool) -> None:
         rule = self.rule
+        fact = scope.fact
         run = self._run
-        if unknown:
-
-            def run(program: Any, context: Any, field: str, fact: Fact) -> Any:
-                return self._run(program, context, field, fact, unknown)
-
         if "host" in fact.missing:
             result.skipped.append(Skipped(code=rule.code, object=fact.object, reason=fact.missing["host"]))
             return
-        if not run(self.when, context, "when", fact):
+        if not run(self.when, scope, "when", self.when_memo):
             return
         for need in rule.needs:
             if need in fact.missing:
                 result.skipped.append(Skipped(code=rule.code, object=fact.object, reason=fact.missing[need]))
                 return
-        if not run(self.violation, context, "violation", fact):
+        if not run(self.violation, scope, "violation", self.violation_memo):
             for need in rule.needs_for_pass:
                 if need in fact.missing:
                     reason = f"only partly checked: {fact.missing[need]}"
@@ -167,16 +284,16 @@ class CompiledRule:
             if record_passes:
                 result.passed.append(Passed(code=rule.code, object=fact.object))
             return
-        expected = run(self.expected, context, "expected", fact)
-        actual = run(self.actual, context, "actual", fact)
-        fields = {k: _text(run(p, context, k, fact)) for k, p in self.values.items()}
+        expected = run(self.expected, scope, "expected")
+        actual = run(self.actual, scope, "actual")
+        fields = {k: _text(run(p, scope, k)) for k, p in self.values.items()}
         fields.update(object=fact.object, host=fact.host, expected=_text(expected), actual=_text(actual))
         fix = []
         if rule.fix:
             for step, params, when in zip(rule.fix.steps, self.params, self.step_when, strict=True):
-                if not run(when, context, f"fix.{step.action}.when", fact):
+                if not run(when, scope, f"fix.{step.action}.when"):
                     continue
-                evaluated = {k: run(p, context, f"fix.{k}", fact) for k, p in params.items()}
+                evaluated = {k: run(p, scope, f"fix.{k}") for k, p in params.items()}
                 fix.append(FixRequest(action=step.action, stage=step.stage, params=evaluated))
         result.findings.append(
             Finding(
@@ -190,30 +307,35 @@ class CompiledRule:
                 actual=actual,
                 applicability=rule.fix.applicability if rule.fix else None,
                 fix=fix,
-                fact=data,
+                fact=scope.data,
             )
         )
 
 
 def run_rules(
-    rules: list[Rule], facts: Facts, result: CheckResult | None = None, record_passes: bool = True
+    rules: list[Rule],
+    facts: Facts,
+    result: CheckResult | None = None,
+    record_passes: bool = True,
+    memoise: bool = True,
 ) -> CheckResult:
-    """Evaluate every rule on every fact it iterates; a rule defect is reported as skipped."""
+    """Evaluate every rule on every fact it iterates; a rule defect is reported as skipped.
+
+    `memoise=False` evaluates every expression on every fact (no keys): the reference the
+    memoised path is tested against.
+    """
     result = result or CheckResult()
-    compiled = [CompiledRule.build(rule) for rule in rules]
+    compiled = [CompiledRule.build(rule, memoise) for rule in rules]
     by_kind: dict[str, list[CompiledRule]] = {}
     for item in compiled:
         by_kind.setdefault(item.rule.iterate, []).append(item)
     for kind, kind_rules in by_kind.items():
         variable = kind_rules[0].rule.variable
         for fact in facts.of_kind(kind):
-            data = fact.model_dump()
-            unknown: dict[str, list[str]] = {}
-            view = cel_view(data, unknown)
-            context = cel.Context(variables={variable: view}, functions=FUNCTIONS)
+            scope = FactScope(fact, variable)
             for item in kind_rules:
                 try:
-                    item.evaluate(fact, data, context, result, record_passes, unknown)
+                    item.evaluate(scope, result, record_passes)
                 except RuleEvaluationError as exc:
                     result.skipped.append(Skipped(code=item.rule.code, object=fact.object, reason=f"rule error: {exc}"))
     result.unresolved.extend(facts.unresolved)
