@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 
+from pydantic import ValidationError
+
 from hostlint.collect.kvm.bonding import BondingParseError, parse_bonding
 from hostlint.collect.kvm.libvirt_facts import LibvirtError, read_libvirt
 from hostlint.collect.kvm.lldp import LldpParseError, parse_lldpctl_json
@@ -18,6 +20,7 @@ from hostlint.collect.kvm.ovs import (
 )
 from hostlint.collect.kvm.runner import CollectionFailure, Done, Reads, Runner
 from hostlint.collect.kvm.sysfs import NET, interface_requests, parse_interfaces, read_pci_links
+from hostlint.collect.refused import refused
 from hostlint.snapshot.common import CollectionError, PciLink
 from hostlint.snapshot.kvm import Bond, Bridge, KvmHost, LinuxInterface
 
@@ -192,4 +195,10 @@ def collect_host(runner: Runner, name: str, libvirt_uri: str | None, lldp: bool 
     except CollectionFailure as exc:
         gathered = Gathered(host=KvmHost(name=name, connection_state="unreachable"))
         gathered.errors.append(CollectionError(target=name, kind="kvm", reason=str(exc)))
+        return gathered
+    except ValidationError as exc:
+        # A name the snapshot cannot hold (an interface or domain name with a control character): the
+        # host's facts are not recorded, and the error says which field, never a crash.
+        gathered = Gathered(host=KvmHost(name=name, connection_state="unreachable"))
+        gathered.errors.append(refused(name, "kvm", "host facts", exc))
         return gathered

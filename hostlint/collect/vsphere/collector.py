@@ -8,9 +8,11 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import TypeVar
 
+from pydantic import ValidationError
 from pyVmomi import vim, vmodl
 
 from hostlint.collect.progress import Progress
+from hostlint.collect.refused import refused as refused_error
 from hostlint.collect.vsphere import convert
 from hostlint.collect.vsphere.hints import DEFAULT_CONCURRENCY, query_hints
 from hostlint.collect.vsphere.retrieve import (
@@ -134,19 +136,31 @@ def collect(
 
     dvs_names = {dvs.get("uuid"): dvs.get("name") for dvs in switches}
     dv_portgroup_names = {pg.get("key"): pg.get("name") for pg in dv_portgroups}
-    vms_on = convert.vms_by_host(vms, dv_portgroup_names)
+    vms_on = convert.vms_by_host(vms, dv_portgroup_names, refused)
     snapshot = Snapshot(collected_at=datetime.now(UTC), source=f"vsphere:{source}", collection_errors=refused)
     for host in sorted(hosts, key=lambda h: h.get("name") or ""):
         host_hints = hints.get(host.ref._moId)
-        esxi = convert.esxi_host(host, host_hints, vcenter, dvs_names, dv_portgroup_names)
-        esxi.vms = vms_on.get(host.ref._moId, [])
+        try:
+            esxi = convert.esxi_host(host, host_hints, vcenter, dvs_names, dv_portgroup_names)
+            esxi.vms = vms_on.get(host.ref._moId, [])
+        except ValidationError as exc:
+            # A name the snapshot cannot hold (a control character): the host is named, not lost silently.
+            snapshot.collection_errors.append(refused_error(host.get("name") or host.ref._moId, "esxi", "host", exc))
+            continue
         snapshot.esxi_hosts.append(esxi)
         snapshot.collection_errors += _host_errors(host, host_hints.errors if host_hints else [])
 
     members = dvs_members(hosts)
     for dvs in sorted(switches, key=lambda d: d.get("name") or ""):
         own = [pg for pg in dv_portgroups if _switch_id(pg) == dvs.ref._moId]
-        snapshot.distributed_switches.append(
-            convert.distributed_switch(dvs, own, sorted(members.get(dvs.get("uuid"), []), key=lambda m: m.host))
-        )
+        try:
+            converted = convert.distributed_switch(
+                dvs, own, sorted(members.get(dvs.get("uuid"), []), key=lambda m: m.host)
+            )
+        except ValidationError as exc:
+            snapshot.collection_errors.append(
+                refused_error(dvs.get("name") or dvs.ref._moId, "vcenter", "distributed switch", exc)
+            )
+            continue
+        snapshot.distributed_switches.append(converted)
     return Collection(snapshot=snapshot, trips=trips)

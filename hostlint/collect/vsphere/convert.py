@@ -5,12 +5,14 @@ from __future__ import annotations
 import ipaddress
 from typing import Any
 
+from pydantic import ValidationError
 from pyVmomi import vim
 
 from hostlint import vlans
+from hostlint.collect.refused import refused as refused_error
 from hostlint.collect.vsphere.hints import HostHints
 from hostlint.collect.vsphere.retrieve import Retrieved
-from hostlint.snapshot.common import Neighbour, PciLink
+from hostlint.snapshot.common import CollectionError, Neighbour, PciLink
 from hostlint.snapshot.esxi import (
     Discovery,
     DistributedSwitch,
@@ -516,14 +518,24 @@ def virtual_machine(vm: Retrieved, dv_portgroup_names: dict[str, str]) -> Virtua
     )
 
 
-def vms_by_host(vms: list[Retrieved], dv_portgroup_names: dict[str, str]) -> dict[str, list[VirtualMachine]]:
-    """Virtual machines (not templates) by the managed object id of the host they run on."""
+def vms_by_host(
+    vms: list[Retrieved], dv_portgroup_names: dict[str, str], refused: list[CollectionError] | None = None
+) -> dict[str, list[VirtualMachine]]:
+    """Virtual machines (not templates) by the managed object id of the host they run on; a VM the
+    snapshot cannot hold (a name with a control character) is a collection error in `refused`."""
     found: dict[str, list[VirtualMachine]] = {}
     for vm in sorted(vms, key=lambda v: v.get("name") or ""):
         host = vm.get("runtime.host")
         if host is None or vm.get("config.template"):
             continue
-        found.setdefault(host._moId, []).append(virtual_machine(vm, dv_portgroup_names))
+        try:
+            converted = virtual_machine(vm, dv_portgroup_names)
+        except ValidationError as exc:
+            if refused is None:
+                raise
+            refused.append(refused_error(vm.get("name") or vm.ref._moId, "vcenter", "virtual machine", exc))
+            continue
+        found.setdefault(host._moId, []).append(converted)
     return found
 
 
