@@ -12,6 +12,7 @@ from pyVmomi import vim, vmodl
 
 from hostlint.collect.progress import Progress
 from hostlint.collect.vsphere import convert
+from hostlint.collect.vsphere.fastretrieve import Parser, parser_from_env
 from hostlint.collect.vsphere.hints import DEFAULT_CONCURRENCY, query_hints
 from hostlint.collect.vsphere.retrieve import (
     DEFAULT_PAGE_SIZE,
@@ -98,13 +99,18 @@ def collect(
     concurrency: int = DEFAULT_CONCURRENCY,
     progress: Progress | None = None,
     parallel: int = 2,
+    parser: Parser | None = None,
 ) -> Collection:
     """Everything hostlint reads from one vCenter or ESXi host, as a snapshot (never raises for one bad host).
 
     A retrieval the server refuses (NoPermission) becomes a collection error naming the fault, the
     privilege and the object, and the rest is still collected; a server that stops answering
     (TimeoutError, after the per-call timeout set at login) ends the collection.
+
+    `parser`: how the bulk retrievals' answers are read, `lxml` (fast) or `pyvmomi`; by default
+    HOSTLINT_VSPHERE_PARSER, else lxml. Both give the same snapshot (tests/test_vsphere_fastparse.py).
     """
+    parser = parser or parser_from_env()
     progress = progress or Progress()
     trips = RoundTrips()
     # Keep a connection for every concurrent call: pyvmomi closes what does not fit in its pool,
@@ -118,10 +124,14 @@ def collect(
     # `parallel` slices: the server prepares one slice while pyvmomi parses another (bench/vsphere.py).
     refused: list[CollectionError] = []
     with ThreadPoolExecutor(max_workers=2, thread_name_prefix="hostlint-retrieve") as pool:
-        switches_future = pool.submit(retrieve_switches, content, page_size, trips)
-        vms_future = pool.submit(retrieve_vms, content, page_size, trips)
+        switches_future = pool.submit(retrieve_switches, content, page_size, trips, parser)
+        vms_future = pool.submit(retrieve_vms, content, page_size, trips, parser)
         hosts = _part(
-            source, "hosts", lambda: retrieve_hosts(content, page_size, trips, parallel=parallel), [], refused
+            source,
+            "hosts",
+            lambda: retrieve_hosts(content, page_size, trips, parallel=parallel, parser=parser),
+            [],
+            refused,
         )
         switches, dv_portgroups = _part(source, "distributed switches", switches_future.result, ([], []), refused)
         vms = _part(source, "virtual machines", vms_future.result, [], refused)
