@@ -137,7 +137,9 @@ def collect(
         vms = _part(source, "virtual machines", vms_future.result, [], refused)
     progress.on_total(len(hosts))
 
-    hints = query_hints(hosts, concurrency, trips, on_host=lambda host: progress.on_host(host.get("name")))
+    hints = query_hints(
+        hosts, concurrency, trips, on_host=lambda host: progress.on_host(host.get("name")), parser=parser
+    )
     for host in hosts:
         if convert.connection_state(host) != "connected":
             progress.on_host(host.get("name"))

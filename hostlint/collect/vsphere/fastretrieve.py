@@ -12,11 +12,12 @@ to pyvmomi's deserialiser: it falls back per object and never drops a property.
 from __future__ import annotations
 
 import http.client
+import io
 import os
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from http.cookies import SimpleCookie
-from typing import Any, Literal
+from typing import Any, Literal, TypeVar
 
 from lxml import etree
 from pyVmomi import SoapAdapter as _soap
@@ -31,12 +32,17 @@ from hostlint.collect.vsphere.fastparse import Builder, Namespaces, Unexpected
 SoapAdapter: Any = _soap
 VmomiSupport: Any = _vmomi
 
+T = TypeVar("T")
 Parser = Literal["lxml", "pyvmomi"]
 PARSER_ENV = "HOSTLINT_VSPHERE_PARSER"
 PARSERS: tuple[Parser, ...] = ("lxml", "pyvmomi")
 
 PC: Any = vmodl.query.PropertyCollector
 XMLNS_SOAPENV = "http://schemas.xmlsoap.org/soap/envelope/"
+
+
+# What the fast builder raises on a shape it does not know (Unexpected) or a value it cannot convert.
+FAST_PATH_ERRORS = (Unexpected, ValueError, TypeError, AttributeError, KeyError, IndexError)
 
 
 class ParserChoiceError(ValueError):
@@ -99,7 +105,7 @@ class _Reader:
     def item(self, element: Any) -> Item:
         try:
             return self._fast(element)
-        except (Unexpected, ValueError, TypeError, AttributeError, KeyError, IndexError) as exc:
+        except FAST_PATH_ERRORS as exc:
             reason = str(exc) if isinstance(exc, Unexpected) else f"{type(exc).__name__}: {exc}"
             self.fallbacks[reason] = self.fallbacks.get(reason, 0) + 1
             content = SoapAdapter.Deserialize(etree.tostring(element), PC.ObjectContent, self.stub)
@@ -181,7 +187,7 @@ def _headers(stub: Any) -> dict[str, str]:
     return headers
 
 
-def invoke(stub: Any, mo: Any, method: str, args: list[Any], read: Callable[[Any], Page]) -> Page:
+def invoke(stub: Any, mo: Any, method: str, args: list[Any], read: Callable[[Any], T]) -> T:
     """Call `method` on `mo` as pyvmomi would, with the HTTP 200 body streamed into `read`.
 
     A fault comes back as pyvmomi's exception; a broken connection drops the pool as pyvmomi does.
@@ -238,6 +244,49 @@ def _decoded(response: http.client.HTTPResponse) -> Any:
     if encoding == "deflate":
         return SoapAdapter.GzipReader(response, encoding=SoapAdapter.GzipReader.DEFLATE)
     return response
+
+
+def call(stub: Any, mo: Any, method: str, args: list[Any]) -> Any:
+    """A method with a small answer (read whole): built by the fast builder, else by pyvmomi from the same bytes."""
+    info = mo._GetMethodInfo(method)
+    data: bytes = invoke(stub, mo, method, args, lambda stream: stream.read())
+    try:
+        return _answer(stub, info, data)
+    except FAST_PATH_ERRORS:
+        return SoapAdapter.SoapResponseDeserializer(stub).Deserialize(data, info.result)
+
+
+def _answer(stub: Any, info: Any, data: bytes) -> Any:
+    namespace = VmomiSupport.GetWsdlNamespace(stub.version)
+    namespaces = Namespaces()
+    builder = Builder(stub, namespaces)
+    result_type = info.result
+    many = issubclass(result_type, list)
+    result: Any = result_type() if many else None
+    response, returnval = f"{{{namespace}}}{info.wsdlName}Response", f"{{{namespace}}}returnval"
+    answered = False
+    events = etree.iterparse(
+        io.BytesIO(data),
+        events=("start-ns", "end"),
+        tag=(response, returnval),
+        resolve_entities=False,
+        no_network=True,
+        remove_comments=True,
+    )
+    for event, element in events:
+        if event == "start-ns":
+            namespaces.declare(*element)
+        elif element.tag == response:
+            answered = True
+        elif element.getparent() is not None and element.getparent().tag == response:
+            value = builder.value(element, result_type)
+            if many and not isinstance(value, list):
+                result.append(value)
+            else:
+                result = value
+    if not answered:
+        raise Unexpected(f"no {info.wsdlName}Response in the answer")
+    return result
 
 
 def retrieve_pages(
