@@ -148,14 +148,16 @@ def collect(
     dv_portgroup_names = {pg.get("key"): pg.get("name") for pg in dv_portgroups}
     vms_on = convert.vms_by_host(vms, dv_portgroup_names)
     snapshot = Snapshot(collected_at=datetime.now(UTC), source=f"vsphere:{source}", collection_errors=refused)
+    members = dvs_members(hosts)
     for host in sorted(hosts, key=lambda h: h.get("name") or ""):
         host_hints = hints.get(host.ref._moId)
         esxi = convert.esxi_host(host, host_hints, vcenter, dvs_names, dv_portgroup_names)
         esxi.vms = vms_on.get(host.ref._moId, [])
         snapshot.esxi_hosts.append(esxi)
         snapshot.collection_errors += _host_errors(host, host_hints.errors if host_hints else [])
-
-    members = dvs_members(hosts)
+        # The host is in the snapshot now; its API objects go, so that the peak is one copy of the hosts, not two.
+        host.props.clear()
+        hints.pop(host.ref._moId, None)
     for dvs in sorted(switches, key=lambda d: d.get("name") or ""):
         own = [pg for pg in dv_portgroups if _switch_id(pg) == dvs.ref._moId]
         snapshot.distributed_switches.append(

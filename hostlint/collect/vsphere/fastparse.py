@@ -47,9 +47,14 @@ class _Prop:
 
 @dataclass(frozen=True, slots=True)
 class _Layout:
-    """How to build one data object type: defaults (as DataObject.__init__ sets them) and its properties."""
+    """How to build one data object type: its defaults and properties.
 
-    defaults: dict[str, Any]
+    `template` is the attribute dict of an instance made as DataObject.__init__ makes one (every
+    property set in order, unset ones to their defaults): copying it gives each new object a
+    key-sharing dict, as small as pyvmomi's own, with list properties then made per object.
+    """
+
+    template: dict[str, Any]
     lists: tuple[tuple[str, type], ...]
     props: dict[str, _Prop]  # by element tag, namespace included
 
@@ -68,6 +73,9 @@ def _default(info: Any) -> Any:
     if issubclass(ptype, int | float):
         return ptype(0)
     return None
+
+
+_set = object.__setattr__  # past DataObject.__setattr__ and its CheckField, as DataObject.__init__ does
 
 
 def _local(tag: str) -> tuple[str, str]:
@@ -166,15 +174,14 @@ class Tables:
         found = self._layouts.get(kind)
         if found is None:
             namespace = VmomiSupport.GetWsdlNamespace(kind._version)
-            defaults: dict[str, Any] = {}
+            template = object.__new__(kind)
             lists: list[tuple[str, type]] = []
             props: dict[str, _Prop] = {}
             for info in kind._GetPropertyList():
                 is_list = issubclass(info.type, list)
                 if is_list:
                     lists.append((info.name, info.type))
-                else:
-                    defaults[info.name] = _default(info)
+                _set(template, info.name, None if is_list else _default(info))
                 plain_type = self.compatible(info.type.Item if is_list else info.type)
                 try:
                     leaf = self.leaf(plain_type)
@@ -184,7 +191,7 @@ class Tables:
                 if plain is not None and issubclass(plain, Exception):
                     plain = None
                 props[f"{{{namespace}}}{info.name}"] = _Prop(info.name, info.type, is_list, leaf, plain)
-            found = _Layout(defaults=defaults, lists=tuple(lists), props=props)
+            found = _Layout(template=template.__dict__, lists=tuple(lists), props=props)
             self._layouts[kind] = found
         return found
 
@@ -287,10 +294,10 @@ class Builder:
     def data_object(self, element: Any, kind: type) -> DataObject:
         layout = self._tables.layout(kind)
         instance: Any = object.__new__(kind)
-        fields = instance.__dict__
-        fields.update(layout.defaults)
+        fields = layout.template.copy()
         for name, array in layout.lists:
             fields[name] = array()
+        _set(instance, "__dict__", fields)
         props = layout.props
         for child in element:
             prop = props.get(child.tag)
