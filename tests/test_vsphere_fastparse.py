@@ -285,6 +285,19 @@ def test_an_unexpected_object_goes_to_pyvmomi_whole_and_the_rest_stays_fast(obje
         assert isinstance(page.items[1].props["config.storageDevice.hostBusAdapter"][0], vim.host.InternetScsiHba)
 
 
+def test_elements_named_like_the_envelope_inside_the_data_stay_with_their_object():
+    # ServiceLocator credentials carry a <token>, as the page does: it is the credential's, not the page's
+    locator = """<objects><obj type="HostSystem">host-5</obj>
+<propSet><name>locator</name><val xsi:type="ServiceLocator"><instanceUuid>u</instanceUuid><url>https://vc</url>
+<credential xsi:type="ServiceLocatorSAMLCredential"><token>saml-token</token></credential>
+<sslThumbprint>aa</sslThumbprint></val></propSet></objects>"""
+    page, expected, result = _both(PLAIN + locator)
+    assert page.fallbacks == {}
+    assert page.token == result.token == "page-2"
+    _same_items(page.items, expected)
+    assert page.items[1].props["locator"].credential.token == "saml-token"
+
+
 def test_a_type_nobody_knows_fails_as_pyvmomi_fails():
     unknown = PLAIN.replace('xsi:type="HostInternetScsiHba"', 'xsi:type="HostQuantumHba"')
     with pytest.raises(KeyError) as fast_error:

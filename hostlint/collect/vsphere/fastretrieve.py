@@ -100,6 +100,7 @@ class _Reader:
         self.tag_obj, self.tag_propset, self.tag_missing = f"{{{ns}}}obj", f"{{{ns}}}propSet", f"{{{ns}}}missingSet"
         self.tag_name, self.tag_val = f"{{{ns}}}name", f"{{{ns}}}val"
         self.tag_objects, self.tag_token = f"{{{ns}}}objects", f"{{{ns}}}token"
+        self.tag_returnval, self.tag_fault = f"{{{ns}}}returnval", f"{{{XMLNS_SOAPENV}}}Fault"
         self.fallbacks: dict[str, int] = {}
 
     def item(self, element: Any) -> Item:
@@ -144,7 +145,7 @@ class _Reader:
         events = etree.iterparse(
             stream,
             events=("start-ns", "end"),
-            tag=(self.tag_objects, self.tag_token, f"{{{XMLNS_SOAPENV}}}Fault"),
+            tag=(self.tag_objects, self.tag_token, self.tag_fault),
             resolve_entities=False,
             no_network=True,
             remove_comments=True,
@@ -153,18 +154,19 @@ class _Reader:
             if event == "start-ns":
                 self.namespaces.declare(*element)
                 continue
+            if element.tag == self.tag_fault:
+                raise http.client.HTTPException("a SOAP fault in an HTTP 200 answer")
+            parent = element.getparent()
+            if parent is None or parent.tag != self.tag_returnval:
+                continue  # a property of that name inside an object's data: read with its object
             if element.tag == self.tag_objects:
                 items.append(self.item(element))
-            elif element.tag == self.tag_token:
-                token = element.text or None
             else:
-                raise Unexpected("a SOAP fault in an HTTP 200 answer")
+                token = element.text or None
             # Drop what is built: this element's subtree and the siblings before it.
             element.clear()
-            parent = element.getparent()
-            if parent is not None:
-                while element.getprevious() is not None:
-                    del parent[0]
+            while element.getprevious() is not None:
+                del parent[0]
         return Page(items=items, token=token, fallbacks=self.fallbacks)
 
 
