@@ -501,6 +501,7 @@ def main(argv: list[str] | None = None) -> int:
                 found = bench_inventory(args, sim, go_client, work_dir)
                 found["sim_build_ms"] = sim.build_ms
             results["inventories"][inventory] = found
+            print(f"{inventory}: {json.dumps(found)}", file=sys.stderr, flush=True)  # a long run's partial result
         if args.rss_hosts:
             results["rss"] = peak_rss(args, sim_binary, work_dir)
     if args.json:

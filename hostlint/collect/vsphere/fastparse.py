@@ -15,6 +15,7 @@ enumerations, dates, binary and managed object references. Anything else (an unk
 from __future__ import annotations
 
 import base64
+import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -205,7 +206,8 @@ class Tables:
         if kind is bool:
             convert = _bool
         elif kind is str:
-            convert = str
+            # Interned: the same names, vendors and policies repeat on every host (10,000 hosts in memory at once).
+            convert = sys.intern
         elif kind is binary:
             convert = _binary
         elif kind is VmomiSupport.datetime:
