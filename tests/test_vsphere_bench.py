@@ -18,17 +18,26 @@ pytestmark = [
 ]
 
 
-def test_bench_runs_all_three_clients_on_a_small_inventory(capsys):
+def test_bench_runs_every_contender_on_both_inventories(capsys):
     spec = importlib.util.spec_from_file_location("bench_vsphere", ROOT / "bench" / "vsphere.py")
     bench = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(bench)
 
-    assert bench.main(["--hosts", "6", "--json"]) == 0
+    assert bench.main(["--hosts", "6", "--repeat", "1", "--naive-sample", "4", "--json"]) == 0
     results = json.loads(capsys.readouterr().out)
-    assert results["naive_same_facts"] is True
-    methods = results["hostlint"]["methods"]
+    scenario, stock = results["inventories"]["scenario"], results["inventories"]["stock"]
+    for found in (scenario, stock):
+        assert found["parsers_same_facts"] is True
+        assert found["naive_same_facts"] is True
+        assert set(found["contenders"]) == {"go", "hostlint", "hostlint-pyvmomi", "cli", "naive"}
+        assert found["contenders"]["naive"]["sample_hosts"] == 4
+        assert found["contenders"]["cli"]["rss_mib"] > 0
+    methods = scenario["contenders"]["hostlint"]["methods"]
     # the hosts' names, then their facts in two slices, the switches, the VMs; a hint and an iSCSI query per host
     assert (methods["RetrievePropertiesEx"], methods["QueryNetworkHint"], methods["QueryBoundVnics"]) == (5, 6, 6)
     # + the names query, its view, and pyvmomi's fetch of the service content
-    assert results["hostlint"]["calls"] <= results["go"]["calls"] + 4
-    assert results["naive"]["calls"] > 2 * results["hostlint"]["calls"]
+    assert scenario["contenders"]["hostlint"]["calls"] <= scenario["contenders"]["go"]["calls"] + 4
+    # the naive client walked 4 hosts of 6 and still made more calls than hostlint for all of them
+    assert scenario["contenders"]["naive"]["calls"] > scenario["contenders"]["hostlint"]["calls"]
+    # the stock hosts have no iSCSI manager: nothing to ask there
+    assert "QueryBoundVnics" not in stock["contenders"]["hostlint"]["methods"]

@@ -54,14 +54,16 @@ class Simulator:
     def __init__(
         self,
         binary: Path,
-        scenario: Path,
+        scenario: Path | None,
         password: str = "vcsim-password",
         user: str = "administrator@vsphere.local",
         extra_args: tuple[str, ...] = (),
         start_timeout: float = 120.0,
     ):
         self.user, self.password = user, password
-        self._args = [str(binary), "-scenario", str(scenario), "-listen", "127.0.0.1:0", "-user", user, *extra_args]
+        # No scenario: govmomi's stock inventory (`-stock`, sized by -stock-clusters/-stock-hosts/-stock-vms).
+        source = ["-scenario", str(scenario)] if scenario is not None else ["-stock"]
+        self._args = [str(binary), *source, "-listen", "127.0.0.1:0", "-user", user, *extra_args]
         self._timeout = start_timeout
         self._process: subprocess.Popen | None = None
         self._stderr = None

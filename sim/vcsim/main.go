@@ -19,6 +19,8 @@ import (
 	"strings"
 	"syscall"
 	"time"
+
+	"github.com/vmware/govmomi/simulator"
 )
 
 func main() {
@@ -32,9 +34,13 @@ func main() {
 	flag.Var(methodDelays, "method-delay", "METHOD=MS: delay one SOAP method (repeatable), e.g. a hung RetrievePropertiesEx")
 	denied := denyFlag{}
 	flag.Var(denied, "deny", "TYPE=PRIVILEGE: refuse retrievals of TYPE with NoPermission (repeatable)")
+	stock := flag.Bool("stock", false, "serve govmomi's default inventory instead of a scenario")
+	stockClusters := flag.Int("stock-clusters", 1, "with -stock: clusters")
+	stockHosts := flag.Int("stock-hosts", 3, "with -stock: hosts per cluster")
+	stockVms := flag.Int("stock-vms", 2, "with -stock: virtual machines per host and per cluster")
 	flag.Parse()
-	if *scenario == "" {
-		log.Fatal("vcsim: -scenario is required")
+	if (*scenario == "") == !*stock {
+		log.Fatal("vcsim: give either -scenario or -stock")
 	}
 	if *user == "" {
 		*user = "administrator@vsphere.local"
@@ -47,16 +53,28 @@ func main() {
 		password = "vcsim-password"
 	}
 
-	sc, err := LoadScenario(*scenario)
-	if err != nil {
-		log.Fatalf("vcsim: %v", err)
-	}
 	started := time.Now()
-	model, cleanup, err := Build(context.Background(), sc, *esx)
+	var model *simulator.Model
+	var cleanup func()
+	var err error
+	hosts := 0
+	if *stock {
+		model, cleanup, err = BuildStock(*esx, *stockClusters, *stockHosts, *stockVms)
+	} else {
+		var sc *Scenario
+		if sc, err = LoadScenario(*scenario); err != nil {
+			log.Fatalf("vcsim: %v", err)
+		}
+		hosts = len(sc.Hosts)
+		model, cleanup, err = Build(context.Background(), sc, *esx)
+	}
 	if err != nil {
 		log.Fatalf("vcsim: building the inventory: %v", err)
 	}
 	defer cleanup()
+	if *stock {
+		hosts = len(model.Map().All("HostSystem"))
+	}
 
 	dir := *certDir
 	if dir == "" {
@@ -95,7 +113,7 @@ func main() {
 	ready, _ := json.Marshal(map[string]any{
 		"url":      endpoint.String(),
 		"cert":     certPath,
-		"hosts":    len(sc.Hosts),
+		"hosts":    hosts,
 		"build_ms": time.Since(started).Milliseconds(),
 	})
 	fmt.Println(string(ready))

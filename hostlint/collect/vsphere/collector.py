@@ -14,6 +14,7 @@ from pyVmomi import vim, vmodl
 from hostlint.collect.progress import Progress
 from hostlint.collect.refused import refused as refused_error
 from hostlint.collect.vsphere import convert
+from hostlint.collect.vsphere.fastretrieve import Parser, parser_from_env
 from hostlint.collect.vsphere.hints import DEFAULT_CONCURRENCY, query_hints
 from hostlint.collect.vsphere.retrieve import (
     DEFAULT_PAGE_SIZE,
@@ -100,13 +101,18 @@ def collect(
     concurrency: int = DEFAULT_CONCURRENCY,
     progress: Progress | None = None,
     parallel: int = 2,
+    parser: Parser | None = None,
 ) -> Collection:
     """Everything hostlint reads from one vCenter or ESXi host, as a snapshot (never raises for one bad host).
 
     A retrieval the server refuses (NoPermission) becomes a collection error naming the fault, the
     privilege and the object, and the rest is still collected; a server that stops answering
     (TimeoutError, after the per-call timeout set at login) ends the collection.
+
+    `parser`: how the bulk retrievals' answers are read, `lxml` (fast) or `pyvmomi`; by default
+    HOSTLINT_VSPHERE_PARSER, else lxml. Both give the same snapshot (tests/test_vsphere_fastparse.py).
     """
+    parser = parser or parser_from_env()
     progress = progress or Progress()
     trips = RoundTrips()
     # Keep a connection for every concurrent call: pyvmomi closes what does not fit in its pool,
@@ -120,16 +126,22 @@ def collect(
     # `parallel` slices: the server prepares one slice while pyvmomi parses another (bench/vsphere.py).
     refused: list[CollectionError] = []
     with ThreadPoolExecutor(max_workers=2, thread_name_prefix="hostlint-retrieve") as pool:
-        switches_future = pool.submit(retrieve_switches, content, page_size, trips)
-        vms_future = pool.submit(retrieve_vms, content, page_size, trips)
+        switches_future = pool.submit(retrieve_switches, content, page_size, trips, parser)
+        vms_future = pool.submit(retrieve_vms, content, page_size, trips, parser)
         hosts = _part(
-            source, "hosts", lambda: retrieve_hosts(content, page_size, trips, parallel=parallel), [], refused
+            source,
+            "hosts",
+            lambda: retrieve_hosts(content, page_size, trips, parallel=parallel, parser=parser),
+            [],
+            refused,
         )
         switches, dv_portgroups = _part(source, "distributed switches", switches_future.result, ([], []), refused)
         vms = _part(source, "virtual machines", vms_future.result, [], refused)
     progress.on_total(len(hosts))
 
-    hints = query_hints(hosts, concurrency, trips, on_host=lambda host: progress.on_host(host.get("name")))
+    hints = query_hints(
+        hosts, concurrency, trips, on_host=lambda host: progress.on_host(host.get("name")), parser=parser
+    )
     for host in hosts:
         if convert.connection_state(host) != "connected":
             progress.on_host(host.get("name"))
@@ -138,6 +150,7 @@ def collect(
     dv_portgroup_names = {pg.get("key"): pg.get("name") for pg in dv_portgroups}
     vms_on = convert.vms_by_host(vms, dv_portgroup_names, refused)
     snapshot = Snapshot(collected_at=datetime.now(UTC), source=f"vsphere:{source}", collection_errors=refused)
+    members = dvs_members(hosts)
     for host in sorted(hosts, key=lambda h: h.get("name") or ""):
         host_hints = hints.get(host.ref._moId)
         try:
@@ -149,8 +162,9 @@ def collect(
             continue
         snapshot.esxi_hosts.append(esxi)
         snapshot.collection_errors += _host_errors(host, host_hints.errors if host_hints else [])
-
-    members = dvs_members(hosts)
+        # The host is in the snapshot now; its API objects go, so that the peak is one copy of the hosts, not two.
+        host.props.clear()
+        hints.pop(host.ref._moId, None)
     for dvs in sorted(switches, key=lambda d: d.get("name") or ""):
         own = [pg for pg in dv_portgroups if _switch_id(pg) == dvs.ref._moId]
         try:

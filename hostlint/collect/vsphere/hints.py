@@ -3,6 +3,12 @@
 `HostNetworkSystem.QueryNetworkHint` and `IscsiManager.QueryBoundVnics` take one host (one
 HBA) at a time, so they run in a bounded thread pool: enough to hide the latency of a
 vCenter that is far away, few enough not to load it.
+
+Only what can answer is asked, decided from the facts the bulk retrieval already gave:
+one `QueryNetworkHint` per host naming all its pNICs whose link is up (a pNIC without a link
+has no CDP/LLDP neighbour; a host with none is not asked), and `QueryBoundVnics` only for
+software and dependent iSCSI adapters (an independent adapter has its own network stack and
+no port binding). With the lxml parser their answers are read by the fast builder too.
 """
 
 from __future__ import annotations
@@ -17,6 +23,8 @@ from typing import Any
 from pyVmomi import vim, vmodl
 
 from hostlint.collect.limits import VSPHERE_CONCURRENCY as DEFAULT_CONCURRENCY
+from hostlint.collect.vsphere import fastretrieve
+from hostlint.collect.vsphere.fastretrieve import Parser
 from hostlint.collect.vsphere.retrieve import Retrieved, RoundTrips
 
 
@@ -32,6 +40,33 @@ def iscsi_hba_names(host: Retrieved) -> list[str]:
     return [hba.device for hba in adapters if isinstance(hba, vim.host.InternetScsiHba)]
 
 
+def bindable_hba_names(host: Retrieved) -> list[str]:
+    """The iSCSI adapters that take VMkernel port bindings: software and dependent hardware ones."""
+    adapters = host.get("config.storageDevice.hostBusAdapter") or []
+    return [
+        hba.device
+        for hba in adapters
+        if isinstance(hba, vim.host.InternetScsiHba)
+        and (hba.isSoftwareBased or hba.networkBindingSupport == "required")
+    ]
+
+
+def linked_pnics(host: Retrieved) -> list[str]:
+    """pNICs whose link is up (the API gives a link speed only then)."""
+    network = host.get("config.network")
+    return [pnic.device for pnic in (network.pnic if network else None) or [] if pnic.linkSpeed is not None]
+
+
+def _call(mo: Any, method: str, parser: Parser, **kwargs: Any) -> Any:
+    """One per-host method, its answer read by the fast builder when the parser is lxml."""
+    stub = fastretrieve.fast_stub(mo) if parser == "lxml" else None
+    if stub is None:
+        return getattr(mo, method)(**kwargs)
+    info = mo._GetMethodInfo(method)
+    args = [kwargs.get(param.name) for param in info.params]
+    return fastretrieve.call(stub, mo, method, args)
+
+
 def _fault_text(exc: Exception) -> str:
     message = getattr(exc, "msg", None) or str(exc) or type(exc).__name__
     return f"{type(exc).__name__}: {message}" if message != type(exc).__name__ else message
@@ -40,13 +75,14 @@ def _fault_text(exc: Exception) -> str:
 NOT_ASKED = "not asked: the server stopped answering"
 
 
-def _host_hints(host: Retrieved, trips: RoundTrips, hung: threading.Event) -> HostHints:
+def _host_hints(host: Retrieved, trips: RoundTrips, hung: threading.Event, parser: Parser = "lxml") -> HostHints:
     """One host's hints; a call that times out marks the server `hung` and the calls after it are not made."""
     hints = HostHints()
     network_system = host.get("configManager.networkSystem")
-    if network_system is not None:
+    linked = linked_pnics(host)
+    if network_system is not None and linked:
         try:
-            hints.network = list(network_system.QueryNetworkHint() or [])
+            hints.network = list(_call(network_system, "QueryNetworkHint", parser, device=linked) or [])
         except TimeoutError:
             hung.set()
             hints.errors.append("CDP/LLDP hints: no answer within the timeout")
@@ -54,7 +90,7 @@ def _host_hints(host: Retrieved, trips: RoundTrips, hung: threading.Event) -> Ho
             hints.errors.append(f"CDP/LLDP hints: {_fault_text(exc)}")
         trips.add("QueryNetworkHint")
     iscsi_manager = host.get("configManager.iscsiManager")
-    for hba in iscsi_hba_names(host):
+    for hba in bindable_hba_names(host):
         if iscsi_manager is None:
             hints.errors.append(f"iSCSI bindings of {hba}: the host has no iSCSI manager")
             break
@@ -62,7 +98,7 @@ def _host_hints(host: Retrieved, trips: RoundTrips, hung: threading.Event) -> Ho
             hints.errors.append(f"iSCSI bindings of {hba}: {NOT_ASKED}")
             continue
         try:
-            hints.bound_vnics[hba] = list(iscsi_manager.QueryBoundVnics(iScsiHbaName=hba) or [])
+            hints.bound_vnics[hba] = list(_call(iscsi_manager, "QueryBoundVnics", parser, iScsiHbaName=hba) or [])
         except TimeoutError:
             hung.set()
             hints.errors.append(f"iSCSI bindings of {hba}: no answer within the timeout")
@@ -77,6 +113,7 @@ def query_hints(
     concurrency: int = DEFAULT_CONCURRENCY,
     trips: RoundTrips | None = None,
     on_host: Callable[[Retrieved], None] | None = None,
+    parser: Parser = "lxml",
 ) -> dict[str, HostHints]:
     """Hints for each host (by managed object id); hosts that are not connected are not asked.
 
@@ -91,7 +128,7 @@ def query_hints(
         try:
             if hung.is_set():
                 return host.ref._moId, HostHints(errors=[f"CDP/LLDP hints and iSCSI bindings: {NOT_ASKED}"])
-            return host.ref._moId, _host_hints(host, trips, hung)
+            return host.ref._moId, _host_hints(host, trips, hung, parser)
         finally:
             if on_host is not None:
                 on_host(host)

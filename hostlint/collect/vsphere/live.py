@@ -25,6 +25,7 @@ from hostlint.collect.vsphere.connect import (
     parse_server,
     tls_context,
 )
+from hostlint.collect.vsphere.fastretrieve import ParserChoiceError, parser_from_env
 from hostlint.collect.vsphere.hints import DEFAULT_CONCURRENCY
 from hostlint.collect.vsphere.retrieve import DEFAULT_PAGE_SIZE
 from hostlint.snapshot import Snapshot
@@ -74,8 +75,9 @@ def live_snapshot(
     try:
         endpoint = parse_server(target.server)
         context = tls_context(target.insecure, target.ca_bundle)
+        parser = parser_from_env()
         password = vsphere_password(str(endpoint), target.user, prompt)
-    except (UsageError, MissingCredential) as exc:
+    except (UsageError, MissingCredential, ParserChoiceError) as exc:
         raise CollectFailed(str(exc), usage=True) from exc
     try:
         service_instance = connect(endpoint, target.user, password, context, target.timeout)
@@ -83,7 +85,9 @@ def live_snapshot(
         raise CollectFailed(str(exc), usage=isinstance(exc, UsageError)) from exc
     answering = True
     try:
-        collection = collect(service_instance, str(endpoint), target.page_size, target.concurrency, progress)
+        collection = collect(
+            service_instance, str(endpoint), target.page_size, target.concurrency, progress, parser=parser
+        )
     except TimeoutError as exc:
         answering = False
         raise CollectFailed(str(NoAnswerError(endpoint, "retrieval", target.timeout))) from exc

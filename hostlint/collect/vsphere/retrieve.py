@@ -15,6 +15,9 @@ from typing import Any
 
 from pyVmomi import vim, vmodl
 
+from hostlint.collect.vsphere import fastretrieve
+from hostlint.collect.vsphere.fastretrieve import Parser
+
 PC = vmodl.query.PropertyCollector
 
 HOST_PROPERTIES = (
@@ -57,23 +60,35 @@ class Retrieved:
 
 @dataclass
 class RoundTrips:
-    """SOAP calls made, by method: the benchmark's and the progress bar's measure of work."""
+    """SOAP calls made, by method: the benchmark's and the progress bar's measure of work.
+
+    `fallbacks`: objects the fast parser handed to pyvmomi, by reason (see fastretrieve).
+    """
 
     calls: dict[str, int] = field(default_factory=dict)
+    fallbacks: dict[str, int] = field(default_factory=dict)
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False, compare=False)
 
     def add(self, method: str, count: int = 1) -> None:
         with self._lock:
             self.calls[method] = self.calls.get(method, 0) + count
 
+    def fell_back(self, reasons: dict[str, int]) -> None:
+        with self._lock:
+            for reason, count in reasons.items():
+                self.fallbacks[reason] = self.fallbacks.get(reason, 0) + count
+
     @property
     def total(self) -> int:
         return sum(self.calls.values())
 
 
-def _missing_reason(missing: vmodl.query.PropertyCollector.MissingProperty) -> str:
-    fault = missing.fault
+def _fault_reason(fault: Any) -> str:
     return getattr(fault, "msg", None) or type(fault).__name__
+
+
+def _missing_reason(missing: vmodl.query.PropertyCollector.MissingProperty) -> str:
+    return _fault_reason(missing.fault)
 
 
 def _paged(
@@ -82,7 +97,11 @@ def _paged(
     page_size: int,
     trips: RoundTrips,
     on_page: Callable[[int], None] | None,
+    parser: Parser = "lxml",
 ) -> list[Retrieved]:
+    stub = fastretrieve.fast_stub(collector) if parser == "lxml" else None
+    if stub is not None:
+        return _paged_fast(collector, stub, spec, page_size, trips, on_page)
     result = collector.RetrievePropertiesEx([spec], PC.RetrieveOptions(maxObjects=page_size))
     trips.add("RetrievePropertiesEx")
     found: list[Retrieved] = []
@@ -104,12 +123,32 @@ def _paged(
     return found
 
 
+def _paged_fast(
+    collector: vmodl.query.PropertyCollector,
+    stub: Any,
+    spec: vmodl.query.PropertyCollector.FilterSpec,
+    page_size: int,
+    trips: RoundTrips,
+    on_page: Callable[[int], None] | None,
+) -> list[Retrieved]:
+    found: list[Retrieved] = []
+    for page in fastretrieve.retrieve_pages(collector, stub, spec, page_size, trips.add):
+        trips.fell_back(page.fallbacks)
+        for item in page.items:
+            missing = {path: _fault_reason(fault) for path, fault in item.missing.items()}
+            found.append(Retrieved(ref=item.ref, props=item.props, missing=missing))
+        if on_page is not None:
+            on_page(len(page.items))
+    return found
+
+
 def retrieve(
     content: vim.ServiceInstanceContent,
     kinds: dict[type, Sequence[str]],
     page_size: int = DEFAULT_PAGE_SIZE,
     trips: RoundTrips | None = None,
     on_page: Callable[[int], None] | None = None,
+    parser: Parser = "lxml",
 ) -> list[Retrieved]:
     """Properties `kinds[type]` of every object of those types in the inventory, in one paged query."""
     trips = trips if trips is not None else RoundTrips()
@@ -121,7 +160,7 @@ def retrieve(
             objectSet=[PC.ObjectSpec(obj=view, skip=True, selectSet=[traversal])],
             propSet=[PC.PropertySpec(type=kind, pathSet=list(paths), all=False) for kind, paths in kinds.items()],
         )
-        return _paged(content.propertyCollector, spec, page_size, trips, on_page)
+        return _paged(content.propertyCollector, spec, page_size, trips, on_page, parser)
     finally:
         view.DestroyView()
         trips.add("DestroyView")
@@ -135,6 +174,7 @@ def retrieve_objects(
     page_size: int = DEFAULT_PAGE_SIZE,
     trips: RoundTrips | None = None,
     on_page: Callable[[int], None] | None = None,
+    parser: Parser = "lxml",
 ) -> list[Retrieved]:
     """Properties of the objects named in `refs` (no view), in one paged query.
 
@@ -149,7 +189,7 @@ def retrieve_objects(
             propSet=[PC.PropertySpec(type=kind, pathSet=list(paths), all=False)],
         )
         try:
-            return _paged(content.propertyCollector, spec, page_size, trips, on_page)
+            return _paged(content.propertyCollector, spec, page_size, trips, on_page, parser)
         except vmodl.fault.ManagedObjectNotFound as exc:
             gone = getattr(exc.obj, "_moId", None)
             if gone is None or gone not in {ref._moId for ref in remaining}:
@@ -159,7 +199,12 @@ def retrieve_objects(
 
 
 def retrieve_hosts(
-    content, page_size: int = DEFAULT_PAGE_SIZE, trips=None, on_page=None, parallel: int = 1
+    content: vim.ServiceInstanceContent,
+    page_size: int = DEFAULT_PAGE_SIZE,
+    trips: RoundTrips | None = None,
+    on_page: Callable[[int], None] | None = None,
+    parallel: int = 1,
+    parser: Parser = "lxml",
 ) -> list[Retrieved]:
     """Every host's properties; with `parallel` > 1, in that many concurrent queries over slices of the hosts.
 
@@ -168,20 +213,25 @@ def retrieve_hosts(
     """
     trips = trips if trips is not None else RoundTrips()
     if parallel <= 1:
-        return retrieve(content, {vim.HostSystem: HOST_PROPERTIES}, page_size, trips, on_page)
-    refs = [host.ref for host in retrieve(content, {vim.HostSystem: ("name",)}, page_size, trips)]
+        return retrieve(content, {vim.HostSystem: HOST_PROPERTIES}, page_size, trips, on_page, parser)
+    refs = [host.ref for host in retrieve(content, {vim.HostSystem: ("name",)}, page_size, trips, parser=parser)]
     size = max(1, -(-len(refs) // parallel))
     slices = [refs[start : start + size] for start in range(0, len(refs), size)]
     with ThreadPoolExecutor(max_workers=len(slices) or 1, thread_name_prefix="hostlint-retrieve") as pool:
         parts = pool.map(
-            lambda part: retrieve_objects(content, vim.HostSystem, part, HOST_PROPERTIES, page_size, trips, on_page),
+            lambda part: retrieve_objects(
+                content, vim.HostSystem, part, HOST_PROPERTIES, page_size, trips, on_page, parser
+            ),
             slices,
         )
         return [host for part in parts for host in part]
 
 
 def retrieve_switches(
-    content, page_size: int = DEFAULT_PAGE_SIZE, trips=None
+    content: vim.ServiceInstanceContent,
+    page_size: int = DEFAULT_PAGE_SIZE,
+    trips: RoundTrips | None = None,
+    parser: Parser = "lxml",
 ) -> tuple[list[Retrieved], list[Retrieved]]:
     """Distributed switches and their port groups, in one query."""
     found = retrieve(
@@ -189,11 +239,17 @@ def retrieve_switches(
         {vim.DistributedVirtualSwitch: DVS_PROPERTIES, vim.dvs.DistributedVirtualPortgroup: PORTGROUP_PROPERTIES},
         page_size,
         trips,
+        parser=parser,
     )
     switches = [r for r in found if isinstance(r.ref, vim.DistributedVirtualSwitch)]
     portgroups = [r for r in found if isinstance(r.ref, vim.dvs.DistributedVirtualPortgroup)]
     return switches, portgroups
 
 
-def retrieve_vms(content, page_size: int = DEFAULT_PAGE_SIZE, trips=None) -> list[Retrieved]:
-    return retrieve(content, {vim.VirtualMachine: VM_PROPERTIES}, page_size, trips)
+def retrieve_vms(
+    content: vim.ServiceInstanceContent,
+    page_size: int = DEFAULT_PAGE_SIZE,
+    trips: RoundTrips | None = None,
+    parser: Parser = "lxml",
+) -> list[Retrieved]:
+    return retrieve(content, {vim.VirtualMachine: VM_PROPERTIES}, page_size, trips, parser=parser)

@@ -1,0 +1,105 @@
+"""Per-host calls: only what can answer is asked, one call per host for all its linked pNICs."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import os
+from pathlib import Path
+
+import pytest
+
+from hostlint.collect.vsphere import collect, connect, disconnect, fastretrieve, parse_server, tls_context
+
+ROOT = Path(__file__).resolve().parents[1]
+PASSWORD = "s3cret-for-hints"
+
+_spec = importlib.util.spec_from_file_location("vcsim_launcher", ROOT / "sim" / "vcsim" / "launcher.py")
+launcher = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(launcher)
+
+pytestmark = [
+    pytest.mark.slow,
+    pytest.mark.skipif(not launcher.go_available() and not os.environ.get("CI"), reason="Go builds the simulator"),
+]
+
+
+def _pnic(name: str, pci: str, up: bool, neighbour: str | None = None) -> dict:
+    pnic = {"name": name, "driver": "ixgben", "pci": pci, "link_up": up}
+    if up:
+        pnic |= {"speed_mbps": 10000, "duplex": "full"}
+    if neighbour:
+        pnic["neighbour"] = {"protocol": "cdp", "device_id": neighbour, "port_id": f"Ethernet1/{pci[-1]}"}
+    return pnic
+
+
+SCENARIO = {
+    "esxi_hosts": [
+        {
+            # one linked pNIC of two, a software and an independent iSCSI adapter
+            "name": "esx-a.example.net",
+            "vswitches": [{"name": "vSwitch0", "uplinks": ["vmnic0", "vmnic1"], "teaming": {"active": ["vmnic0"]}}],
+            "portgroups": [{"name": "Management Network", "vswitch": "vSwitch0", "members": ["vmk0"]}],
+            "vmks": [
+                {
+                    "name": "vmk0",
+                    "portgroup": "Management Network",
+                    "vswitch": "vSwitch0",
+                    "ip": "10.0.0.1",
+                    "prefix": 24,
+                    "services": ["management"],
+                }
+            ],
+            "pnics": [_pnic("vmnic0", "0000:3b:00.0", True, "leaf1"), _pnic("vmnic1", "0000:3b:00.1", False)],
+            "iscsi_adapters": [
+                {"name": "vmhba64", "kind": "software", "bound_vmks": ["vmk0"], "targets": ["10.0.0.9:3260"]},
+                {"name": "vmhba2", "kind": "independent", "targets": ["10.0.0.9:3260"]},
+            ],
+        },
+        {
+            # no pNIC with a link: nothing to ask
+            "name": "esx-b.example.net",
+            "vswitches": [{"name": "vSwitch0", "uplinks": ["vmnic0"], "teaming": {"active": ["vmnic0"]}}],
+            "portgroups": [{"name": "Management Network", "vswitch": "vSwitch0", "members": ["vmk0"]}],
+            "vmks": [
+                {
+                    "name": "vmk0",
+                    "portgroup": "Management Network",
+                    "vswitch": "vSwitch0",
+                    "ip": "10.0.0.2",
+                    "prefix": 24,
+                    "services": ["management"],
+                }
+            ],
+            "pnics": [_pnic("vmnic0", "0000:3b:00.0", False)],
+        },
+    ]
+}
+
+
+@pytest.mark.parametrize("parser", fastretrieve.PARSERS)
+def test_only_linked_pnics_and_bindable_adapters_are_asked(tmp_path, parser):
+    scenario = tmp_path / "hints.json"
+    scenario.write_text(json.dumps(SCENARIO))
+    binary = launcher.build(tmp_path / "bin")
+    with launcher.Simulator(binary, scenario, password=PASSWORD) as sim:
+        endpoint = parse_server(sim.url)
+        service_instance = connect(endpoint, sim.user, PASSWORD, tls_context(ca_bundle=Path(sim.cert)))
+        try:
+            sim.stats(reset=True)
+            snapshot = collect(service_instance, str(endpoint), parser=parser).snapshot
+            methods = sim.stats()["methods"]
+        finally:
+            disconnect(service_instance)
+    assert (methods.get("QueryNetworkHint"), methods.get("QueryBoundVnics")) == (1, 1)
+    a, b = sorted(snapshot.esxi_hosts, key=lambda h: h.name)
+    assert [(p.name, p.link_up, p.neighbour.device_id if p.neighbour else None) for p in a.pnics] == [
+        ("vmnic0", True, "leaf1"),
+        ("vmnic1", False, None),
+    ]
+    assert {i.name: (i.kind, i.bound_vmks) for i in a.iscsi_adapters} == {
+        "vmhba64": ("software", ["vmk0"]),
+        "vmhba2": ("independent", []),
+    }
+    assert [(p.name, p.link_up, p.neighbour) for p in b.pnics] == [("vmnic0", False, None)]
+    assert snapshot.collection_errors == []
