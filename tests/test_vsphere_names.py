@@ -1,0 +1,69 @@
+"""Names with control characters in vCenter (a VM called "web<LF>01", a port group with a bidirectional
+override) against govmomi's simulator over real SOAP: the collection names what it could not record,
+keeps everything else, and exits 3; it never crashes or writes the name into the snapshot."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import os
+from pathlib import Path
+
+import pytest
+import yaml
+from click.testing import CliRunner
+
+from hostlint.cli.exit import Exit
+from hostlint.cli.main import cli
+
+ROOT = Path(__file__).resolve().parents[1]
+SITE = ROOT / "fixtures" / "vsphere" / "site.yaml"
+PASSWORD = "s3cret-for-tests"
+
+_spec = importlib.util.spec_from_file_location("vcsim_launcher", ROOT / "sim" / "vcsim" / "launcher.py")
+launcher = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(launcher)
+
+pytestmark = [
+    pytest.mark.slow,
+    pytest.mark.skipif(not launcher.go_available() and not os.environ.get("CI"), reason="Go builds the simulator"),
+]
+
+BAD_VM = "web\n01"
+# XML 1.0 cannot carry C0 controls other than TAB, LF and CR (the server sends U+FFFD instead), so
+# the port group carries a bidirectional override, which it can.
+BAD_PORTGROUP = "VM-Prod\u202egnp.exe"
+
+
+def test_control_characters_in_vcenter_names_are_named_errors_not_crashes(tmp_path):
+    scenario = yaml.safe_load(SITE.read_text())
+    first, second = scenario["esxi_hosts"][0], scenario["esxi_hosts"][1]
+    first["vms"][0]["name"] = BAD_VM
+    second["portgroups"].append({"name": BAD_PORTGROUP, "vswitch": "vSwitch0", "vlan": 30, "members": []})
+    path = tmp_path / "names.yaml"
+    path.write_text(yaml.safe_dump(scenario))
+    binary = launcher.build(tmp_path / "bin")
+    out = tmp_path / "snap.json"
+    with launcher.Simulator(binary, path, password=PASSWORD) as sim:
+        args = ["collect", "vsphere", "--server", sim.url, "--user", sim.user, "--ca-bundle", sim.cert, "-o", str(out)]
+        outcome = CliRunner().invoke(cli, args, env={"HOSTLINT_VSPHERE_PASSWORD": PASSWORD}, standalone_mode=False)
+
+    assert outcome.exception is None or isinstance(outcome.exception, SystemExit), outcome.exception
+    assert outcome.return_value == Exit.PARTIAL, outcome.output
+    written = out.read_text()
+    assert "\u202e" not in written and "web\\n01" not in written.replace("web\\\\n01", "")
+    snapshot = json.loads(written)
+    errors = {(e["target"], e["reason"].split(":")[0]) for e in snapshot["collection_errors"]}
+    # Each refused object is named (escaped, so a reader sees it) with what was not recorded.
+    assert ("web\\n01", "virtual machine not recorded") in errors
+    assert (second["name"], "host not recorded") in errors
+    reasons = " ".join(e["reason"] for e in snapshot["collection_errors"])
+    assert "control character U+000A" in reasons and "control character U+202E" in reasons
+    # The rest is kept: the other hosts, and the first host without only the refused VM.
+    names = [h["name"] for h in snapshot["esxi_hosts"]]
+    assert first["name"] in names and scenario["esxi_hosts"][2]["name"] in names
+    assert second["name"] not in names
+    kept = next(h for h in snapshot["esxi_hosts"] if h["name"] == first["name"])
+    assert [vm["name"] for vm in kept["vms"]] == [vm["name"] for vm in first["vms"][1:]]
+    # One line per error on the terminal, never a traceback.
+    assert "Traceback" not in outcome.output
