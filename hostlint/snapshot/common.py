@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import dataclasses
 import unicodedata
-from typing import Annotated, Literal
+from collections.abc import Callable
+from typing import Annotated, Literal, TypeVar, cast, dataclass_transform
 
 from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, StrictInt
 from pydantic.dataclasses import dataclass
@@ -29,7 +31,7 @@ def control_character(value: str, allow_tab: bool = True) -> int | None:
     return None
 
 
-def _one_line(allow_tab: bool):
+def _one_line(allow_tab: bool) -> Callable[[str], str]:
     def check(value: str) -> str:
         offset = control_character(value, allow_tab)
         if offset is not None:
@@ -89,12 +91,17 @@ class Model(BaseModel):
     model_config = ConfigDict(extra="forbid", populate_by_name=True)
 
 
-def leaf(cls: type) -> type:
+_Leaf = TypeVar("_Leaf")
+
+
+@dataclass_transform(field_specifiers=(dataclasses.field, Field))
+def leaf(cls: type[_Leaf]) -> type[_Leaf]:
     """The small, numerous parts of a snapshot (NICs, ports, port groups, VMs) as slotted pydantic
     dataclasses: the same validation (unknown fields are errors) at a sixth of a model's memory,
     which is what keeps a 10,000-host site under 1 GiB.
     """
-    return dataclass(slots=True, config=ConfigDict(extra="forbid"))(cls)
+    # pydantic types the result as its PydanticDataclass protocol; it is the same class, validated.
+    return cast("type[_Leaf]", dataclass(slots=True, config=ConfigDict(extra="forbid"))(cls))
 
 
 @leaf
