@@ -33,6 +33,7 @@ class Report(BaseModel):
 
     model_config = ConfigDict(extra="forbid", title="hostlint check report")
 
+    # The constant keeps the version in one place; mypy accepts only a literal inside Literal[].
     schema_version: Literal[RESULT_SCHEMA_VERSION]  # type: ignore[valid-type]
     findings: list[Finding]
     skipped: list[Skipped]

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 
 from hostlint.change.setexpr import SetRequest, requested_changes
 from hostlint.check import check_snapshot
-from hostlint.fixes.actions import load_actions
+from hostlint.fixes.actions import Action, load_actions
 from hostlint.fixes.apply import apply_change
 from hostlint.fixes.plan import STAGE_RANK, Plan, build_plan, chain_rollbacks
 from hostlint.fixes.simulate import Simulation, simulate
@@ -49,7 +49,7 @@ def _keys(findings: list[Finding]) -> set[tuple[str, str]]:
     return {(f.code, f.object) for f in findings}
 
 
-def _user_step(request: SetRequest, change: Change, order: int, stage: str, actions) -> Step:
+def _user_step(request: SetRequest, change: Change, order: int, stage: str, actions: dict[str, Action]) -> Step:
     source = Source("SET", change.device, f"requested change: {request.text}", "unsafe", order)
     return Step(action=actions[change.action], stage=stage, change=change, sources=[source], seq=order)
 

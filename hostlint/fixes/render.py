@@ -13,6 +13,7 @@ from typing import Any
 import jinja2
 
 from hostlint.fixes import quoting
+from hostlint.fixes.actions import Platform
 from hostlint.fixes.quoting import LANGUAGE, UnsafeValue
 from hostlint.fixes.spelling import FILTERS
 from hostlint.fixes.steps import Step
@@ -75,7 +76,7 @@ def _render(step: Step, source: str, platform: str, where: str, language: str) -
     return "\n".join(line.rstrip() for line in text.strip("\n").splitlines())
 
 
-def render(step: Step, platform: str, field: str) -> str:
+def render(step: Step, platform: Platform, field: str) -> str:
     """`change`, `verify`, `expect`, `rollback` or `rollback_expect` of the step for `platform`."""
     source = getattr(step.action.platforms[platform], field)
     if source is None:

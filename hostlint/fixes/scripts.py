@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from hostlint.fixes.actions import SHELL_PLATFORMS
+from hostlint.fixes.actions import SHELL_PLATFORMS, Platform
 from hostlint.fixes.identifiers import printable
 from hostlint.fixes.quoting import ps
 from hostlint.fixes.render import describe, render
@@ -66,7 +66,7 @@ def _step_title(step: Step, total: int, rollback: bool) -> str:
     return f"{verb} {step.number} of {total} [{step.action.label}] {step.action.action} (stage {step.stage})"
 
 
-def _block(step: Step, platform: str, dialect: Dialect, total: int, rollback: bool) -> list[str]:
+def _block(step: Step, platform: Platform, dialect: Dialect, total: int, rollback: bool) -> list[str]:
     """One step's commands between comments: title, findings, review notes; then verify and expect."""
     notes = [f"{s.code} {s.object}: {s.message}" for s in step.sources]
     notes.append(f"what: {describe(step)}")
@@ -140,7 +140,7 @@ _SHELL_USAGE = {
 }
 
 
-def shell_script(device: str, platform: str, steps: list[Step], total: int, rollback: bool) -> str:
+def shell_script(device: str, platform: Platform, steps: list[Step], total: int, rollback: bool) -> str:
     numbers = " ".join(str(s.number) for s in steps)
     name = script_name(device, platform, rollback)
     lines = ["#!/bin/sh", *_comment(SHELL, _intro(device, platform, numbers, rollback))]
@@ -292,7 +292,7 @@ def python_script(device: str, steps: list[Step], total: int, rollback: bool) ->
     return "\n".join(lines) + "\n"
 
 
-def switch_script(device: str, platform: str, steps: list[Step], total: int, rollback: bool) -> str:
+def switch_script(device: str, platform: Platform, steps: list[Step], total: int, rollback: bool) -> str:
     dialect = SWITCH_DIALECTS[platform]
     numbers = ", ".join(str(s.number) for s in steps)
     lines = _comment(dialect, _intro(device, platform, numbers, rollback))
@@ -311,7 +311,7 @@ def switch_script(device: str, platform: str, steps: list[Step], total: int, rol
 
 def device_scripts(steps: list[Step], total: int) -> dict[str, str]:
     """File name -> text for every device and platform the steps touch, change and rollback."""
-    by_device: dict[tuple[str, str], list[Step]] = {}
+    by_device: dict[tuple[str, Platform], list[Step]] = {}
     for step in steps:
         for platform in step.change.platforms:
             by_device.setdefault((step.device, platform), []).append(step)

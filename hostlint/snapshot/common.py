@@ -5,13 +5,16 @@ from __future__ import annotations
 import dataclasses
 import unicodedata
 from collections.abc import Callable
-from typing import Annotated, Literal, TypeVar, cast, dataclass_transform
+from typing import Annotated, Literal, TypeVar, cast, dataclass_transform, get_args
 
 from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, StrictInt
 from pydantic.dataclasses import dataclass
 
 Duplex = Literal["full", "half"]
+DUPLEXES: tuple[Duplex, ...] = get_args(Duplex)
 ConnectionState = Literal["connected", "disconnected", "notResponding", "unreachable"]
+# What kind of source a collection error names.
+CollectionKind = Literal["esxi", "kvm", "switch", "vcenter"]
 
 # Characters no name or text field may hold: they end lines in scripts and reports (C0 controls with
 # NUL, DEL, C1 controls, U+2028/U+2029) or reorder what a reader sees (bidirectional overrides).
@@ -138,5 +141,5 @@ class CollectionError(Model):
     """A target that could not be collected (fully or partly), and why."""
 
     target: Reason
-    kind: Literal["esxi", "kvm", "switch", "vcenter"]
+    kind: CollectionKind
     reason: Reason
