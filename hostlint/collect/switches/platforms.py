@@ -23,12 +23,13 @@ import yaml
 
 from hostlint.collect.switches.counts import RecordCount
 from hostlint.data import data_dir
+from hostlint.snapshot.switch import Platform
 
-SUPPORTED = ("cisco_ios", "cisco_nxos", "arista_eos", "juniper_junos")
+SUPPORTED: tuple[Platform, ...] = ("cisco_ios", "cisco_nxos", "arista_eos", "juniper_junos")
 
 # Names other tools use for the same platforms: netmiko device types, napalm drivers,
 # Ansible `ansible_network_os` (short and collection-qualified).
-_ALIASES = {
+_ALIASES: dict[str, str] = {
     "cisco_xe": "cisco_ios",
     "ios": "cisco_ios",
     "cisco.ios.ios": "cisco_ios",
@@ -69,7 +70,7 @@ class CommandSpec:
 
 @dataclass(frozen=True)
 class PlatformSpec:
-    platform: str
+    platform: Platform
     device_type: str
     rejected: tuple[str, ...]
     commands: tuple[CommandSpec, ...] = field(default_factory=tuple)
@@ -81,7 +82,7 @@ def command_slug(command: str) -> str:
     return re.sub(r"[^a-z0-9_-]", "", re.sub(r"\s+", "_", command.strip().lower().replace("|", " ")))
 
 
-def canonical_platform(name: str | None) -> str:
+def canonical_platform(name: str | None) -> Platform:
     """The collector name for a platform as inventories spell it; unsupported names are an error."""
     key = (name or "").strip().lower()
     key = _ALIASES.get(key, key)
