@@ -18,7 +18,7 @@ from hostlint.join.facts import BondFact
 from hostlint.snapshot import Snapshot
 from hostlint.snapshot.esxi import EsxiHost, StandardVSwitch
 from hostlint.snapshot.kvm import Bond, DomainInterface, KvmHost
-from hostlint.snapshot.switch import LoadBalance, PortChannel, Switch, SwitchPort
+from hostlint.snapshot.switch import ChannelMode, LoadBalance, MemberState, PortChannel, Switch, SwitchPort
 
 
 class ApplyError(Exception):
@@ -90,19 +90,19 @@ def _set_teaming(snapshot: Snapshot, change: Change, update: dict[str, Any]) -> 
     host = _host(snapshot, change.device)
     if values["kind"] == "dvs-portgroup":
         dvs = next((d for d in snapshot.distributed_switches if d.name == values["vswitch"]), None)
-        pg = next((p for p in dvs.portgroups if p.name == values["portgroup"]), None) if dvs else None
-        if pg is None:
+        dvpg = next((p for p in dvs.portgroups if p.name == values["portgroup"]), None) if dvs else None
+        if dvpg is None:
             raise ApplyError(f"no distributed port group {values['vswitch']}/{values['portgroup']}")
-        pg.teaming = pg.teaming.model_copy(update=update)
+        dvpg.teaming = dvpg.teaming.model_copy(update=update)
         return
     vswitch = _vswitch(host, values["vswitch"])
     if values["kind"] == "vss":
         old = vswitch.teaming
         vswitch.teaming = old.model_copy(update=update)
         # Port groups that inherit (their computed policy equals the vSwitch's) follow the vSwitch.
-        for pg in host.portgroups:
-            if pg.vswitch == vswitch.name and pg.teaming == old:
-                pg.teaming = vswitch.teaming
+        for portgroup in host.portgroups:
+            if portgroup.vswitch == vswitch.name and portgroup.teaming == old:
+                portgroup.teaming = vswitch.teaming
         return
     pg = next((p for p in host.portgroups if p.name == values["portgroup"] and p.vswitch == vswitch.name), None)
     if pg is None:
@@ -190,7 +190,9 @@ def _switch_port_autoneg(snapshot: Snapshot, change: Change) -> None:
                 _negotiate(pnic, port)
 
 
-def _join_channel(switch: Switch, interface: str, ports: list[str], mode: str, multichassis_id: int | None) -> None:
+def _join_channel(
+    switch: Switch, interface: str, ports: list[str], mode: ChannelMode, multichassis_id: int | None
+) -> None:
     channel = _channel(switch, interface)
     members = [_port(switch, name) for name in ports]
     if channel is None:
@@ -288,7 +290,7 @@ def _renegotiate(snapshot: Snapshot, touched: Callable[[BondFact], bool]) -> Non
                 # An LACP member whose host does not answer: suspended (stand-alone on IOS).
                 port = _port(_switch(snapshot, uplink.switch), uplink.port)
                 entry = registry.find_switch(uplink.platform)
-                lone = entry.unanswered_lacp_member if entry else "suspended"
+                lone: MemberState = entry.unanswered_lacp_member if entry else "suspended"
                 port.member_state = "bundled" if negotiated else lone
         if bond.mode != "802.3ad":
             bond.partner_mac = bond.active_aggregator_id = None

@@ -15,6 +15,7 @@ pass or fire. Rules may test `has(u.port_mtu)` to handle an unknown value themse
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -37,7 +38,8 @@ def cel_view(data: dict[str, Any], unknown: dict[str, list[str]]) -> dict[str, A
     """`data` (a dumped fact) without its unknown fields, at any depth; `unknown` collects the
     reasons by field name. Returns `data` itself when nothing is unknown."""
     missing = data.get("missing")
-    fields = [k for k in missing if k not in KINDS and k in data] if isinstance(missing, dict) else []
+    missing = missing if isinstance(missing, dict) else {}
+    fields = [k for k in missing if k not in KINDS and k in data]
     view = None
     for field in fields:
         unknown.setdefault(field, []).append(missing[field])
@@ -62,7 +64,7 @@ def _distinct(items: list[Any]) -> list[Any]:
     return list(dict.fromkeys(items))
 
 
-FUNCTIONS = {"join": _join, "distinct": _distinct}
+FUNCTIONS: dict[str, Callable[..., Any]] = {"join": _join, "distinct": _distinct}
 
 
 def _text(value: Any) -> str:
@@ -143,7 +145,7 @@ class CompiledRule:
         unknown: dict[str, list[str]] | None,
     ) -> None:
         rule = self.rule
-        run = self._run
+        run: Callable[[Any, Any, str, Fact], Any] = self._run
         if unknown:
 
             def run(program: Any, context: Any, field: str, fact: Fact) -> Any:

@@ -35,6 +35,9 @@ PortStatus = Literal["up", "down", "disabled", "err-disabled"]
 # `H`/`hot-sby` -> hot-standby, `s`/`susp` -> suspended, `I`/`indep`/`stand-alone` -> individual,
 # `D`/down -> down). None: not a member, or the state was not shown.
 MemberState = Literal["bundled", "hot-standby", "suspended", "individual", "down"]
+PortMode = Literal["access", "trunk", "routed"]
+ChannelStatus = Literal["up", "down"]
+MultiChassisKind = Literal["stack", "vpc", "mlag", "vss", "virtual-chassis"]
 
 
 @leaf
@@ -47,7 +50,7 @@ class SwitchPort:
     name: Name
     description: Text | None = None
     status: PortStatus | None = None
-    mode: Literal["access", "trunk", "routed"] | None = None
+    mode: PortMode | None = None
     configured_speed_mbps: SpeedMbps | None = None
     configured_duplex: Duplex | None = None
     speed_mbps: SpeedMbps | None = None
@@ -63,7 +66,7 @@ class PortChannel(Model):
     mode: ChannelMode | None = None
     members: list[Name] = Field(default_factory=list)
     mtu: SwitchMtu | None = None
-    status: Literal["up", "down"] | None = None
+    status: ChannelStatus | None = None
     load_balance: Text | None = None
     multichassis_id: int | None = None
 
@@ -78,7 +81,7 @@ class LoadBalance(Model):
 class MultiChassis(Model):
     """Stack, vPC, MLAG, VSS or virtual chassis: the pair the switch forms with `peer`."""
 
-    kind: Literal["stack", "vpc", "mlag", "vss", "virtual-chassis"]
+    kind: MultiChassisKind
     domain_id: Text
     peer: Name | None = None
     peer_link_up: bool | None = None

@@ -113,6 +113,8 @@ def retrieve(
 ) -> list[Retrieved]:
     """Properties `kinds[type]` of every object of those types in the inventory, in one paged query."""
     trips = trips if trips is not None else RoundTrips()
+    if content.viewManager is None:  # every vCenter and ESXi host has one
+        raise vmodl.fault.NotSupported(msg="the server offers no ViewManager")
     view = content.viewManager.CreateContainerView(content.rootFolder, list(kinds), True)
     trips.add("CreateContainerView")
     try:
@@ -159,7 +161,11 @@ def retrieve_objects(
 
 
 def retrieve_hosts(
-    content, page_size: int = DEFAULT_PAGE_SIZE, trips=None, on_page=None, parallel: int = 1
+    content: vim.ServiceInstanceContent,
+    page_size: int = DEFAULT_PAGE_SIZE,
+    trips: RoundTrips | None = None,
+    on_page: Callable[[int], None] | None = None,
+    parallel: int = 1,
 ) -> list[Retrieved]:
     """Every host's properties; with `parallel` > 1, in that many concurrent queries over slices of the hosts.
 
@@ -181,7 +187,7 @@ def retrieve_hosts(
 
 
 def retrieve_switches(
-    content, page_size: int = DEFAULT_PAGE_SIZE, trips=None
+    content: vim.ServiceInstanceContent, page_size: int = DEFAULT_PAGE_SIZE, trips: RoundTrips | None = None
 ) -> tuple[list[Retrieved], list[Retrieved]]:
     """Distributed switches and their port groups, in one query."""
     found = retrieve(
@@ -195,5 +201,7 @@ def retrieve_switches(
     return switches, portgroups
 
 
-def retrieve_vms(content, page_size: int = DEFAULT_PAGE_SIZE, trips=None) -> list[Retrieved]:
+def retrieve_vms(
+    content: vim.ServiceInstanceContent, page_size: int = DEFAULT_PAGE_SIZE, trips: RoundTrips | None = None
+) -> list[Retrieved]:
     return retrieve(content, {vim.VirtualMachine: VM_PROPERTIES}, page_size, trips)
