@@ -11,9 +11,10 @@ from __future__ import annotations
 import difflib
 import tomllib
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import Field, ValidationError
+from pydantic_core import ErrorDetails
 
 from hostlint.rules.model import Profile
 from hostlint.strict import Strict
@@ -46,7 +47,7 @@ class Config(Strict):
     source: Path | None = Field(default=None, exclude=True)
 
 
-def _table(path: Path) -> dict | None:
+def _table(path: Path) -> dict[str, Any] | None:
     """The hostlint settings in `path`, or None for a pyproject.toml without `[tool.hostlint]`."""
     try:
         document = tomllib.loads(path.read_text(encoding="utf-8"))
@@ -58,7 +59,7 @@ def _table(path: Path) -> dict | None:
     return document
 
 
-def _problem(path: Path, where: str, error: dict) -> str:
+def _problem(path: Path, where: str, error: ErrorDetails) -> str:
     loc = ".".join(str(part) for part in error["loc"])
     if error["type"] == "extra_forbidden":
         known = Config.model_fields if len(error["loc"]) == 1 else Timeouts.model_fields

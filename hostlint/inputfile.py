@@ -143,8 +143,10 @@ def _unique_keys(path: Path) -> Callable[[list[tuple[str, Any]]], dict[str, Any]
         mapping = dict(pairs)
         if len(mapping) != len(pairs):
             seen: set[str] = set()
-            duplicate = next(key for key, _ in pairs if key in seen or seen.add(key))
-            raise InputError(f"{path}: duplicate key {duplicate!r}")
+            for key, _ in pairs:
+                if key in seen:
+                    raise InputError(f"{path}: duplicate key {key!r}")
+                seen.add(key)
         return mapping
 
     return hook
@@ -180,8 +182,11 @@ class _StrictLoader(yaml.SafeLoader):
     def compose_node(self, parent: Any, index: Any) -> Any:
         self._depth += 1
         if self._depth > MAX_DEPTH:
-            mark = self.peek_event().start_mark
-            raise InputError(f"nested deeper than {MAX_DEPTH} levels (line {mark.line + 1})")
+            # types-PyYAML leaves Parser.peek_event unannotated (it returns a yaml.Event).
+            event: yaml.Event = self.peek_event()  # type: ignore[no-untyped-call]
+            mark = event.start_mark
+            where = f" (line {mark.line + 1})" if mark is not None else ""
+            raise InputError(f"nested deeper than {MAX_DEPTH} levels{where}")
         try:
             return super().compose_node(parent, index)
         finally:

@@ -32,6 +32,7 @@ class Report(Strict):
 
     model_config = ConfigDict(title="hostlint check report")
 
+    # The constant keeps the version in one place; mypy accepts only a literal inside Literal[].
     schema_version: Literal[RESULT_SCHEMA_VERSION]  # type: ignore[valid-type]
     findings: list[Finding]
     skipped: list[Skipped]

@@ -10,6 +10,7 @@ from pydantic import BaseModel, TypeAdapter, ValidationError
 from hostlint.inputfile import InputError, load_yaml
 
 ModelT = TypeVar("ModelT", bound=BaseModel)
+T = TypeVar("T")
 
 
 def validation_message(path: Path, error: ValidationError) -> str:
@@ -38,7 +39,7 @@ def load_model(path: Path, model: type[ModelT], what: str, error: type[Exception
         raise error(validation_message(path, exc)) from exc
 
 
-def validate(path: Path, raw: Any, model: Any, error: type[Exception]) -> Any:
+def validate(path: Path, raw: Any, model: type[T], error: type[Exception]) -> T:
     """`raw` (already read from `path`) validated as `model`, a model class or a type such as list[X]."""
     try:
         return TypeAdapter(model).validate_python(raw)

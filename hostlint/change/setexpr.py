@@ -13,7 +13,7 @@ from __future__ import annotations
 import difflib
 import fnmatch
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, get_args
 
 from hostlint import names
 from hostlint.fixes.plan import EXPANDERS
@@ -22,7 +22,7 @@ from hostlint.fixes.steps import CannotFix, Change
 from hostlint.join.facts import Facts, TeamFact, VmkFact
 from hostlint.snapshot.esxi import TeamingPolicy
 
-POLICIES = TeamingPolicy.__args__
+POLICIES: tuple[str, ...] = get_args(TeamingPolicy)
 # field -> (the fact kind it applies to, the fix action that makes the change, the param it sets)
 FIELDS = {
     ("team", "teaming"): ("host-teaming", "policy"),

@@ -72,9 +72,9 @@ def kvm(
         uri = None if no_libvirt else libvirt_uri or "qemu:///system"
         targets.append((LocalRunner(), name or socket.gethostname(), uri))
     for destination in hosts:
-        runner = SshRunner(destination, options, policy)
+        ssh_runner = SshRunner(destination, options, policy)
         uri = None if no_libvirt else libvirt_uri or ssh_libvirt_uri(destination, ssh_options)
-        targets.append((runner, runner.target, uri))
+        targets.append((ssh_runner, ssh_runner.target, uri))
     snapshot = Snapshot(
         collected_at=datetime.now(UTC).replace(microsecond=0),
         source="kvm:" + ",".join(target for _, target, _ in targets),

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 import click
 
 from hostlint.cli.exit import Exit
-from hostlint.cli.host_keys import KnownHostsError, host_key_options, host_key_policy
+from hostlint.cli.host_keys import CommandT, KnownHostsError, host_key_options, host_key_policy
 from hostlint.cli.output import output_option, write_snapshot
 from hostlint.collect.credentials import Prompt
 from hostlint.collect.limits import VSPHERE_CONCURRENCY as DEFAULT_CONCURRENCY
@@ -17,7 +17,10 @@ from hostlint.collect.limits import VSPHERE_TIMEOUT_S as DEFAULT_TIMEOUT_S
 from hostlint.snapshot import Snapshot
 
 if TYPE_CHECKING:
+    from rich.progress import Progress as Bar
+
     from hostlint.collect.hostkeys import HostKeyPolicy
+    from hostlint.collect.vsphere import Progress as Callbacks
     from hostlint.collect.vsphere.esxi_ssh import SshSettings
 
 
@@ -28,7 +31,7 @@ def _prompt() -> Prompt | None:
     return lambda text: click.prompt(text, hide_input=True)
 
 
-def _progress(enabled: bool):
+def _progress(enabled: bool) -> tuple[Bar, Callbacks] | tuple[None, None]:
     """A rich progress bar on stderr when it is a terminal; None (quiet) otherwise."""
     if not enabled:
         return None, None
@@ -47,7 +50,7 @@ def _progress(enabled: bool):
     return bar, callbacks
 
 
-def esxi_ssh_options(command):
+def esxi_ssh_options(command: CommandT) -> CommandT:
     """`--esxi-ssh-user`, `--esxi-ssh-config` and the host-key options, shared by `collect vsphere` and `check`."""
     command = host_key_options(command)
     command = click.option(
@@ -85,7 +88,7 @@ def ssh_host_keys(known_hosts: Path | None, accept_new: bool) -> HostKeyPolicy |
 class CollectFailed(Exception):
     """Collection did not produce a snapshot; `code` is the exit code, the message was shown."""
 
-    def __init__(self, code: Exit):
+    def __init__(self, code: Exit) -> None:
         super().__init__(code.name)
         self.code = code
 

@@ -2,14 +2,19 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any, TypeVar
 
 import click
 
 from hostlint.collect.hostkeys import HostKeyPolicy, KnownHostsError
 
+# A click command or the function it is being built from (what click.option decorates).
+CommandT = TypeVar("CommandT", bound=Callable[..., Any])
 
-def host_key_options(command):
+
+def host_key_options(command: CommandT) -> CommandT:
     """Add both options to a click command (as `known_hosts` and `accept_new_host_keys`)."""
     command = click.option(
         "--accept-new-host-keys",

@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any, TypeVar
 
 import click
 
 from hostlint.snapshot import Snapshot
+
+# A click command or the function it is being built from (what click.option decorates).
+CommandT = TypeVar("CommandT", bound=Callable[..., Any])
 
 
 def _writable_place(ctx: click.Context, param: click.Parameter, path: Path | None) -> Path | None:
@@ -22,7 +27,7 @@ def _writable_place(ctx: click.Context, param: click.Parameter, path: Path | Non
     return path
 
 
-def output_option(command):
+def output_option(command: CommandT) -> CommandT:
     return click.option(
         "--output",
         "-o",

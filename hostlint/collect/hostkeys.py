@@ -16,6 +16,7 @@ import os
 import threading
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import asyncssh
 
@@ -174,10 +175,12 @@ class AsyncsshVerifier:
     def refusal(self) -> str | None:
         return self._client.refusal
 
-    def options(self) -> dict:
+    def options(self) -> dict[str, Any]:
         policy = self._client.policy
 
-        def trusted(host: str, addr: str, port: int | None):
+        def trusted(
+            host: str, addr: str, port: int | None
+        ) -> tuple[list[asyncssh.SSHKey], list[asyncssh.SSHKey], list[asyncssh.SSHKey]]:
             keys, _revoked = policy.known_keys(host, port or SSH_PORT)
             return keys, [], []
 

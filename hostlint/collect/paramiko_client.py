@@ -9,6 +9,7 @@ server is asked first for the key types known_hosts holds for it, as OpenSSH doe
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 import asyncssh
 import paramiko
@@ -24,10 +25,10 @@ class HostKeyRejected(paramiko.SSHException):
 
 
 class _Check(paramiko.MissingHostKeyPolicy):
-    def __init__(self, client: VerifyingClient):
+    def __init__(self, client: VerifyingClient) -> None:
         self._client = client
 
-    def missing_host_key(self, client, hostname, key) -> None:
+    def missing_host_key(self, client: paramiko.SSHClient, hostname: str, key: paramiko.PKey) -> None:
         self._client.phase("host key")
         offered = asyncssh.import_public_key(f"{key.get_name()} {key.get_base64()}")
         try:
@@ -50,7 +51,7 @@ class VerifyingClient(paramiko.SSHClient):
         policy: HostKeyPolicy,
         on_phase: Callable[[str], None] | None = None,
         on_transport: Callable[[paramiko.Transport], None] | None = None,
-    ):
+    ) -> None:
         super().__init__()
         self.policy = policy
         self.refusal: str | None = None
@@ -59,14 +60,16 @@ class VerifyingClient(paramiko.SSHClient):
         self._on_transport = on_transport
         super().set_missing_host_key_policy(_Check(self))
 
-    def set_missing_host_key_policy(self, policy) -> None:
+    def set_missing_host_key_policy(
+        self, policy: type[paramiko.MissingHostKeyPolicy] | paramiko.MissingHostKeyPolicy
+    ) -> None:
         """Ignored: the host-key policy is hostlint's (netmiko sets its own here)."""
 
     def phase(self, name: str) -> None:
         if self._on_phase is not None:
             self._on_phase(name)
 
-    def connect(self, hostname, port=22, *args, **kwargs):
+    def connect(self, hostname: str, port: int = 22, *args: Any, **kwargs: Any) -> None:
         self.host, self.port = hostname, port
         try:
             self.policy.load()
@@ -79,7 +82,8 @@ class VerifyingClient(paramiko.SSHClient):
             for name in _ALGORITHMS.get(algorithm, (algorithm,))
         ]
 
-        def transport(sock, **options) -> paramiko.Transport:
+        # The socket is paramiko's (a socket, a channel or a proxy command), passed through as given.
+        def transport(sock: Any, **options: Any) -> paramiko.Transport:
             made = paramiko.Transport(sock, **options)
             if preferred:
                 security = made.get_security_options()
@@ -89,4 +93,5 @@ class VerifyingClient(paramiko.SSHClient):
                 self._on_transport(made)
             return made
 
-        return super().connect(hostname, port, *args, transport_factory=transport, **kwargs)
+        kwargs["transport_factory"] = transport
+        super().connect(hostname, port, *args, **kwargs)

@@ -17,9 +17,9 @@ from hostlint.fixes.steps import Change
 from hostlint.join import build_facts
 from hostlint.join.facts import BondFact
 from hostlint.snapshot import Snapshot
-from hostlint.snapshot.esxi import EsxiHost, PortGroup, StandardVSwitch, Teaming
+from hostlint.snapshot.esxi import EsxiHost, Inheritance, PortGroup, StandardVSwitch, Teaming
 from hostlint.snapshot.kvm import Bond, DomainInterface, KvmHost
-from hostlint.snapshot.switch import LoadBalance, PortChannel, Switch, SwitchPort
+from hostlint.snapshot.switch import ChannelMode, LoadBalance, MemberState, PortChannel, Switch, SwitchPort
 
 
 class ApplyError(Exception):
@@ -137,7 +137,7 @@ def _set_teaming(snapshot: Snapshot, change: Change, update: dict[str, Any]) -> 
     pg.teaming = (pg.teaming or vswitch.teaming).model_copy(update=update)
     if pg.teaming_set is not None:
         # Setting a field on the port group pins it there.
-        pinned = {TEAMING_SET_FIELD[name]: "pinned" for name in update}
+        pinned: dict[str, Inheritance] = {TEAMING_SET_FIELD[name]: "pinned" for name in update}
         pg.teaming_set = dataclasses.replace(pg.teaming_set, **pinned)
 
 
@@ -221,7 +221,9 @@ def _switch_port_autoneg(snapshot: Snapshot, change: Change) -> None:
                 _negotiate(pnic, port)
 
 
-def _join_channel(switch: Switch, interface: str, ports: list[str], mode: str, multichassis_id: int | None) -> None:
+def _join_channel(
+    switch: Switch, interface: str, ports: list[str], mode: ChannelMode, multichassis_id: int | None
+) -> None:
     channel = _channel(switch, interface)
     members = [_port(switch, name) for name in ports]
     if channel is None:
@@ -334,7 +336,7 @@ def _renegotiate(snapshot: Snapshot, touched: Callable[[BondFact], bool]) -> Non
                 # An LACP member whose host does not answer: suspended (stand-alone on IOS).
                 port = _port(_switch(snapshot, uplink.switch), uplink.port)
                 entry = registry.find_switch(uplink.platform)
-                lone = entry.unanswered_lacp_member if entry else "suspended"
+                lone: MemberState = entry.unanswered_lacp_member if entry else "suspended"
                 port.member_state = "bundled" if negotiated else lone
         if bond.mode != "802.3ad":
             bond.partner_mac = bond.active_aggregator_id = None

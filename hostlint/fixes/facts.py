@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, TypeVar
 
 from hostlint.fixes.site import Site
 from hostlint.fixes.steps import CannotFix
@@ -50,3 +50,13 @@ def uplinks_of(fact: Fact, site: Site, roles: tuple[str, ...] = ("active", "stan
     if unknown:
         raise CannotFix(f"switch port unknown for {', '.join(unknown)}: collect the switch or add a cabling entry")
     return uplinks
+
+
+T = TypeVar("T")
+
+
+def known(value: T | None, uplink: UplinkFact) -> T:
+    """The switch, port or platform of an uplink `uplinks_of` returned (it checked each is known)."""
+    if value is None:
+        raise CannotFix(f"switch port unknown for {uplink.object}: collect the switch or add a cabling entry")
+    return value

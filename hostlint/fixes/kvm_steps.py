@@ -38,6 +38,8 @@ def bond_mode(params: dict[str, Any], fact: Fact, site: Site) -> list[Change]:
         raise CannotFix(f"{bond.object} is an Open vSwitch bond: set its bond_mode and lacp with ovs-vsctl")
     if bond.policy == mode:
         return []
+    if bond.policy is None:
+        raise CannotFix(f"{bond.object}: bonding mode not collected, so no rollback can be written; set it by hand")
     collected = site.bond(bond.host, bond.vswitch)
     miimon = collected.miimon if collected is not None and collected.miimon else 100
     before = _options(bond.policy, miimon, bond.xmit_hash_policy, bond.lacp_rate)

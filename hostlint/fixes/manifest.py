@@ -12,6 +12,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+from collections.abc import Iterable
 from pathlib import Path
 
 from hostlint import __version__
@@ -92,7 +93,7 @@ def claim(directory: Path, names: set[str], force: bool) -> None:
         raise FixFolderError(f"{directory}: cannot remove an earlier run's file: {exc.strerror or exc}") from exc
 
 
-def record(directory: Path, names: object) -> Path:
+def record(directory: Path, names: Iterable[str]) -> Path:
     """Write the manifest for the files just written (hashes read back from disk)."""
     files = {name: {"sha256": _digest(directory / name)} for name in sorted(names)}
     data = {"generator": "hostlint", "version": __version__, "format": _FORMAT, "files": files}

@@ -24,7 +24,8 @@ from hostlint.rules.model import Stage
 from hostlint.snapshot import Snapshot
 
 STAGES: tuple[Stage, ...] = ("host-undo", "switch", "host", "vmk", "switch-cleanup")
-STAGE_RANK = {stage: rank for rank, stage in enumerate(STAGES)}
+# Looked up with the stage a fix request names (a string read from a rule or a stored result).
+STAGE_RANK: dict[str, int] = {stage: rank for rank, stage in enumerate(STAGES)}
 
 Expander = Callable[[dict[str, Any], Fact, Site], list[Change]]
 EXPANDERS: dict[str, Expander] = {
@@ -88,12 +89,12 @@ def _source(finding: Finding, order: int) -> Source:
 
 
 class _Builder:
-    def __init__(self, snapshot: Snapshot, actions: dict[str, Action], unsafe: bool, facts: Facts | None):
+    def __init__(self, snapshot: Snapshot, actions: dict[str, Action], unsafe: bool, facts: Facts | None) -> None:
         self.unsafe = unsafe
         self.site = Site(snapshot, facts)
         self.actions = actions
         self.plan = Plan()
-        self.by_identity: dict[tuple, Step] = {}
+        self.by_identity: dict[tuple[str, ...], Step] = {}
         self.seq = 0
 
     def add_finding(self, finding: Finding, order: int) -> None:
@@ -174,9 +175,9 @@ class _Builder:
                 return None
         for change in changes:
             # Every change of the request or none: a channel on one vPC peer without the other is no fix.
-            reason = unsafe_reason(change, self.actions[change.action], request.stage)
-            if reason is not None:
-                self._withhold(Withheld(source, request.action, reason))
+            unsafe = unsafe_reason(change, self.actions[change.action], request.stage)
+            if unsafe is not None:
+                self._withhold(Withheld(source, request.action, unsafe))
                 return None
         return changes
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 import shlex
+from collections.abc import Callable
 from typing import Any
 
 from hostlint.fixes.identifiers import control_character, printable
@@ -111,12 +112,13 @@ def join(items: Any, separator: str = "") -> str:
     """Jinja's join, keeping quoted parts of one language quoted (the separator is template text)."""
     parts = list(items)
     languages = {getattr(part, "language", None) for part in parts}
-    if parts and len(languages) == 1 and None not in languages and all(isinstance(p, Quoted) for p in parts):
-        return Quoted(separator.join(parts), languages.pop())
+    language = languages.pop() if len(languages) == 1 else None
+    if parts and language is not None and all(isinstance(p, Quoted) for p in parts):
+        return Quoted(separator.join(parts), language)
     return separator.join(str(part) for part in parts)
 
 
-def finalizer(language: str):
+def finalizer(language: str) -> Callable[[Any], Any]:
     """The environment's `finalize` for templates of `language`: raw values raise UnsafeValue."""
 
     def finalize(value: Any) -> Any:
@@ -126,7 +128,7 @@ def finalizer(language: str):
             return value
         if isinstance(value, Token) or value == "":
             return value
-        if isinstance(value, bool | int | float) and not isinstance(value, str):
+        if isinstance(value, bool | int | float):
             return value
         raise UnsafeValue(
             f"a raw {type(value).__name__} in a {language} template: pass it through the `{language}` filter"

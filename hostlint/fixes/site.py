@@ -13,7 +13,7 @@ from hostlint import names
 from hostlint.fixes.spelling import channel_number
 from hostlint.join import build_facts
 from hostlint.join.facts import Facts, TeamFact, VmkFact
-from hostlint.join.switches import SwitchIndex
+from hostlint.join.switches import IndexedSwitch, SwitchIndex
 from hostlint.snapshot import Snapshot
 from hostlint.snapshot.esxi import EsxiHost
 from hostlint.snapshot.kvm import Bond, DomainInterface, KvmHost
@@ -40,14 +40,20 @@ class Site:
         """`vpc` or `mlag` when these switches are one pair whose channels need `vpc N`/`mlag N`."""
         if len(switches) < 2:
             return None
-        logical = {self._switches.lookup(s.name).logical for s in switches}
+        logical = {self._indexed(s).logical for s in switches}
         kind = switches[0].multichassis.kind if switches[0].multichassis else None
         if len(logical) == 1 and kind in MULTICHASSIS_CONFIG:
             return kind
         return None
 
     def logical(self, switch: Switch) -> str:
-        return self._switches.lookup(switch.name).logical
+        return self._indexed(switch).logical
+
+    def _indexed(self, switch: Switch) -> IndexedSwitch:
+        found = self._switches.lookup(switch.name)
+        if found is None:  # every switch of the snapshot is indexed
+            raise LookupError(f"switch {switch.name} is not in the snapshot")
+        return found
 
     def host(self, name: str) -> EsxiHost | None:
         return self._hosts.get(names.device_key(name))
@@ -110,7 +116,7 @@ class ChannelNumbers:
     """
 
     def __init__(self) -> None:
-        self._given: dict[tuple, int] = {}
+        self._given: dict[tuple[tuple[str, str], ...], int] = {}
         self._taken: dict[str, set[int]] = {}
 
     def choose(self, ports: dict[str, list[str]], switches: list[Switch]) -> int:

@@ -60,7 +60,7 @@ class Step:
     def order(self) -> int:
         return min(s.order for s in self.sources)
 
-    def identity(self) -> tuple:
+    def identity(self) -> tuple[str, ...]:
         """Steps with the same identity are one step, whichever findings asked for it."""
         change = self.change
         values = json.dumps(change.values, sort_keys=True, default=str)

@@ -6,12 +6,12 @@ from typing import Any
 
 from hostlint import names, vlans, vocab
 from hostlint import platforms as registry
-from hostlint.fixes.facts import require, uplinks_of
+from hostlint.fixes.facts import known, require, uplinks_of
 from hostlint.fixes.site import Site, channel, channel_by_number, port
 from hostlint.fixes.spelling import channel_interface, channel_number, hash_command, jumbo, jumbo_ip_mtu
 from hostlint.fixes.steps import CannotFix, Change
 from hostlint.join.facts import Fact, TeamFact, UplinkFact
-from hostlint.snapshot.switch import Switch
+from hostlint.snapshot.switch import PortChannel, Switch
 
 
 def _switch(site: Site, name: str) -> Switch:
@@ -24,8 +24,22 @@ def _switch(site: Site, name: str) -> Switch:
 def _by_switch(uplinks: list[UplinkFact]) -> dict[str, list[UplinkFact]]:
     grouped: dict[str, list[UplinkFact]] = {}
     for uplink in uplinks:
-        grouped.setdefault(uplink.switch, []).append(uplink)
+        grouped.setdefault(known(uplink.switch, uplink), []).append(uplink)
     return dict(sorted(grouped.items()))
+
+
+def _number(switch: Switch, existing: PortChannel) -> int:
+    """The number of an existing port-channel, which every platform's channel names end with."""
+    number = channel_number(existing.name)
+    if number is None:
+        raise CannotFix(f"{switch.name} {existing.name}: no channel number in its name")
+    return number
+
+
+def _mtu(switch: Switch, name: str, mtu: int | None) -> int:
+    if mtu is None:
+        raise CannotFix(f"the MTU of {name} on {switch.name} was not read: its rollback would not know it")
+    return mtu
 
 
 def _hash_change(switch: Switch, hash_name: str) -> Change:
@@ -140,7 +154,7 @@ def static_port_channel(params: dict[str, Any], fact: Fact, site: Site) -> list[
     multichassis = site.multichassis(switches)
     if len(switches) > 1 and multichassis is None:
         raise CannotFix(f"{' and '.join(grouped)} form one logical switch: configure its channel by hand")
-    ports = {name: sorted({u.port for u in uplinks}) for name, uplinks in grouped.items()}
+    ports = {name: sorted({known(u.port, u) for u in uplinks}) for name, uplinks in grouped.items()}
     number = site.channels.choose(ports, switches)
     changes: list[Change] = []
     for switch in switches:
@@ -151,26 +165,35 @@ def static_port_channel(params: dict[str, Any], fact: Fact, site: Site) -> list[
     return changes
 
 
-def _channels_of(uplinks: list[UplinkFact], site: Site) -> list[tuple[Switch, Any, list[str]]]:
+def _channels_of(uplinks: list[UplinkFact], site: Site) -> list[tuple[Switch, PortChannel, list[str]]]:
     """(switch, port-channel, the uplinks' ports in it) for every channel the uplinks' ports are in."""
     grouped: dict[tuple[str, str], list[str]] = {}
     for uplink in uplinks:
         if uplink.port_channel:
-            grouped.setdefault((uplink.switch, uplink.port_channel), []).append(uplink.port)
+            grouped.setdefault((known(uplink.switch, uplink), uplink.port_channel), []).append(
+                known(uplink.port, uplink)
+            )
     found = []
     for (switch_name, channel_name), ports in sorted(grouped.items()):
         switch = _switch(site, switch_name)
-        found.append((switch, channel(switch, channel_name), sorted(set(ports))))
+        existing = channel(switch, channel_name)
+        if existing is None:
+            raise CannotFix(
+                f"{switch_name} {', '.join(sorted(set(ports)))}: member of {channel_name}, which it did not list"
+            )
+        found.append((switch, existing, sorted(set(ports))))
     return found
 
 
-def _channel_mode_changes(uplinks: list, site: Site, action: str, keep: tuple[str, ...], word: str) -> list[Change]:
+def _channel_mode_changes(
+    uplinks: list[UplinkFact], site: Site, action: str, keep: tuple[str, ...], word: str
+) -> list[Change]:
     """Every channel the uplinks are in, not already in a `keep` mode, converted to `mode <word>`."""
     changes = []
     for switch, existing, ports in _channels_of(uplinks, site):
         if existing.mode in keep:
             continue
-        number = channel_number(existing.name)
+        number = _number(switch, existing)
         members = sorted(existing.members)
         notes = []
         others = sorted(set(members) - set(ports))
@@ -201,7 +224,7 @@ def channel_mode_static(params: dict[str, Any], fact: Fact, site: Site) -> list[
 def remove_port_channel(params: dict[str, Any], fact: Fact, site: Site) -> list[Change]:
     changes = []
     for switch, existing, ports in _channels_of(uplinks_of(fact, site), site):
-        number = channel_number(existing.name)
+        number = _number(switch, existing)
         remove_interface = {names.interface_key(m) for m in existing.members} <= {names.interface_key(p) for p in ports}
         notes = ["the port-channel interface's own settings are not in the snapshot"] if remove_interface else []
         changes.append(
@@ -236,11 +259,13 @@ def _mtu_interfaces(switch: Switch, ports: list[str], mtu: int) -> list[dict[str
         if found is None:
             continue
         existing = channel(switch, found.port_channel)
-        if existing is not None and existing.mtu < mtu:
-            number = channel_number(existing.name)
-            interfaces[channel_interface(number, switch.platform)] = existing.mtu
-        if (existing is None or registry.switch(switch.platform).mtu_on_members) and found.mtu < mtu:
-            interfaces[found.name] = found.mtu
+        if existing is not None and (channel_mtu := _mtu(switch, existing.name, existing.mtu)) < mtu:
+            number = _number(switch, existing)
+            interfaces[channel_interface(number, switch.platform)] = channel_mtu
+        if (existing is None or registry.switch(switch.platform).mtu_on_members) and (
+            own_mtu := _mtu(switch, found.name, found.mtu)
+        ) < mtu:
+            interfaces[found.name] = own_mtu
     return [{"name": name, "before": before} for name, before in interfaces.items()]
 
 
@@ -251,7 +276,7 @@ def port_mtu(params: dict[str, Any], fact: Fact, site: Site) -> list[Change]:
         switch = _switch(site, name)
         if mtu > jumbo_ip_mtu(switch.platform):
             raise CannotFix(f"{name} ({switch.platform}) passes IP packets of at most {jumbo_ip_mtu(switch.platform)}")
-        interfaces = _mtu_interfaces(switch, sorted({u.port for u in uplinks}), mtu)
+        interfaces = _mtu_interfaces(switch, sorted({known(u.port, u) for u in uplinks}), mtu)
         if interfaces:
             changes.append(
                 Change(
@@ -274,9 +299,9 @@ def port_autoneg(params: dict[str, Any], fact: Fact, site: Site) -> list[Change]
         changes.append(
             Change(
                 action="switch-port-autoneg",
-                device=uplink.switch,
-                platforms=(uplink.platform,),
-                target=uplink.port,
+                device=known(uplink.switch, uplink),
+                platforms=(known(uplink.platform, uplink),),
+                target=known(uplink.port, uplink),
                 values={"port": uplink.port},
                 after="auto",
                 before={"speed": uplink.port_configured_speed_mbps, "duplex": uplink.port_configured_duplex},

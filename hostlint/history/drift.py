@@ -44,7 +44,7 @@ def _teaming(teaming: Teaming) -> Fields:
 def _esxi(host: EsxiHost) -> dict[str, tuple[str, Fields]]:
     objects: dict[str, tuple[str, Fields]] = {}
     for vswitch in host.vswitches:
-        fields = {"mtu": vswitch.mtu, "uplinks": sorted(vswitch.uplinks), **_teaming(vswitch.teaming)}
+        fields: Fields = {"mtu": vswitch.mtu, "uplinks": sorted(vswitch.uplinks), **_teaming(vswitch.teaming)}
         objects[f"{host.name}/{vswitch.name}"] = ("vswitch", fields)
     for portgroup in host.portgroups:
         fields = {"vlan": portgroup.vlan, "teaming.override": portgroup.teaming is not None}
@@ -71,7 +71,7 @@ def _distributed(snapshot: Snapshot) -> dict[str, tuple[str, Fields]]:
     for dvs in snapshot.distributed_switches:
         objects[dvs.name] = ("dvswitch", {"max_mtu": dvs.max_mtu, "lacp_api_version": dvs.lacp_api_version})
         for lag in dvs.lags:
-            fields = {"mode": lag.mode, "load_balance": lag.load_balance, "uplink_count": lag.uplink_count}
+            fields: Fields = {"mode": lag.mode, "load_balance": lag.load_balance, "uplink_count": lag.uplink_count}
             objects[f"{dvs.name}/{lag.name}"] = ("lag", fields)
         for portgroup in dvs.portgroups:
             fields = {"vlan": portgroup.vlan, "uplink_lag": portgroup.uplink_lag, **_teaming(portgroup.teaming)}
@@ -86,7 +86,7 @@ def _switch(switch: Switch) -> dict[str, tuple[str, Fields]]:
         switch.name: ("switch", {"load_balance": switch.load_balance.hash if switch.load_balance else None})
     }
     for port in switch.ports:
-        fields = {
+        fields: Fields = {
             "status": port.status,
             "mode": port.mode,
             "mtu": port.mtu,
@@ -112,7 +112,7 @@ def _switch(switch: Switch) -> dict[str, tuple[str, Fields]]:
 def _kvm(host: KvmHost) -> dict[str, tuple[str, Fields]]:
     objects: dict[str, tuple[str, Fields]] = {}
     for interface in host.interfaces:
-        fields = {
+        fields: Fields = {
             "mtu": interface.mtu,
             "operstate": interface.operstate,
             "speed_mbps": interface.speed_mbps,
@@ -138,8 +138,8 @@ def flatten(snapshot: Snapshot) -> dict[str, tuple[str, Fields]]:
     for host in snapshot.esxi_hosts:
         objects |= _esxi(host)
     objects |= _distributed(snapshot)
-    for host in snapshot.kvm_hosts:
-        objects |= _kvm(host)
+    for kvm_host in snapshot.kvm_hosts:
+        objects |= _kvm(kvm_host)
     for switch in snapshot.switches:
         objects |= _switch(switch)
     return objects

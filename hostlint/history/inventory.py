@@ -34,7 +34,7 @@ from hostlint.collect.limits import VSPHERE_TIMEOUT_S
 from hostlint.collect.progress import Progress
 from hostlint.history.sources import FileSource, Source
 from hostlint.snapshot import Snapshot, SnapshotError
-from hostlint.snapshot.common import CollectionError
+from hostlint.snapshot.common import CollectionError, CollectionKind
 from hostlint.strict import Strict
 from hostlint.yamlfile import load_model
 
@@ -81,7 +81,7 @@ class ScanInventory(Strict):
     accept_new_host_keys: bool = False
 
 
-def _failed(target: str, kind: str, reason: str) -> Snapshot:
+def _failed(target: str, kind: CollectionKind, reason: str) -> Snapshot:
     return Snapshot(collection_errors=[CollectionError(target=target, kind=kind, reason=reason)])
 
 

@@ -38,7 +38,7 @@ from sqlalchemy.orm import Session
 
 from hostlint import __version__
 from hostlint.history.schema import DEFAULT_SITE, FindingRow, ScanRow, SkippedRow, SnapshotRow
-from hostlint.results import CheckResult, Finding, Skipped
+from hostlint.results import CheckResult, Finding, FixRequest, Skipped
 from hostlint.snapshot import Snapshot
 
 MIGRATIONS = Path(__file__).parent / "migrations"
@@ -362,7 +362,7 @@ class HistoryStore:
                     expected=r.expected,
                     actual=r.actual,
                     applicability=r.applicability,
-                    fix=r.fix,
+                    fix=[FixRequest.model_validate(request) for request in r.fix],
                 )
                 for r in rows
             ]

@@ -276,4 +276,5 @@ class Facts(BaseModel):
     unresolved: list[Unresolved] = Field(default_factory=list)
 
     def of_kind(self, kind: str) -> list[Fact]:
-        return getattr(self, kind)
+        facts: list[Fact] = getattr(self, kind)
+        return facts

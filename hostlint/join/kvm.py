@@ -119,10 +119,10 @@ def _bond_fact(view: _Host, bond: Bond, index: SwitchIndex) -> BondFact:
         bridge = view.master(bond.name)
     else:
         bridge = next((b.name for b in host.bridges if bond.name in b.members), None)
-    member_mtus = [(m, view.mtu(m)) for m in member_names if view.mtu(m)]
+    member_mtus = [(m, mtu) for m in member_names if (mtu := view.mtu(m))]
     uppers = [bridge] if bridge else []
     uppers += view.vlans_on.get(bond.name, [])
-    upper_mtus = [(u, view.mtu(u)) for u in uppers if view.mtu(u)]
+    upper_mtus = [(u, mtu) for u in uppers if (mtu := view.mtu(u))]
     mtus = [f"{name} {mtu}" for name, mtu in [(bond.name, bond_mtu), *member_mtus, *upper_mtus] if mtu]
     up = [m for m in bond.members if m.link_up]
     fact = BondFact(
@@ -207,14 +207,14 @@ def _guest_path(view: _Host, interface: DomainInterface) -> tuple[str | None, li
             bridge, network_mtu = network.bridge, network.mtu
     hops: list[tuple[str, int]] = []
     if interface.source_type == "direct" and interface.source:
-        hops = [(name, view.mtu(name)) for name in view.below(interface.source) if view.mtu(name)]
+        hops = [(name, mtu) for name in view.below(interface.source) if (mtu := view.mtu(name))]
     elif bridge:
-        if view.mtu(bridge):
-            hops.append((bridge, view.mtu(bridge)))
+        if bridge_mtu := view.mtu(bridge):
+            hops.append((bridge, bridge_mtu))
         elif network_mtu:
             hops.append((bridge, network_mtu))
         for member in view.bridge_members(bridge):
-            hops += [(name, view.mtu(name)) for name in view.below(member) if view.mtu(name)]
+            hops += [(name, mtu) for name in view.below(member) if (mtu := view.mtu(name))]
     seen: dict[str, int] = dict(hops)
     path = [f"{name} {mtu}" for name, mtu in seen.items()]
     return bridge, path, min(seen.values()) if seen else None

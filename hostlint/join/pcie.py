@@ -62,8 +62,8 @@ def pcie_facts(host: EsxiHost | KvmHost, facts: Facts) -> None:
     for name, address, speed in _ports(host):
         cards[_slot(address)].append((name, speed))
     devices: dict[str, PciLink] = {}
-    for device in host.pci_devices or []:
-        devices.setdefault(_slot(device.address), device)
+    for link in host.pci_devices or []:
+        devices.setdefault(_slot(link.address), link)
     for slot, ports in sorted(cards.items()):
         speeds = [s for _, s in ports if s]
         fact = PcieFact(

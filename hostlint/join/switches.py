@@ -38,7 +38,8 @@ def _logical_names(switches: dict[str, Switch]) -> tuple[dict[str, str], dict[st
         peer = switches.get(names.device_key(mc.peer))
         pmc = peer.multichassis if peer else None
         if (
-            pmc is not None
+            peer is not None
+            and pmc is not None
             and pmc.kind == mc.kind
             and pmc.domain_id == mc.domain_id
             and pmc.peer is not None
@@ -146,6 +147,7 @@ class SwitchIndex:
         uplink.port_speed_mbps = port.speed_mbps
         uplink.port_duplex = port.duplex
         uplink.port_mtu = port.mtu
+        value: object  # the loops below pair fields of different types with their values
         for field, value, fact in (("port_status", port.status, "status"), ("port_mtu", port.mtu, "mtu")):
             if value is None:
                 unknown(field, port.name, fact)

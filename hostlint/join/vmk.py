@@ -21,7 +21,9 @@ def _network(ip: str | None, prefix: int | None) -> str | None:
         return None
 
 
-def _team_of(vmk_vswitch: str | None, dvswitch: str | None, portgroup: str, teams: dict[str, TeamFact], host: str):
+def _team_of(
+    vmk_vswitch: str | None, dvswitch: str | None, portgroup: str, teams: dict[str, TeamFact], host: str
+) -> TeamFact | None:
     if dvswitch:
         return teams.get(f"{host}/{dvswitch}/{portgroup}")
     return teams.get(f"{host}/{vmk_vswitch}/{portgroup}") or teams.get(f"{host}/{vmk_vswitch}")
@@ -95,7 +97,7 @@ def link_segments(facts: Facts) -> None:
                 vmk.missing["segment_mtu"] = vmk.missing["segment_mtus"] = "; ".join(unknown)
         if not members:
             continue
-        counts = Counter(v.mtu for v in members)
+        counts = Counter(v.mtu for v in members if v.mtu is not None)
         # The segment's MTU is the most common one; on a tie the larger, since
         # someone deliberately configured jumbo frames there.
         segment_mtu = max(counts, key=lambda mtu: (counts[mtu], mtu))

@@ -44,7 +44,7 @@ def fingerprint(finding: Finding) -> str:
     return hashlib.sha256(f"{finding.code}\0{finding.object}".encode()).hexdigest()
 
 
-def _gitlab_issue(finding: Finding, locator: Locator) -> dict:
+def _gitlab_issue(finding: Finding, locator: Locator) -> dict[str, object]:
     location = locator.locate(finding.object)
     return {
         "description": f"{finding.object}: {finding.message}",

@@ -272,7 +272,7 @@ def _diagram(facts: Facts, host: str, findings: list[Finding]) -> Diagram | None
             channel_rows.append((key, uplink, row, team_name))
             row += 1
     _channels(channel_rows, team_level, boxes, wires)
-    headings = [
+    headings: list[tuple[float, str]] = [
         (COLUMNS["team"][0], "virtual switch / bond"),
         (COLUMNS["nic"][0], "host NIC"),
         (COLUMNS["port"][0], "switch port"),

@@ -63,7 +63,9 @@ class Locator:
             for kind in HOST_KINDS:
                 for n, item in enumerate(document.get(kind) or []):
                     name = item.get("name") if isinstance(item, dict) else None
-                    match = name and re.search(rf'"name"\s*:\s*{re.escape(json.dumps(name))}', text)
+                    if not isinstance(name, str) or not name:
+                        continue
+                    match = re.search(rf'"name"\s*:\s*{re.escape(json.dumps(name))}', text)
                     if match:
                         found.append((match.start(), name, f"/{kind}/{n}"))
             found.sort()

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from pydantic import BaseModel, Field, ValidationError
 
@@ -39,6 +39,8 @@ from hostlint.rules.engine import run_rules
 from hostlint.rules.model import Rule
 from hostlint.strict import Strict
 from hostlint.yamlfile import load_model
+
+ModelT = TypeVar("ModelT", bound=BaseModel)
 
 OTHER_KINDS: dict[str, tuple[type[Fact], dict[str, Any]]] = {
     "iscsi": (IscsiFact, {"object": "esx01/vmhba64", "adapter": "vmhba64", "kind": "software"}),
@@ -94,7 +96,7 @@ class UnknownFactKey(ValueError):
     """A case's fact names a field its fact model does not have (a misspelt key would test nothing)."""
 
 
-def _validate(model: type[BaseModel], data: dict[str, Any]) -> Any:
+def _validate(model: type[ModelT], data: dict[str, Any]) -> ModelT:
     unknown = set(data) - set(model.model_fields)
     if unknown:
         raise UnknownFactKey(f"fact: {model.__name__} has no field {', '.join(sorted(unknown))}")
@@ -129,10 +131,10 @@ def build_fact(kind: str, data: dict[str, Any]) -> Fact:
     if kind == "uplinks":
         return _uplink(data, 0)
     if kind in OTHER_KINDS:
-        model, other_defaults = OTHER_KINDS[kind]
+        other_model, other_defaults = OTHER_KINDS[kind]
         if kind == "iscsi":
             data = data | {"bound": [_validate(BoundVmk, bound) for bound in data.get("bound", [])]}
-        return _validate(model, {"host": "esx01"} | other_defaults | data)
+        return _validate(other_model, {"host": "esx01"} | other_defaults | data)
     defaults = {"object": "esx01/vmk1", "host": "esx01", "name": "vmk1", "portgroup": "vMotion", "mtu": 1500}
     return _validate(VmkFact, defaults | data)
 
@@ -146,7 +148,7 @@ def run_case(rule: Rule, case: Case) -> CaseOutcome:
         return CaseOutcome(case, "invalid", problems)
     except UnknownFactKey as exc:
         return CaseOutcome(case, "invalid", [str(exc)])
-    result = run_rules([rule], Facts(**{rule.iterate: [fact]}))
+    result = run_rules([rule], Facts.model_validate({rule.iterate: [fact]}))
     problems = [s.reason for s in result.skipped if s.reason.startswith("rule error")]
     outcome = "fail" if result.findings else "skip" if result.skipped else "pass" if result.passed else "n/a"
     if outcome != case.expect:

@@ -46,8 +46,9 @@ class UnknownFact(Exception):
 def cel_view(data: dict[str, Any], unknown: dict[str, list[str]]) -> dict[str, Any]:
     """`data` (a dumped fact) without its unknown fields, at any depth; `unknown` collects the
     reasons by field name. Returns `data` itself when nothing is unknown."""
-    missing: dict[str, str] = data.get("missing") or {}
-    fields = [k for k in missing if k not in KINDS and k in data] if isinstance(missing, dict) else []
+    missing_raw = data.get("missing")
+    missing: dict[str, str] = missing_raw if isinstance(missing_raw, dict) else {}
+    fields = [k for k in missing if k not in KINDS and k in data]
     view = None
     for field in fields:
         unknown.setdefault(field, []).append(missing[field])

@@ -54,7 +54,8 @@ def _load_dir(directory: Path, errors: list[str]) -> list[Rule]:
 
 
 def _area(code: str) -> str:
-    return re.match(r"[A-Z]*", code).group()  # type: ignore[union-attr]
+    match = re.match(r"[A-Z]*", code)  # always matches, perhaps the empty string
+    return match.group() if match else ""
 
 
 def load_rules(directory: Path | None = None, extra_dirs: Iterable[Path] = ()) -> list[Rule]:

@@ -23,7 +23,8 @@ _CEL_POSITION = re.compile(r"<input>:(\d+):(\d+):\s*(.*)")
 
 
 def fact_model(iterate: str) -> type:
-    return element_type(Facts.model_fields[iterate].annotation)
+    model: type = element_type(Facts.model_fields[iterate].annotation)
+    return model
 
 
 def expressions(rule: Rule) -> list[tuple[str, tuple[str | int, ...], str]]:

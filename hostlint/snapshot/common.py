@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import dataclasses
 import unicodedata
-from typing import Annotated, Literal
+from collections.abc import Callable
+from typing import Annotated, Literal, TypeVar, cast, dataclass_transform, get_args
 
 from pydantic import AfterValidator, BeforeValidator, ConfigDict, Field, StrictInt
 from pydantic.dataclasses import dataclass
@@ -11,7 +13,10 @@ from pydantic.dataclasses import dataclass
 from hostlint.strict import Strict
 
 Duplex = Literal["full", "half"]
+DUPLEXES: tuple[Duplex, ...] = get_args(Duplex)
 ConnectionState = Literal["connected", "disconnected", "notResponding", "unreachable"]
+# What kind of source a collection error names.
+CollectionKind = Literal["esxi", "kvm", "switch", "vcenter"]
 
 # Characters no name or text field may hold: they end lines in scripts and reports (C0 controls with
 # NUL, DEL, C1 controls, U+2028/U+2029) or reorder what a reader sees (bidirectional overrides).
@@ -31,7 +36,7 @@ def control_character(value: str, allow_tab: bool = True) -> int | None:
     return None
 
 
-def _one_line(allow_tab: bool):
+def _one_line(allow_tab: bool) -> Callable[[str], str]:
     def check(value: str) -> str:
         offset = control_character(value, allow_tab)
         if offset is not None:
@@ -104,12 +109,17 @@ class Model(Strict):
     model_config = ConfigDict(populate_by_name=True)
 
 
-def leaf(cls: type) -> type:
+_Leaf = TypeVar("_Leaf")
+
+
+@dataclass_transform(field_specifiers=(dataclasses.field, Field))
+def leaf(cls: type[_Leaf]) -> type[_Leaf]:
     """The small, numerous parts of a snapshot (NICs, ports, port groups, VMs) as slotted pydantic
     dataclasses: the same validation (unknown fields are errors) at a sixth of a model's memory,
     which is what keeps a 10,000-host site under 1 GiB.
     """
-    return dataclass(slots=True, config=Strict.model_config)(cls)
+    # pydantic types the result as its PydanticDataclass protocol; it is the same class, validated.
+    return cast("type[_Leaf]", dataclass(slots=True, config=Strict.model_config)(cls))
 
 
 @leaf
@@ -146,5 +156,5 @@ class CollectionError(Model):
     """A target that could not be collected (fully or partly), and why."""
 
     target: Reason
-    kind: Literal["esxi", "kvm", "switch", "vcenter"]
+    kind: CollectionKind
     reason: Reason

@@ -34,6 +34,10 @@ TeamingPolicy = Literal[
     "failover_explicit",
     "loadbalance_loadbased",
 ]
+DiscoveryProtocol = Literal["cdp", "lldp", "none"]
+DiscoveryOperation = Literal["listen", "advertise", "both", "none"]
+IscsiKind = Literal["software", "dependent", "independent"]
+SwitchKind = Literal["standard", "distributed", "opaque"]
 
 
 class Teaming(Model):
@@ -49,8 +53,8 @@ class Teaming(Model):
 
 
 class Discovery(Model):
-    protocol: Literal["cdp", "lldp", "none"] = "cdp"
-    operation: Literal["listen", "advertise", "both", "none"] = "listen"
+    protocol: DiscoveryProtocol = "cdp"
+    operation: DiscoveryOperation = "listen"
 
 
 class StandardVSwitch(Model):
@@ -169,7 +173,7 @@ class PhysicalNic:
 
 class IscsiAdapter(Model):
     name: Name
-    kind: Literal["software", "dependent", "independent"] = "software"
+    kind: IscsiKind = "software"
     bound_vmks: list[Name] = Field(default_factory=list)
     pnic: Name | None = None
     targets: list[Text] = Field(default_factory=list)
@@ -184,7 +188,7 @@ class VmNic:
     model: Text
     portgroup: Name | None = None
     mac: Text | None = None
-    switch_kind: Literal["standard", "distributed", "opaque"] | None = None
+    switch_kind: SwitchKind | None = None
     portgroup_key: Name | None = None
 
 

@@ -6,7 +6,7 @@ skipped, naming the file it comes from (hostlint.join.sources).
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Literal, get_args
 
 from pydantic import Field
 
@@ -35,10 +35,16 @@ BondMode = Literal[
     "balance-slb",
 ]
 
+LacpRate = Literal["slow", "fast"]
+LACP_RATES: tuple[LacpRate, ...] = get_args(LacpRate)
+InterfaceKind = Literal["physical", "bond", "bridge", "vlan", "tap", "veth", "ovs", "other"]
+# How a guest NIC reaches the host: libvirt's <interface type=...>, every other type as "other".
+SourceType = Literal["bridge", "network", "direct", "user", "other"]
+
 
 class LinuxInterface(Model):
     name: Name
-    kind: Literal["physical", "bond", "bridge", "vlan", "tap", "veth", "ovs", "other"] = "physical"
+    kind: InterfaceKind = "physical"
     mtu: LinuxMtu | None = None
     mac: Text | None = None
     operstate: Text | None = None
@@ -68,7 +74,7 @@ class Bond(Model):
     implementation: Literal["linux", "ovs"] = "linux"
     mode: BondMode | None
     xmit_hash_policy: Text | None = None
-    lacp_rate: Literal["slow", "fast"] | None = None
+    lacp_rate: LacpRate | None = None
     miimon: int | None = None
     active_aggregator_id: int | None = None
     partner_mac: Text | None = None
@@ -90,7 +96,7 @@ class Vlan(Model):
 class DomainInterface(Model):
     mac: Text | None = None
     model: Text | None = None
-    source_type: Literal["bridge", "network", "direct", "user", "other"] = "bridge"
+    source_type: SourceType = "bridge"
     source: Name | None = None
     mtu: LinuxMtu | None = None
     driver: Text | None = None

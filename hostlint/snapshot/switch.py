@@ -37,7 +37,9 @@ PortStatus = Literal["up", "down", "disabled", "err-disabled"]
 # `H`/`hot-sby` -> hot-standby, `s`/`susp` -> suspended, `I`/`indep`/`stand-alone` -> individual,
 # `D`/down -> down). None: not a member, or the state was not shown.
 MemberState = Literal["bundled", "hot-standby", "suspended", "individual", "down"]
-SwitchportMode = Literal["access", "trunk", "routed"]
+PortMode = Literal["access", "trunk", "routed"]
+ChannelStatus = Literal["up", "down"]
+MultiChassisKind = Literal["stack", "vpc", "mlag", "vss", "virtual-chassis"]
 
 
 @leaf
@@ -57,7 +59,7 @@ class SwitchPort:
     name: Name
     description: Text | None = None
     status: PortStatus | None = None
-    mode: SwitchportMode | None = None
+    mode: PortMode | None = None
     access_vlan: VlanId | None = None
     native_vlan: VlanId | None = None
     allowed_vlans: list[VlanRange] | None = None
@@ -77,13 +79,13 @@ class PortChannel(Model):
 
     name: Name
     mode: ChannelMode | None = None
-    switchport: SwitchportMode | None = None
+    switchport: PortMode | None = None
     access_vlan: VlanId | None = None
     native_vlan: VlanId | None = None
     allowed_vlans: list[VlanRange] | None = None
     members: list[Name] = Field(default_factory=list)
     mtu: SwitchMtu | None = None
-    status: Literal["up", "down"] | None = None
+    status: ChannelStatus | None = None
     load_balance: Text | None = None
     multichassis_id: int | None = None
 
@@ -98,7 +100,7 @@ class LoadBalance(Model):
 class MultiChassis(Model):
     """Stack, vPC, MLAG, VSS or virtual chassis: the pair the switch forms with `peer`."""
 
-    kind: Literal["stack", "vpc", "mlag", "vss", "virtual-chassis"]
+    kind: MultiChassisKind
     domain_id: Text
     peer: Name | None = None
     peer_link_up: bool | None = None

@@ -34,7 +34,8 @@ from __future__ import annotations
 
 import re
 
-from hostlint.snapshot.kvm import Bond, BondMember, BondMode
+from hostlint.snapshot.common import DUPLEXES, Duplex
+from hostlint.snapshot.kvm import LACP_RATES, Bond, BondMember, BondMode
 
 # `Bonding Mode:` text as printed by the kernel (bond_mode_name) -> the mode's option name.
 MODE_NAMES: dict[str, BondMode] = {
@@ -73,9 +74,9 @@ def _speed(value: str) -> int | None:
     return int(match.group(1)) if match else None
 
 
-def _duplex(value: str) -> str | None:
+def _duplex(value: str) -> Duplex | None:
     value = value.lower()
-    return value if value in ("full", "half") else None
+    return value if value in DUPLEXES else None
 
 
 def _int(value: str) -> int | None:
@@ -141,7 +142,7 @@ def parse_bonding(name: str, text: str) -> Bond:
         name=name,
         mode=mode,
         xmit_hash_policy=hash_policy,
-        lacp_rate=rate if rate in ("slow", "fast") else None,
+        lacp_rate=rate if rate in LACP_RATES else None,
         miimon=_int(fields.get("mii polling interval (ms)", "")),
         active_aggregator_id=_int(fields.get("aggregator id", "")) if mode == "802.3ad" else None,
         partner_mac=_mac(fields.get("partner mac address", "")) if mode == "802.3ad" else None,

@@ -23,7 +23,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
-from hostlint.snapshot.kvm import DomainInterface, LibvirtDomain, LibvirtNetwork
+from hostlint.snapshot.kvm import DomainInterface, LibvirtDomain, LibvirtNetwork, SourceType
 
 # virDomainState values, as `virsh domstate` names them.
 DOMAIN_STATES = {
@@ -36,6 +36,7 @@ DOMAIN_STATES = {
     6: "crashed",
     7: "pmsuspended",
 }
+_SOURCE_TYPES: tuple[SourceType, ...] = ("bridge", "network", "direct", "user")
 _SOURCE_ATTRIBUTE = {"bridge": "bridge", "network": "network", "direct": "dev"}
 
 
@@ -72,7 +73,7 @@ def _int(value: str | None) -> int | None:
 
 def parse_interface(element: ET.Element) -> DomainInterface:
     kind = element.get("type", "other")
-    source_type = kind if kind in ("bridge", "network", "direct", "user") else "other"
+    source_type: SourceType = kind if kind in _SOURCE_TYPES else "other"
     source = element.find("source")
     attribute = _SOURCE_ATTRIBUTE.get(kind)
     model = element.find("model")

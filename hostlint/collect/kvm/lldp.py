@@ -80,14 +80,15 @@ def parse_lldpctl_json(text: str) -> dict[str, Neighbour]:
         port = _first(body.get("port")) or {}
         port_name = _port_id(port)
         port_description = port.get("descr") if isinstance(port.get("descr"), str) else None
-        if not (chassis_id or system_name) or not port_name:
+        device_id = chassis_id or system_name
+        if not device_id or not port_name:
             continue
         mgmt = _first(chassis.get("mgmt-ip"))
         descr = _first(chassis.get("descr"))
         via = str(body.get("via", "LLDP")).lower()
         neighbours[ifname] = Neighbour(
             protocol="cdp" if via.startswith("cdp") else "lldp",
-            device_id=chassis_id or system_name,
+            device_id=device_id,
             port_id=port_name,
             port_description=port_description,
             system_name=system_name,

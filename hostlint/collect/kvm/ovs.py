@@ -38,9 +38,9 @@ import json
 import re
 from typing import Any
 
-from hostlint.snapshot.kvm import Bond, BondMember, Bridge
+from hostlint.snapshot.kvm import LACP_RATES, Bond, BondMember, BondMode, Bridge
 
-OVS_MODES = ("balance-tcp", "balance-slb", "active-backup")
+OVS_MODES: tuple[BondMode, ...] = ("balance-tcp", "balance-slb", "active-backup")
 # Each OVS bridge and its ports (a bond is one port) on one line: `br-host: bond1 vnet0`.
 BRIDGE_PORTS_SCRIPT = 'for b in $(ovs-vsctl list-br); do echo "$b:" $(ovs-vsctl list-ports "$b"); done'
 
@@ -112,7 +112,7 @@ def parse_ovs_bonds(bond_show: str, lacp_show: str | None = None) -> list[Bond]:
                 name=name,
                 implementation="ovs",
                 mode=mode,
-                lacp_rate=rate if rate in ("slow", "fast") else None,
+                lacp_rate=rate if rate in LACP_RATES else None,
                 partner_mac=attached[0] if attached else None,
                 members=members,
             )

@@ -20,8 +20,8 @@ import re
 
 from hostlint.collect.kvm.runner import Reads, Runner
 from hostlint.collect.pcie import parse_gts
-from hostlint.snapshot.common import PciLink
-from hostlint.snapshot.kvm import Bridge, LinuxInterface, Vlan
+from hostlint.snapshot.common import DUPLEXES, PciLink
+from hostlint.snapshot.kvm import Bridge, InterfaceKind, LinuxInterface, Vlan
 
 NET = "/sys/class/net"
 PCI = "/sys/bus/pci/devices"
@@ -48,7 +48,7 @@ _PCI_FILES = (
     "current_link_speed",
 )
 _PCI_ADDRESS = re.compile(r"^[0-9a-f]{4}:[0-9a-f]{2}:[0-9a-f]{2}\.[0-7]$")
-_DEVTYPE_KINDS = {"bond": "bond", "bridge": "bridge", "vlan": "vlan", "openvswitch": "ovs"}
+_DEVTYPE_KINDS: dict[str, InterfaceKind] = {"bond": "bond", "bridge": "bridge", "vlan": "vlan", "openvswitch": "ovs"}
 
 
 def _value(reads: Reads, path: str) -> str | None:
@@ -78,7 +78,7 @@ def pci_address(device_path: str | None) -> str | None:
     return found[-1] if found else None
 
 
-def _kind(name: str, reads: Reads, base: str) -> str:
+def _kind(name: str, reads: Reads, base: str) -> InterfaceKind:
     devtype = _uevent(reads.files.get(f"{base}/uevent")).get("DEVTYPE")
     if devtype in _DEVTYPE_KINDS:
         return _DEVTYPE_KINDS[devtype]
@@ -105,7 +105,7 @@ def _interface(name: str, reads: Reads) -> LinuxInterface:
         mac=_value(reads, f"{base}/address"),
         operstate=_value(reads, f"{base}/operstate"),
         speed_mbps=speed if speed is not None and speed > 0 else None,
-        duplex=duplex if duplex in ("full", "half") else None,
+        duplex=duplex if duplex in DUPLEXES else None,
         master=master.rsplit("/", 1)[-1] if master else None,
         pci=pci_address(reads.links.get(f"{base}/device")) if kind == "physical" else None,
     )

@@ -2,7 +2,8 @@
 
 from hostlint.collect.switches.inventory import Device, InventoryError, load_inventory
 from hostlint.collect.switches.platforms import UnsupportedPlatform, load_platform
-from hostlint.collect.switches.runner import Timeouts, collect_switches
+from hostlint.collect.switches.runner import collect_switches
+from hostlint.collect.switches.session import Timeouts
 
 __all__ = [
     "Device",

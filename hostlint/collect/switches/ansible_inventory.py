@@ -273,8 +273,8 @@ def groups_from_ini(path: Path, text: str) -> dict[str, Group]:
                     raise InventoryError(f"{where}: more than {MAX_HOSTS:,} hosts")
                 group.hosts[host] = {**group.hosts.get(host, {}), **variables}
     if pending:
-        name, section = next(iter(pending.items()))
-        raise InventoryError(f"{path}: {section} names group {name!r}, which has no [{name}] section")
+        name, header = next(iter(pending.items()))
+        raise InventoryError(f"{path}: {header} names group {name!r}, which has no [{name}] section")
     # Every group hangs under `all`, as in Ansible; `ungrouped` holds hosts named before any section.
     tops = {name for name in groups if name != "all"} - {child for g in groups.values() for child in g.children}
     groups["all"].children.extend(sorted(tops))

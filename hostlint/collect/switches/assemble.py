@@ -13,7 +13,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import partial
-from typing import Any
+from typing import Any, TypeVar
 
 from hostlint import names, vlans
 from hostlint import platforms as registry
@@ -21,7 +21,22 @@ from hostlint.collect.switches import normalise
 from hostlint.collect.switches.inventory import Device
 from hostlint.collect.switches.parse import Parsed, Record
 from hostlint.snapshot.common import Neighbour
-from hostlint.snapshot.switch import LoadBalance, MultiChassis, PortChannel, Switch, SwitchPort, SwitchportMode
+from hostlint.snapshot.switch import (
+    ChannelMode,
+    ChannelStatus,
+    LoadBalance,
+    MemberState,
+    MultiChassis,
+    MultiChassisKind,
+    PortChannel,
+    PortMode,
+    PortStatus,
+    Switch,
+    SwitchPort,
+)
+
+T = TypeVar("T")
+_SWITCHPORT_MODES: tuple[PortMode, ...] = ("access", "trunk")
 
 # Not switch ports: SVIs, loopbacks, management, tunnels, Junos logical units and internal interfaces.
 _NOT_PORTS = re.compile(
@@ -54,7 +69,7 @@ class _Context:
         parsed = self.sections.get(section)
         return parsed.get(group) if parsed else []
 
-    def read(self, section: str, what: str, convert: Callable[[], Any]) -> Any:
+    def read(self, section: str, what: str, convert: Callable[[], T]) -> T | None:
         """Run one conversion; a value that makes no sense is a warning, not a failure."""
         try:
             return convert()
@@ -93,6 +108,10 @@ def _channel_name(platform: str, group: str) -> str:
 
 def _int(value: Any) -> int:
     return int(str(value).strip())
+
+
+def _l3_mtu(platform: str, record: Record, tagged: bool) -> int:
+    return normalise.l3_mtu(platform, _int(record["mtu"]), tagged=tagged)
 
 
 def _lldp_table(context: _Context) -> list[tuple[str, str, str]]:
@@ -144,14 +163,15 @@ def _neighbours(context: _Context) -> dict[str, list[Neighbour]]:
             neighbour = context.read(
                 protocol,
                 "neighbour",
-                lambda r=record, d=device_id, p=port_id, pr=protocol: Neighbour(
-                    protocol=pr,
-                    device_id=str(d),
-                    port_id=str(p),
-                    port_description=r.get("port_description"),
-                    system_name=r.get("system_name"),
-                    mgmt_address=r.get("mgmt_address"),
-                    platform=r.get("platform"),
+                partial(
+                    Neighbour,
+                    protocol=protocol,
+                    device_id=str(device_id),
+                    port_id=str(port_id),
+                    port_description=record.get("port_description"),
+                    system_name=record.get("system_name"),
+                    mgmt_address=record.get("mgmt_address"),
+                    platform=record.get("platform"),
                 ),
             )
             if neighbour is not None:
@@ -159,16 +179,14 @@ def _neighbours(context: _Context) -> dict[str, list[Neighbour]]:
     return found
 
 
-def _mode(record: Record) -> SwitchportMode | None:
+def _mode(record: Record) -> PortMode | None:
     """Switchport mode; Junos says it with `vlan-tagging` (trunk) or a `family inet` address (routed)."""
     if record.get("routed") or record.get("address"):
         return "routed"
     if record.get("vlan_tagging"):
         return "trunk"
     mode = record.get("switchport_mode")
-    if mode == "access":
-        return "access"
-    return "trunk" if mode == "trunk" else None
+    return mode if mode in _SWITCHPORT_MODES else None
 
 
 def _junos_members(text: str, vlan_ids: dict[str, int]) -> vlans.Ranges:
@@ -234,7 +252,7 @@ def _vlan_facts(name: str, record: Record, context: _Context, vlan_ids: dict[str
     return facts
 
 
-def _status(shown: Record, configured: Record) -> str | None:
+def _status(shown: Record, configured: Record) -> PortStatus | None:
     """The port's status as shown; None when `show interfaces` did not show the port."""
     if not shown.get("state"):
         return None
@@ -255,7 +273,7 @@ def _port(
     configured: dict[str, Record],
     context: _Context,
     neighbours: dict[str, list[Neighbour]],
-    membership: dict[str, tuple[str, str | None]],
+    membership: dict[str, tuple[str, MemberState | None]],
     vlan_ids: dict[str, int],
 ) -> SwitchPort:
     """One port; a bundle member's mode (and so its MTU's tagging) falls back to its channel's.
@@ -268,16 +286,16 @@ def _port(
     channel = configured.get(name, {}).get("channel_group") or shown.get("channel")
     channel_name = _channel_name(platform, channel) if channel else (member_of[0] if member_of else None)
     channel_config = configured.get(channel_name, {}) if channel_name else {}
-    configured = configured.get(name, {})
-    mode = _mode(configured) or _mode(channel_config) or _mode(shown)
-    tagged = bool(configured.get("vlan_tagging") or channel_config.get("vlan_tagging"))
-    status = _status(shown, configured)
+    port_config = configured.get(name, {})
+    mode = _mode(port_config) or _mode(channel_config) or _mode(shown)
+    tagged = bool(port_config.get("vlan_tagging") or channel_config.get("vlan_tagging"))
+    status = _status(shown, port_config)
     mtu = (
         context.read("interfaces", f"{name} MTU", lambda: normalise.l3_mtu(platform, _int(shown["mtu"]), tagged=tagged))
         if shown.get("mtu")
         else None
     )
-    speed_text = configured.get("speed")
+    speed_text = port_config.get("speed")
     up = status == "up"
     speed = (
         context.read("interfaces", f"{name} speed", lambda: normalise.speed_mbps(shown.get("speed"))) if up else None
@@ -287,12 +305,12 @@ def _port(
         duplex = "full"  # 10GbE and faster have no half duplex; Junos does not print a link mode for them
     return SwitchPort(
         name=name,
-        description=shown.get("description") or configured.get("description"),
+        description=shown.get("description") or port_config.get("description"),
         status=status,
         mode=mode,
         **_vlan_facts(name, configured, context, vlan_ids),
         configured_speed_mbps=context.read("config", f"{name} speed", lambda: normalise.speed_mbps(speed_text)),
-        configured_duplex=normalise.duplex(configured.get("duplex") or speed_text),
+        configured_duplex=normalise.duplex(port_config.get("duplex") or speed_text),
         speed_mbps=speed,
         duplex=duplex,
         mtu=mtu,
@@ -302,7 +320,7 @@ def _port(
     )
 
 
-def _summary_mode(protocol: str) -> str | None:
+def _summary_mode(protocol: str) -> ChannelMode | None:
     """Summary `Protocol` column -> mode: `-`/`NONE`/`Static` static, `PAgP`, EOS `LACP(a)`/`LACP(p)`.
 
     A bare `LACP` (IOS, NX-OS) does not say active or passive: unknown unless the
@@ -329,12 +347,12 @@ def _channel_mode(
     summary: Record,
     lacp: dict[str, str],
     context: _Context,
-) -> str | None:
+) -> ChannelMode | None:
     candidates = [("config", configured.get(m, {}).get("channel_mode")) for m in members]
     candidates += [("config", configured.get(channel, {}).get("channel_mode")), ("channels", lacp.get(channel))]
     for section, raw in candidates:
         if raw:
-            mode = context.read(section, f"{channel} mode", lambda r=raw: normalise.channel_mode(r))
+            mode = context.read(section, f"{channel} mode", partial(normalise.channel_mode, raw))
             if mode:
                 return mode
     # Shown by the configuration's silence: NX-OS `channel-group N` without a mode is `mode on`,
@@ -352,9 +370,9 @@ def _summary(context: _Context) -> dict[str, Record]:
     }
 
 
-def _membership(context: _Context) -> dict[str, tuple[str, str | None]]:
+def _membership(context: _Context) -> dict[str, tuple[str, MemberState | None]]:
     """Member port -> (its channel, its state) from the channel summary or Junos `show lacp interfaces`."""
-    found: dict[str, tuple[str, str | None]] = {}
+    found: dict[str, tuple[str, MemberState | None]] = {}
     for channel, record in _summary(context).items():
         for member, flags in _MEMBER.findall(str(record.get("members", ""))):
             found[names.interface(member)] = (channel, normalise.member_state(flags))
@@ -375,7 +393,7 @@ def _static_members(ports: list[SwitchPort], channels: list[PortChannel]) -> Non
             port.member_state = "bundled" if port.status == "up" else "down"
 
 
-def _channel_status(own: Record, summary: Record) -> str | None:
+def _channel_status(own: Record, summary: Record) -> ChannelStatus | None:
     """Up or down as `show interfaces` shows the channel, else the summary's `U`/`D` flag; else unknown."""
     if own.get("state"):
         return "up" if _status(own, {}) == "up" else "down"
@@ -424,7 +442,7 @@ def _channels(
             context.read(
                 "interfaces",
                 f"{name} MTU",
-                lambda o=own, tagged=tagged: normalise.l3_mtu(context.platform, _int(o["mtu"]), tagged=tagged),
+                partial(_l3_mtu, context.platform, own, tagged),
             )
             if own.get("mtu")
             else None
@@ -440,7 +458,7 @@ def _channels(
                 mtu=mtu,
                 status=_channel_status(own, summary.get(name, {})),
                 load_balance=None,
-                multichassis_id=context.read("config", f"{name} multichassis id", lambda m=mc_id: _int(m))
+                multichassis_id=context.read("config", f"{name} multichassis id", partial(_int, mc_id))
                 if mc_id
                 else None,
             )
@@ -523,7 +541,8 @@ def _multichassis(context: _Context, channels: list[PortChannel], ports: list[Sw
             peer=_peer(mlag.get("peer_link"), channels, ports),
             peer_link_up=_up_or_unknown(mlag.get("peer_link_status")),
         )
-    for group, kind in (("stack", "stack"), ("virtual_chassis", "virtual-chassis")):
+    groups: tuple[tuple[str, MultiChassisKind], ...] = (("stack", "stack"), ("virtual_chassis", "virtual-chassis"))
+    for group, kind in groups:
         chassis = next(iter(context.records("multichassis", group)), None)
         if chassis and chassis.get("domain_id") and len(context.records("multichassis", "members")) > 1:
             # A stack or virtual chassis shows no peer link: unknown, not up.

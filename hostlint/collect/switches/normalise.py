@@ -11,6 +11,8 @@ import re
 
 from hostlint import platforms as registry
 from hostlint import vocab
+from hostlint.snapshot.common import Duplex
+from hostlint.snapshot.switch import ChannelMode, MemberState, PortStatus
 
 # Cisco IOS `port-channel load-balance` keywords; the "mixed" ones hash IP and L4 port together.
 _IOS_HASHES = {
@@ -136,7 +138,7 @@ def junos_hash(options: set[str]) -> str:
     return _checked("-".join(directions) + ("-ip-port" if ports else "-ip"), " ".join(sorted(options)))
 
 
-def channel_mode(raw: str) -> str:
+def channel_mode(raw: str) -> ChannelMode:
     """`channel-group N mode X` (IOS/NX-OS/EOS) or Junos `lacp active|passive` -> ChannelMode."""
     mode = raw.strip().lower()
     if mode == "on":
@@ -164,7 +166,7 @@ def speed_mbps(raw: str | None) -> int | None:
     return int(value * 1000) if match.group(2).startswith("g") else int(value)
 
 
-def duplex(raw: str | None) -> str | None:
+def duplex(raw: str | None) -> Duplex | None:
     """`Full-duplex`, `full`, `a-full`, `1000full`, `full-duplex` -> full/half; auto or unknown -> None."""
     if raw is None:
         return None
@@ -176,7 +178,7 @@ def duplex(raw: str | None) -> str | None:
     return None
 
 
-def port_status(state: str | None, reason: str | None = None, protocol: str | None = None) -> str | None:
+def port_status(state: str | None, reason: str | None = None, protocol: str | None = None) -> PortStatus | None:
     """A port's status from what `show interfaces` showed; None when it showed no state.
 
     IOS/EOS `X is up, line protocol is down (suspended)` is down: the link is up but
@@ -203,7 +205,7 @@ def port_status(state: str | None, reason: str | None = None, protocol: str | No
 # IOS/NX-OS/EOS `P` bundled, `H` hot-standby, `s` suspended, `I` stand-alone/individual (EOS `^`
 # individual fallback), `D` down. Flags that say none of these (IOS `w` waiting, `u` unsuitable,
 # EOS `G-` aggregable but not in sync) leave the state unknown.
-_MEMBER_WORDS = {
+_MEMBER_WORDS: dict[str, MemberState] = {
     "bndl": "bundled",
     "bundled": "bundled",
     "hot-sby": "hot-standby",
@@ -216,10 +218,16 @@ _MEMBER_WORDS = {
     "standalone": "individual",
     "down": "down",
 }
-_MEMBER_FLAGS = (("P", "bundled"), ("H", "hot-standby"), ("s", "suspended"), ("I", "individual"), ("^", "individual"))
+_MEMBER_FLAGS: tuple[tuple[str, MemberState], ...] = (
+    ("P", "bundled"),
+    ("H", "hot-standby"),
+    ("s", "suspended"),
+    ("I", "individual"),
+    ("^", "individual"),
+)
 
 
-def member_state(flags: str | None) -> str | None:
+def member_state(flags: str | None) -> MemberState | None:
     """`P`, `s`, `PG+`, `bndl`, `hot-sby`... -> bundled, hot-standby, suspended, individual, down."""
     text = (flags or "").strip()
     if not text:
@@ -236,7 +244,7 @@ def member_state(flags: str | None) -> str | None:
 # Junos `show lacp interfaces` mux state of a member -> member_state. A member that is not
 # collecting and distributing passes no traffic: down when its port is (receive state `Port
 # disabled`), else suspended (LACP did not negotiate: Junos has no stand-alone member).
-def junos_member_state(mux: str | None, receive: str | None = None) -> str | None:
+def junos_member_state(mux: str | None, receive: str | None = None) -> MemberState | None:
     text = (mux or "").strip().lower()
     if not text:
         return None

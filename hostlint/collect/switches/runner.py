@@ -16,6 +16,7 @@ from collections.abc import Callable, Iterable
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from typing import Any
 
 from hostlint.collect.hostkeys import HostKeyPolicy
 from hostlint.collect.switches.assemble import build_switch
@@ -107,7 +108,7 @@ def _closed(causes: list[BaseException]) -> bool:
     )
 
 
-def _connect(device: Device, spec: PlatformSpec, timeouts: Timeouts, policy: HostKeyPolicy, watchdog: Watchdog):
+def _connect(device: Device, spec: PlatformSpec, timeouts: Timeouts, policy: HostKeyPolicy, watchdog: Watchdog) -> Any:
     password = password_for(device)
     if password is None:
         raise DeviceFailed(
@@ -169,7 +170,7 @@ def collect_device(
         connection = _connect(device, spec, timeouts, policy or HostKeyPolicy(), watchdog)
     except DeviceFailed as failed:
         stub = Switch(
-            name=device.name, platform=device.platform, mgmt_address=device.hostname, connection_state="unreachable"
+            name=device.name, platform=spec.platform, mgmt_address=device.hostname, connection_state="unreachable"
         )
         return DeviceResult(device=device, switch=stub, errors=[str(failed)])
     errors: list[str] = []

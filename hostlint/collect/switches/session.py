@@ -19,10 +19,13 @@ from __future__ import annotations
 import threading
 import time
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from hostlint.collect.hostkeys import HostKeyPolicy
 from hostlint.collect.paramiko_client import VerifyingClient
+
+if TYPE_CHECKING:
+    from netmiko.base_connection import BaseConnection
 
 DISCONNECT_S = 2.0
 
@@ -71,7 +74,7 @@ class Watchdog:
             self.seconds = seconds
             left = None if self._end is None else max(0.0, self._end - time.monotonic())
             self.overall = left is not None and left < seconds and phase != "disconnect"
-            self._timer = threading.Timer(left if self.overall else seconds, self._expire)
+            self._timer = threading.Timer(left if left is not None and self.overall else seconds, self._expire)
             self._timer.daemon = True
             self._timer.start()
 
@@ -106,35 +109,32 @@ class Watchdog:
             raise PeerClosed(self.phase)
 
 
-_classes: dict[str, type] = {}
+_classes: dict[str, type[BaseConnection]] = {}
 _classes_lock = threading.Lock()
 
 
-def _bounded_class(device_type: str) -> type:
+def _bounded_class(device_type: str) -> type[BaseConnection]:
     """netmiko's class for the platform, with hostlint's SSH client and a read that notices a dead channel."""
     from netmiko.ssh_dispatcher import CLASS_MAPPER
 
     with _classes_lock:
         if device_type not in _classes:
-            base = CLASS_MAPPER[device_type]
+            base: type[BaseConnection] = CLASS_MAPPER[device_type]
 
-            def _build_ssh_client(self):
+            # Methods of the subclass built below, which carries hostlint's own attributes (`Any` self).
+            def _build_ssh_client(self: Any) -> VerifyingClient:
                 watchdog: Watchdog = self._hostlint_watchdog
-                self._hostlint_client = VerifyingClient(
-                    self._hostlint_policy,
-                    on_phase=watchdog.enter,
-                    on_transport=watchdog.attach,
-                )
-                watchdog.client = self._hostlint_client
-                return self._hostlint_client
+                client = VerifyingClient(self._hostlint_policy, on_phase=watchdog.enter, on_transport=watchdog.attach)
+                self._hostlint_client = watchdog.client = client
+                return client
 
-            def read_channel(self) -> str:
+            def read_channel(self: Any) -> str:
                 output = base.read_channel(self)
                 if not output:
                     self._hostlint_watchdog.check(self.remote_conn)
                 return output
 
-            def _try_session_preparation(self, *args, **kwargs):
+            def _try_session_preparation(self: Any, *args: Any, **kwargs: Any) -> None:
                 self._hostlint_watchdog.enter("prompt")
                 return base._try_session_preparation(self, *args, **kwargs)
 
@@ -153,7 +153,7 @@ def open_session(device_type: str, policy: HostKeyPolicy, watchdog: Watchdog, ti
     The caller has already called `watchdog.enter("connect", timeouts.connect)`.
     """
     cls = _bounded_class(device_type)
-    connection = cls.__new__(cls)
+    connection: Any = cls.__new__(cls)  # given hostlint's attributes before netmiko's __init__ runs
     connection._hostlint_watchdog = watchdog
     connection._hostlint_policy = policy
     connection._hostlint_client = None

@@ -1,6 +1,7 @@
 """vCenter / ESXi through the vSphere API (pyvmomi): bulk property retrieval into a snapshot."""
 
-from hostlint.collect.vsphere.collector import Collection, Progress, collect
+from hostlint.collect.progress import Progress
+from hostlint.collect.vsphere.collector import Collection, collect
 from hostlint.collect.vsphere.connect import (
     Endpoint,
     UnreachableError,

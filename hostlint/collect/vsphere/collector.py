@@ -11,11 +11,12 @@ from typing import TypeVar
 from pydantic import ValidationError
 from pyVmomi import vim, vmodl
 
+from hostlint.collect.limits import VSPHERE_CONCURRENCY as DEFAULT_CONCURRENCY
 from hostlint.collect.progress import Progress
 from hostlint.collect.refused import refused as refused_error
 from hostlint.collect.vsphere import convert
 from hostlint.collect.vsphere.fastretrieve import Parser, parser_from_env
-from hostlint.collect.vsphere.hints import DEFAULT_CONCURRENCY, query_hints
+from hostlint.collect.vsphere.hints import query_hints
 from hostlint.collect.vsphere.retrieve import (
     DEFAULT_PAGE_SIZE,
     Retrieved,
@@ -72,7 +73,7 @@ def fault_text(fault: vmodl.MethodFault) -> str:
     """The fault's type, and for NoPermission the privilege and the object it was refused on."""
     kind = type(fault).__name__.rpartition(".")[2]
     if isinstance(fault, vim.fault.NoPermission):
-        privileges = [fault.privilegeId] if getattr(fault, "privilegeId", None) else []
+        privileges: list[str] = [fault.privilegeId] if fault.privilegeId else []
         for missing in getattr(fault, "missingPrivileges", None) or []:
             privileges += [p for p in missing.privileges or [] if p not in privileges]
         target = getattr(fault, "object", None)
@@ -128,15 +129,16 @@ def collect(
     with ThreadPoolExecutor(max_workers=2, thread_name_prefix="hostlint-retrieve") as pool:
         switches_future = pool.submit(retrieve_switches, content, page_size, trips, parser)
         vms_future = pool.submit(retrieve_vms, content, page_size, trips, parser)
-        hosts = _part(
+        hosts: list[Retrieved] = _part(
             source,
             "hosts",
             lambda: retrieve_hosts(content, page_size, trips, parallel=parallel, parser=parser),
             [],
             refused,
         )
-        switches, dv_portgroups = _part(source, "distributed switches", switches_future.result, ([], []), refused)
-        vms = _part(source, "virtual machines", vms_future.result, [], refused)
+        no_switches: tuple[list[Retrieved], list[Retrieved]] = ([], [])
+        switches, dv_portgroups = _part(source, "distributed switches", switches_future.result, no_switches, refused)
+        vms: list[Retrieved] = _part(source, "virtual machines", vms_future.result, [], refused)
     progress.on_total(len(hosts))
 
     hints = query_hints(

@@ -110,7 +110,8 @@ def _probe_version(endpoint: Endpoint, context: ssl.SSLContext, timeout: float) 
     except ElementTree.ParseError as exc:
         raise UnreachableError(f"{endpoint}: not a vSphere API endpoint (unreadable version list: {exc})") from exc
     offered = {text for namespace in root.iter("namespace") for text in _namespace_versions(namespace)}
-    for version in GetServiceVersions("vim25"):
+    versions: list[str] = GetServiceVersions("vim25")
+    for version in versions:
         if versionIdMap.get(version) in offered:
             return version
     known = ", ".join(sorted(offered))
@@ -135,7 +136,7 @@ def connect(
     try:
         version = _probe_version(endpoint, context, timeout)
         phase = "login"
-        return Connect(
+        service_instance: vim.ServiceInstance = Connect(
             host=endpoint.host,
             port=endpoint.port,
             path=endpoint.path,
@@ -145,6 +146,7 @@ def connect(
             sslContext=context,
             httpConnectionTimeout=timeout,
         )
+        return service_instance
     except vim.fault.InvalidLogin as exc:
         raise UsageError(f"{endpoint}: login failed for user {user!r}: wrong user name or password") from exc
     except ssl.SSLCertVerificationError as exc:
@@ -158,9 +160,9 @@ def connect(
     except (OSError, http.client.HTTPException) as exc:
         raise UnreachableError(f"{endpoint}: cannot connect: {exc}") from exc
     except vim.fault.NotAuthenticated as exc:
-        raise UsageError(f"{endpoint}: not authenticated: {exc.msg}") from exc
+        raise UsageError(f"{endpoint}: not authenticated: {getattr(exc, 'msg', None)}") from exc
     except vim.fault.VimFault as exc:
-        raise UnreachableError(f"{endpoint}: {type(exc).__name__}: {exc.msg}") from exc
+        raise UnreachableError(f"{endpoint}: {type(exc).__name__}: {getattr(exc, 'msg', None)}") from exc
 
 
 def disconnect(service_instance: vim.ServiceInstance) -> None:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import ipaddress
-from typing import Any
+from typing import Any, cast
 
 from pydantic import ValidationError
 from pyVmomi import vim
@@ -12,27 +12,32 @@ from hostlint import vlans
 from hostlint.collect.refused import refused as refused_error
 from hostlint.collect.vsphere.hints import HostHints
 from hostlint.collect.vsphere.retrieve import Retrieved
-from hostlint.snapshot.common import CollectionError, Neighbour, PciLink
+from hostlint.snapshot.common import CollectionError, ConnectionState, Neighbour, PciLink
 from hostlint.snapshot.esxi import (
     Discovery,
+    DiscoveryOperation,
+    DiscoveryProtocol,
     DistributedSwitch,
     DvPortgroup,
     DvsHostMember,
     EsxiHost,
     Inheritance,
     IscsiAdapter,
+    IscsiKind,
     Lag,
     PhysicalNic,
     PortGroup,
     StandardVSwitch,
+    SwitchKind,
     Teaming,
+    TeamingPolicy,
     TeamingSet,
     VirtualMachine,
     Vmk,
     VmNic,
 )
 
-CONNECTION_STATES = {"connected", "disconnected", "notResponding"}
+CONNECTION_STATES: tuple[ConnectionState, ...] = ("connected", "disconnected", "notResponding")
 NETWORK_CLASS = 0x02  # PCI base class "network controller"
 TRUNK_VLAN = 4095  # what ESXi calls "all VLANs" on a standard port group
 
@@ -53,7 +58,8 @@ def host_teaming(policy: vim.host.NetworkPolicy.NicTeamingPolicy | None, uplinks
     standby = list(order.standbyNic or []) if order else []
     criteria = policy.failureCriteria
     return Teaming(
-        policy=policy.policy or "loadbalance_srcid",
+        # The API's policy names are the model's; pydantic refuses any other.
+        policy=cast(TeamingPolicy, policy.policy or "loadbalance_srcid"),
         active=active,
         standby=standby,
         unused=[nic for nic in uplinks if nic not in active and nic not in standby],
@@ -118,7 +124,11 @@ def dvs_teaming(policy: Any, uplink_names: list[str]) -> Teaming:
 def discovery(config: vim.host.LinkDiscoveryProtocolConfig | None) -> Discovery:
     if config is None:
         return Discovery(protocol="none", operation="none")
-    return Discovery(protocol=config.protocol or "none", operation=config.operation or "none")
+    # The API's names are the model's; pydantic refuses any other.
+    return Discovery(
+        protocol=cast(DiscoveryProtocol, config.protocol or "none"),
+        operation=cast(DiscoveryOperation, config.operation or "none"),
+    )
 
 
 # --- standard networking -----------------------------------------------------------------------
@@ -128,11 +138,13 @@ def _vswitch_uplinks(vswitch: vim.host.VirtualSwitch, pnic_names: dict[str, str]
     bridge = vswitch.spec.bridge if vswitch.spec else None
     if isinstance(bridge, vim.host.VirtualSwitch.BondBridge) and bridge.nicDevice:
         return list(bridge.nicDevice)
-    return [pnic_names.get(key, key) for key in vswitch.pnic or []]
+    # pyVmomi's stubs type `pnic` as the linked PhysicalNic objects; the API sends their keys.
+    keys = cast(list[str], vswitch.pnic or [])
+    return [pnic_names.get(key, key) for key in keys]
 
 
 def vswitches(network: vim.host.NetworkInfo) -> list[StandardVSwitch]:
-    pnic_names = {p.key: p.device for p in network.pnic or []}
+    pnic_names = {p.key: p.device for p in network.pnic or [] if p.key}
     found = []
     for vswitch in network.vswitch or []:
         uplinks = _vswitch_uplinks(vswitch, pnic_names)
@@ -180,7 +192,8 @@ def services_by_vmk(nic_manager: vim.host.VirtualNicManagerInfo | None) -> dict[
     services: dict[str, list[str]] = {}
     for config in (nic_manager.netConfig if nic_manager else None) or []:
         device_by_key = {candidate.key: candidate.device for candidate in config.candidateVnic or []}
-        for key in config.selectedVnic or []:
+        # pyVmomi's stubs type `selectedVnic` as one VirtualNic; the API sends a list of their keys.
+        for key in cast(list[str], config.selectedVnic or []):
             device = device_by_key.get(key) or key.rsplit("-", 1)[-1]
             services.setdefault(device, []).append(config.nicType)
     return services
@@ -315,7 +328,11 @@ def pci_devices(devices: list[Any] | None, nics: list[PhysicalNic], hba_pci: set
 
 def _targets(hba: vim.host.InternetScsiHba) -> list[str]:
     targets = []
-    for target in [*(hba.configuredSendTarget or []), *(hba.configuredStaticTarget or [])]:
+    configured: list[vim.host.InternetScsiHba.SendTarget | vim.host.InternetScsiHba.StaticTarget] = [
+        *(hba.configuredSendTarget or []),
+        *(hba.configuredStaticTarget or []),
+    ]
+    for target in configured:
         address = f"[{target.address}]" if ":" in target.address else target.address
         target_text = f"{address}:{target.port or 3260}"
         if target_text not in targets:
@@ -329,6 +346,7 @@ def iscsi_adapters(adapters: list[Any] | None, nics: list[PhysicalNic], hints: H
     for hba in adapters or []:
         if not isinstance(hba, vim.host.InternetScsiHba):
             continue
+        kind: IscsiKind
         if hba.isSoftwareBased:
             kind = "software"
         elif hba.networkBindingSupport == "required":
@@ -351,7 +369,7 @@ def iscsi_adapters(adapters: list[Any] | None, nics: list[PhysicalNic], hints: H
 # --- hosts and distributed switches ------------------------------------------------------------
 
 
-def connection_state(host: Retrieved) -> str:
+def connection_state(host: Retrieved) -> ConnectionState:
     state = str(host.get("runtime.connectionState") or "notResponding")
     return state if state in CONNECTION_STATES else "notResponding"
 
@@ -479,7 +497,7 @@ VNIC_MODELS = {
 }
 
 
-def _vnic_backing(backing: Any, dv_portgroup_names: dict[str, str]) -> tuple[str | None, str | None, str | None]:
+def _vnic_backing(backing: Any, dv_portgroup_names: dict[str, str]) -> tuple[str | None, SwitchKind | None, str | None]:
     """(port group name, switch kind, distributed port group key) of a vNIC's backing."""
     if isinstance(backing, vim.vm.device.VirtualEthernetCard.NetworkBackingInfo):
         return backing.deviceName or None, "standard", None
@@ -539,7 +557,7 @@ def vms_by_host(
     return found
 
 
-def _hot_add(vm: dict) -> bool | None:
+def _hot_add(vm: Retrieved) -> bool | None:
     enabled = vm.get("config.cpuHotAddEnabled")
     if enabled is not None:
         return bool(enabled)

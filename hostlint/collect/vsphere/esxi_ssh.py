@@ -58,7 +58,9 @@ class SshSettings:
         if self.host_keys.known_hosts is not None or self.config is None:
             return self.host_keys
         resolved = asyncssh.SSHClientConnectionOptions(config=[str(self.config)], host=target).known_hosts
-        files = [Path(name).expanduser() for name in resolved or () if isinstance(name, str)]
+        # From a config file: a list of file names, or None.
+        names = resolved if isinstance(resolved, list | tuple) else ()
+        files = [Path(name).expanduser() for name in names if isinstance(name, str)]
         if not files:
             return self.host_keys
         return HostKeyPolicy(known_hosts=files[0], accept_new=self.host_keys.accept_new)

@@ -14,9 +14,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from hostlint.collect.credentials import MissingCredential, Prompt, vsphere_password
-from hostlint.collect.vsphere.collector import Progress, collect
+from hostlint.collect.limits import VSPHERE_CONCURRENCY as DEFAULT_CONCURRENCY
+from hostlint.collect.limits import VSPHERE_TIMEOUT_S as DEFAULT_TIMEOUT_S
+from hostlint.collect.progress import Progress
+from hostlint.collect.vsphere.collector import collect
 from hostlint.collect.vsphere.connect import (
-    DEFAULT_TIMEOUT_S,
     NoAnswerError,
     UnreachableError,
     UsageError,
@@ -26,7 +28,6 @@ from hostlint.collect.vsphere.connect import (
     tls_context,
 )
 from hostlint.collect.vsphere.fastretrieve import ParserChoiceError, parser_from_env
-from hostlint.collect.vsphere.hints import DEFAULT_CONCURRENCY
 from hostlint.collect.vsphere.retrieve import DEFAULT_PAGE_SIZE
 from hostlint.snapshot import Snapshot
 from hostlint.wording import plural

@@ -152,6 +152,8 @@ def retrieve(
 ) -> list[Retrieved]:
     """Properties `kinds[type]` of every object of those types in the inventory, in one paged query."""
     trips = trips if trips is not None else RoundTrips()
+    if content.viewManager is None:  # every vCenter and ESXi host has one
+        raise vmodl.fault.NotSupported(msg="the server offers no ViewManager")
     view = content.viewManager.CreateContainerView(content.rootFolder, list(kinds), True)
     trips.add("CreateContainerView")
     try:
