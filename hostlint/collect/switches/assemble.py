@@ -308,7 +308,7 @@ def _port(
         description=shown.get("description") or port_config.get("description"),
         status=status,
         mode=mode,
-        **_vlan_facts(name, configured, context, vlan_ids),
+        **_vlan_facts(name, port_config, context, vlan_ids),
         configured_speed_mbps=context.read("config", f"{name} speed", lambda: normalise.speed_mbps(speed_text)),
         configured_duplex=normalise.duplex(port_config.get("duplex") or speed_text),
         speed_mbps=speed,
