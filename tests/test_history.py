@@ -207,10 +207,12 @@ def test_scan_killed_inside_its_transaction_leaves_the_database_valid(db_url: st
 def test_two_scans_at_once_both_land_whole(db_url: str) -> None:
     """The first scan holds its transaction open; the second waits for it (SQLite) or runs alongside (PostgreSQL)."""
     run("history", "--db", db_url)  # create the schema first, as an earlier scan would have
-    slow = hostlint_process("scan", str(LABS / "demo"), "--db", db_url, "--label", "slow", env={TEST_PAUSE_ENV: "5"})
+    # The hook holds the transaction open long enough for the second process to start and begin its scan
+    # even on a loaded machine (a second hostlint process can take several seconds to import).
+    slow = hostlint_process("scan", str(LABS / "demo"), "--db", db_url, "--label", "slow", env={TEST_PAUSE_ENV: "15"})
     wait_for_line(slow, "inside the scan transaction")
-    # The slow scan commits no earlier than this (its hook sleeps 5 s after announcing; reading the pipe takes ms).
-    slow_commits_after = datetime.now(UTC) + timedelta(seconds=4.5)
+    # The slow scan commits no earlier than this (its hook sleeps 15 s after announcing; reading the pipe takes ms).
+    slow_commits_after = datetime.now(UTC) + timedelta(seconds=14.5)
     fast = hostlint_process("scan", str(LABS / "clean"), "--db", db_url, "--label", "fast")
     exited: dict[str, datetime] = {}
     deadline = time.monotonic() + 120
