@@ -3,10 +3,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import pytest
 
 from hostlint.check import check_snapshot
-from hostlint.collect.kvm.ovs import OvsParseError, parse_bridge_ports, parse_port_vlans
+from hostlint.collect.kvm.host import Gathered, _ovs_port_vlans
+from hostlint.collect.kvm.ovs import PORT_VLANS_COMMAND, OvsParseError, parse_bridge_ports, parse_port_vlans
+from hostlint.collect.kvm.runner import Done, Reads
 from hostlint.join import build_facts
 from hostlint.rules.load import load_rules
 from hostlint.snapshot import Snapshot
@@ -134,3 +138,37 @@ def test_unread_ovs_port_vlans_skip_vl001_naming_ovs_vsctl() -> None:
     skipped = {s.object: s.reason for s in result.skipped if s.code == "VL001"}
     assert set(skipped) == {"kvm9/br-sto/vnet2", "kvm9/br-vm/vnet0", "kvm9/br-vm/vnet1", "kvm9/br-vm/vnet3"}
     assert "kvm9 OVS port vnet0: ovs port vlan unknown (`ovs-vsctl list Port` not read)" in skipped["kvm9/br-vm/vnet0"]
+
+
+class _PortTableRefused:
+    """A runner whose `ovs-vsctl list Port` fails or garbles its output: a fault a real OVSDB does not
+    produce on demand, so the one mock here."""
+
+    target = "kvm9"
+
+    def __init__(self, done: Done):
+        self.done = done
+
+    def gather(self, files: Sequence[str] = (), links: Sequence[str] = (), dirs: Sequence[str] = ()) -> Reads:
+        raise AssertionError("not called")
+
+    def run(self, argv: list[str]) -> str | None:
+        raise AssertionError("not called")
+
+    def call(self, argv: list[str]) -> Done:
+        assert argv == PORT_VLANS_COMMAND
+        return self.done
+
+
+@pytest.mark.parametrize(
+    ("done", "reason"),
+    [
+        (Done(1, stderr="ovs-vsctl: unix:/run/openvswitch/db.sock: database connection failed\n"), "connection failed"),
+        (Done(0, stdout="not json"), "unexpected output"),
+    ],
+)
+def test_a_port_table_not_read_is_a_named_error_and_leaves_vlans_unknown(done: Done, reason: str) -> None:
+    gathered = Gathered(host=KvmHost(name="kvm9"))
+    assert _ovs_port_vlans(_PortTableRefused(done), gathered) is None
+    (error,) = gathered.errors
+    assert error.reason.startswith("OVS port VLANs not read: ovs-vsctl list Port: ") and reason in error.reason

@@ -73,10 +73,11 @@ def _ovsdb_bonds(runner: Runner, gathered: Gathered) -> list[Bond]:
         return []
 
 
-def _ovs_bonds(runner: Runner, interfaces: dict[str, LinuxInterface], gathered: Gathered) -> list[Bond]:
+def _ovs_bonds(runner: Runner, interfaces: dict[str, LinuxInterface], gathered: Gathered) -> list[Bond] | None:
+    """The OVS bonds; None when there is no OVS here (not installed, or its daemon not running)."""
     bond_show = runner.call(["ovs-appctl", "bond/show"])
     if bond_show.missing or (not bond_show.ok and _not_running(bond_show)):
-        return []
+        return None
     if bond_show.ok:
         lacp_show = runner.call(["ovs-appctl", "lacp/show"])
         if not lacp_show.ok:
@@ -187,8 +188,9 @@ def gather_host(runner: Runner, name: str, libvirt_uri: str | None, lldp: bool =
     _veths(runner, interfaces)
     by_name = {i.name: i for i in interfaces}
     ovs_bonds = _ovs_bonds(runner, by_name, gathered)
-    host.bonds = _linux_bonds(bond_names, reads, gathered) + ovs_bonds
-    if ovs_bonds:
+    host.bonds = _linux_bonds(bond_names, reads, gathered) + (ovs_bonds or [])
+    # Bridges and port VLANs of a running OVS, bonded or not (a bridge may hold a single NIC).
+    if ovs_bonds is not None:
         host.bridges += _ovs_bridges(runner, {b.name for b in bridges}, gathered)
         host.ovs_ports = _ovs_port_vlans(runner, gathered)
     if lldp:
