@@ -283,7 +283,7 @@ class HostKind:
 
 HOST_KINDS: tuple[HostKind, ...] = (
     HostKind(name="esxi", facts=("teams", "uplinks", "vmks", "iscsi", "pcie", "vm_nics", "vms", "portgroups")),
-    HostKind(name="kvm", facts=("uplinks", "pcie", "bonds", "guest_nics")),
+    HostKind(name="kvm", facts=("uplinks", "pcie", "bonds", "guest_nics", "portgroups")),
 )
 
 SWITCH_NAMES: tuple[str, ...] = tuple(s.name for s in SWITCHES)

@@ -18,6 +18,7 @@ from pathlib import Path
 import pytest
 
 from hostlint.check import check_paths
+from hostlint.join import build_facts
 from hostlint.rules import load_rules
 from hostlint.snapshot import load_snapshot
 
@@ -198,6 +199,8 @@ def test_ovs_bonds_whose_state_is_refused_are_listed_and_their_rules_skipped(tmp
             "add-br br-host",
             "add-bond br-host bond1 eno1 eno2 bond_mode=balance-tcp lacp=active",
             "add-bond br-host bond2 eno3 eno4 bond_mode=balance-slb",
+            # A guest's port, tagged in OVSDB (no ovs-vswitchd needed to store it).
+            "add-port br-host vnet0 tag=30",
         ):
             subprocess.run([*vsctl, *command.split()], check=True, capture_output=True)
         control.bind(str(run / "ovs-vswitchd.ctl"))
@@ -237,7 +240,14 @@ def test_ovs_bonds_whose_state_is_refused_are_listed_and_their_rules_skipped(tmp
         "bond1": ("ovs", None, None, ["eno1", "eno2"]),
         "bond2": ("ovs", None, None, ["eno3", "eno4"]),
     }
-    assert {b.name: sorted(b.members) for b in host.bridges} == {"br-host": ["bond1", "bond2"]}
+    assert {b.name: sorted(b.members) for b in host.bridges} == {"br-host": ["bond1", "bond2", "vnet0"]}
+    # OVSDB answers for the port VLANs although ovs-vswitchd does not.
+    assert {p.name: (p.tag, p.trunks) for p in host.ovs_ports or []} == {
+        "br-host": (None, []),
+        "bond1": (None, []),
+        "bond2": (None, []),
+        "vnet0": (30, []),
+    }
 
     cabling = tmp_path / "cabling.yaml"
     cabling.write_text(
@@ -250,6 +260,9 @@ def test_ovs_bonds_whose_state_is_refused_are_listed_and_their_rules_skipped(tmp
     _s.copy(out, "/tmp/kvm-denied.json")
     _s.copy(cabling, "/tmp/cabling.yaml")
     on_bonds = {"kvm-denied/bond1", "kvm-denied/bond2"}
+    vnet0 = next(p for p in build_facts(load_snapshot(out)).portgroups if p.portgroup == "vnet0")
+    assert (vnet0.object, vnet0.vlan_type, vnet0.vlan) == ("kvm-denied/br-host/vnet0", "vlan", 30)
+    assert [u.nic for u in vnet0.uplinks] == ["eno1", "eno2", "eno3", "eno4"]
     # Neither fired nor passed: every mode-dependent bond rule is skipped, naming bond and fact. (Rules
     # on what was read, such as LK101 on the members' sysfs speeds, still run.)
     assert not [f for f in result.findings if f.object in on_bonds and f.code in BOND_RULES]

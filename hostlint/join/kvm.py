@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections import Counter
 
 from hostlint.join.facts import BondFact, Facts, GuestNicFact, UplinkFact, summarise_unknowns
+from hostlint.join.kvm_vlans import ovs_portgroups
 from hostlint.join.pcie import pcie_facts
 from hostlint.join.sources import kvm_unknown
 from hostlint.join.state import host_missing
@@ -285,7 +286,10 @@ def kvm_facts(host: KvmHost, index: SwitchIndex, facts: Facts) -> None:
     for bond in bonds:
         facts.uplinks.extend(bond.uplinks)
     bonded = {u.nic for bond in bonds for u in bond.uplinks}
-    facts.uplinks.extend(_standalone_uplinks(view, bonded, index))
+    standalone = _standalone_uplinks(view, bonded, index)
+    facts.uplinks.extend(standalone)
+    by_nic = {u.nic: u for u in [*(u for bond in bonds for u in bond.uplinks), *standalone]}
+    facts.portgroups.extend(ovs_portgroups(host, by_nic))
     for domain in host.domains:
         facts.guest_nics.extend(_guest_nics(view, domain))
     pcie_facts(host, facts)

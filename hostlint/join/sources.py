@@ -55,6 +55,7 @@ KVM_FILES: dict[str, str] = {
     "bond_mode": "/proc/net/bonding/BOND (Bonding Mode)",
     "ovs_bond_mode": "`ovs-appctl bond/show` for BOND",
     "ovs_lacp_partner": "`ovs-appctl lacp/show` for BOND",
+    "ovs_port_vlan": "`ovs-vsctl list Port`",
     "nic_model": "libvirt domain XML <model type=...>",
 }
 

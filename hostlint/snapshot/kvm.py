@@ -85,6 +85,18 @@ class Bridge(Model):
     name: Name
     members: list[Name] = Field(default_factory=list)
     stp: bool = False
+    implementation: Literal["linux", "ovs"] = "linux"
+
+
+class OvsPort(Model):
+    """An Open vSwitch port's VLAN settings (OVSDB `Port` table: `tag`, `trunks`, `vlan_mode`).
+
+    An empty `trunks` with no `tag` is not "no VLAN": OVS then trunks every VLAN (ovs-vswitchd.conf.db(5))."""
+
+    name: Name
+    tag: VlanId | None = None
+    trunks: list[VlanId] = Field(default_factory=list)
+    vlan_mode: Text | None = None
 
 
 class Vlan(Model):
@@ -128,3 +140,5 @@ class KvmHost(Model):
     domains: list[LibvirtDomain] = Field(default_factory=list)
     networks: list[LibvirtNetwork] = Field(default_factory=list)
     vhost_net: bool | None = None
+    # OVS ports' VLANs; None when they were not read (no OVS, or `ovs-vsctl list Port` failed).
+    ovs_ports: list[OvsPort] | None = None

@@ -13,16 +13,18 @@ from hostlint.collect.kvm.lldp import LldpParseError, parse_lldpctl_json
 from hostlint.collect.kvm.ovs import (
     BOND_PORTS_COMMAND,
     BRIDGE_PORTS_SCRIPT,
+    PORT_VLANS_COMMAND,
     OvsParseError,
     parse_bond_ports,
     parse_bridge_ports,
     parse_ovs_bonds,
+    parse_port_vlans,
 )
 from hostlint.collect.kvm.runner import CollectionFailure, Done, Reads, Runner
 from hostlint.collect.kvm.sysfs import NET, interface_requests, parse_interfaces, read_pci_links
 from hostlint.collect.refused import refused
 from hostlint.snapshot.common import CollectionError, PciLink
-from hostlint.snapshot.kvm import Bond, Bridge, KvmHost, LinuxInterface
+from hostlint.snapshot.kvm import Bond, Bridge, KvmHost, LinuxInterface, OvsPort
 
 BONDING = "/proc/net/bonding"
 VHOST_NET = "/dev/vhost-net"
@@ -71,10 +73,11 @@ def _ovsdb_bonds(runner: Runner, gathered: Gathered) -> list[Bond]:
         return []
 
 
-def _ovs_bonds(runner: Runner, interfaces: dict[str, LinuxInterface], gathered: Gathered) -> list[Bond]:
+def _ovs_bonds(runner: Runner, interfaces: dict[str, LinuxInterface], gathered: Gathered) -> list[Bond] | None:
+    """The OVS bonds; None when there is no OVS here (not installed, or its daemon not running)."""
     bond_show = runner.call(["ovs-appctl", "bond/show"])
     if bond_show.missing or (not bond_show.ok and _not_running(bond_show)):
-        return []
+        return None
     if bond_show.ok:
         lacp_show = runner.call(["ovs-appctl", "lacp/show"])
         if not lacp_show.ok:
@@ -98,6 +101,19 @@ def _ovs_bridges(runner: Runner, known: set[str], gathered: Gathered) -> list[Br
     if not done.ok or "ovs-vsctl:" in done.stderr:
         gathered.fail(f"OVS bridges not read: ovs-vsctl: {done.why()}")
     return [b for b in parse_bridge_ports(done.stdout or "") if b.name not in known]
+
+
+def _ovs_port_vlans(runner: Runner, gathered: Gathered) -> list[OvsPort] | None:
+    """Each OVS port's tag, trunks and VLAN mode; None (unknown, never a default) when not read."""
+    done = runner.call(PORT_VLANS_COMMAND)
+    if not done.ok:
+        gathered.fail(f"OVS port VLANs not read: ovs-vsctl list Port: {done.why()}")
+        return None
+    try:
+        return parse_port_vlans(done.stdout)
+    except OvsParseError as exc:
+        gathered.fail(str(exc))
+        return None
 
 
 def _neighbours(runner: Runner, interfaces: dict[str, LinuxInterface], gathered: Gathered) -> None:
@@ -172,9 +188,11 @@ def gather_host(runner: Runner, name: str, libvirt_uri: str | None, lldp: bool =
     _veths(runner, interfaces)
     by_name = {i.name: i for i in interfaces}
     ovs_bonds = _ovs_bonds(runner, by_name, gathered)
-    host.bonds = _linux_bonds(bond_names, reads, gathered) + ovs_bonds
-    if ovs_bonds:
+    host.bonds = _linux_bonds(bond_names, reads, gathered) + (ovs_bonds or [])
+    # Bridges and port VLANs of a running OVS, bonded or not (a bridge may hold a single NIC).
+    if ovs_bonds is not None:
         host.bridges += _ovs_bridges(runner, {b.name for b in bridges}, gathered)
+        host.ovs_ports = _ovs_port_vlans(runner, gathered)
     if lldp:
         _neighbours(runner, by_name, gathered)
     host.pci_devices = read_pci_links(runner, interfaces)

@@ -38,7 +38,7 @@ import json
 import re
 from typing import Any
 
-from hostlint.snapshot.kvm import LACP_RATES, Bond, BondMember, BondMode, Bridge
+from hostlint.snapshot.kvm import LACP_RATES, Bond, BondMember, BondMode, Bridge, OvsPort
 
 OVS_MODES: tuple[BondMode, ...] = ("balance-tcp", "balance-slb", "active-backup")
 # Each OVS bridge and its ports (a bond is one port) on one line: `br-host: bond1 vnet0`.
@@ -126,7 +126,7 @@ def parse_bridge_ports(text: str) -> list[Bridge]:
     for line in text.splitlines():
         name, colon, ports = line.partition(":")
         if colon and name.strip():
-            bridges.append(Bridge(name=name.strip(), members=ports.split()))
+            bridges.append(Bridge(name=name.strip(), members=ports.split(), implementation="ovs"))
     return bridges
 
 
@@ -163,3 +163,46 @@ def parse_bond_ports(text: str) -> list[Bond]:
             f"OVS bond ports not read: ovs-vsctl list port/interface: unexpected output ({exc})"
         ) from exc
     return sorted(bonds, key=lambda bond: bond.name)
+
+
+# Each port's VLAN settings, one ovs-vsctl call. A row: ["vnet0", 30, ["set", []], ["set", []]]; an
+# empty column is the empty set ["set", []], a one-element set its bare value, more a ["set", [...]].
+PORT_VLANS_COMMAND = ["ovs-vsctl", "--format=json", "--columns=name,tag,trunks,vlan_mode", "list", "Port"]
+
+
+def _set(column: Any) -> list[Any]:
+    """An OVSDB set column's values: ["set", [...]] or, for one value, the value itself."""
+    if isinstance(column, list) and len(column) == 2 and column[0] == "set":
+        values = column[1]
+        if not isinstance(values, list):
+            raise TypeError(f"set {column!r} holds no list")
+        return values
+    return [column]
+
+
+def _one(column: Any) -> Any:
+    values = _set(column)
+    if len(values) > 1:
+        raise ValueError(f"{column!r} holds more than one value")
+    return values[0] if values else None
+
+
+def parse_port_vlans(text: str) -> list[OvsPort]:
+    """PORT_VLANS_COMMAND's table: each port's `tag`, `trunks` and `vlan_mode` (null where unset)."""
+    try:
+        table = json.loads(text)
+        headings = table["headings"]
+        ports = []
+        for row in table["data"]:
+            columns = dict(zip(headings, row, strict=True))
+            ports.append(
+                OvsPort(
+                    name=columns["name"],
+                    tag=_one(columns["tag"]),
+                    trunks=sorted(_set(columns["trunks"])),
+                    vlan_mode=_one(columns["vlan_mode"]),
+                )
+            )
+    except (ValueError, KeyError, IndexError, TypeError) as exc:
+        raise OvsParseError(f"OVS port VLANs not read: ovs-vsctl list Port: unexpected output ({exc})") from exc
+    return sorted(ports, key=lambda port: port.name)
