@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import errno
 import logging
+import re
 import socket
 from collections.abc import Callable, Iterable
 from concurrent.futures import ThreadPoolExecutor, as_completed
@@ -148,6 +149,17 @@ def _command_failure(command: str, exc: Exception, watchdog: Watchdog) -> str:
     return f"{what}: failed: {type(exc).__name__}" + (f": {text.splitlines()[0]}" if text else "")
 
 
+def without_echo(output: str, command: str) -> str:
+    """The command's output without its echo. netmiko strips the echo when it arrives in one piece; on a
+    slow session it can come back behind the prompt (`nx2#show cdp neighbors detail`), which is not
+    output and would make the parser miss the whole answer."""
+    head, _, rest = output.lstrip("\r\n").partition("\n")
+    line = head.strip()
+    if line == command.strip() or re.fullmatch(r"\S+[#>]\s*" + re.escape(command.strip()), line):
+        return rest
+    return output
+
+
 def _rejection(output: str, spec: PlatformSpec) -> str | None:
     for line in output.splitlines():
         if any(marker in line for marker in spec.rejected):
@@ -181,6 +193,7 @@ def collect_device(
             watchdog.enter(f"command {command.command!r}", timeouts.command)
             try:
                 output = connection.send_command(command.command, read_timeout=timeouts.command)
+                output = without_echo(output, command.command)
             except Exception as exc:  # a timeout or a dropped session ends this device, not the run
                 errors.append(_command_failure(command.command, exc, watchdog))
                 break
