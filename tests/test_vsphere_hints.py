@@ -103,3 +103,23 @@ def test_only_linked_pnics_and_bindable_adapters_are_asked(tmp_path, parser):
     }
     assert [(p.name, p.link_up, p.neighbour) for p in b.pnics] == [("vmnic0", False, None)]
     assert snapshot.collection_errors == []
+
+
+def test_hosts_asked_page_by_page_give_the_same_snapshot(tmp_path):
+    """One host per page, two slices: the per-host calls start while pages still come, the facts do not change."""
+    scenario = tmp_path / "hints.json"
+    scenario.write_text(json.dumps(SCENARIO))
+    binary = launcher.build(tmp_path / "bin")
+    with launcher.Simulator(binary, scenario, password=PASSWORD) as sim:
+        endpoint = parse_server(sim.url)
+        service_instance = connect(endpoint, sim.user, PASSWORD, tls_context(ca_bundle=Path(sim.cert)))
+        try:
+            whole = collect(service_instance, str(endpoint)).snapshot
+            sim.stats(reset=True)
+            paged = collect(service_instance, str(endpoint), page_size=1, parallel=2).snapshot
+            methods = sim.stats()["methods"]
+        finally:
+            disconnect(service_instance)
+    assert (methods.get("QueryNetworkHint"), methods.get("QueryBoundVnics")) == (1, 1)
+    assert paged.model_dump(exclude={"collected_at"}) == whole.model_dump(exclude={"collected_at"})
+    assert paged.esxi_hosts[0].pnics[0].neighbour is not None

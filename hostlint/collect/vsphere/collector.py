@@ -16,7 +16,7 @@ from hostlint.collect.progress import Progress
 from hostlint.collect.refused import refused as refused_error
 from hostlint.collect.vsphere import convert
 from hostlint.collect.vsphere.fastretrieve import Parser, parser_from_env
-from hostlint.collect.vsphere.hints import query_hints
+from hostlint.collect.vsphere.hints import HintQueries
 from hostlint.collect.vsphere.retrieve import (
     DEFAULT_PAGE_SIZE,
     Retrieved,
@@ -124,26 +124,30 @@ def collect(
     vcenter = source if content.about.apiType == "VirtualCenter" else None
 
     # The distributed switches and the VMs come in on other connections while the hosts are retrieved, in
-    # `parallel` slices: the server prepares one slice while pyvmomi parses another (bench/vsphere.py).
+    # `parallel` slices: the server prepares one slice while the client reads another (bench/vsphere.py).
+    # Each host's own calls (CDP/LLDP hints, iSCSI bindings) start as soon as its page has arrived.
     refused: list[CollectionError] = []
-    with ThreadPoolExecutor(max_workers=2, thread_name_prefix="hostlint-retrieve") as pool:
-        switches_future = pool.submit(retrieve_switches, content, page_size, trips, parser)
-        vms_future = pool.submit(retrieve_vms, content, page_size, trips, parser)
-        hosts: list[Retrieved] = _part(
-            source,
-            "hosts",
-            lambda: retrieve_hosts(content, page_size, trips, parallel=parallel, parser=parser),
-            [],
-            refused,
-        )
-        no_switches: tuple[list[Retrieved], list[Retrieved]] = ([], [])
-        switches, dv_portgroups = _part(source, "distributed switches", switches_future.result, no_switches, refused)
-        vms: list[Retrieved] = _part(source, "virtual machines", vms_future.result, [], refused)
-    progress.on_total(len(hosts))
-
-    hints = query_hints(
-        hosts, concurrency, trips, on_host=lambda host: progress.on_host(host.get("name")), parser=parser
-    )
+    queries = HintQueries(concurrency, trips, on_host=lambda host: progress.on_host(host.get("name")), parser=parser)
+    try:
+        with ThreadPoolExecutor(max_workers=2, thread_name_prefix="hostlint-retrieve") as pool:
+            switches_future = pool.submit(retrieve_switches, content, page_size, trips, parser)
+            vms_future = pool.submit(retrieve_vms, content, page_size, trips, parser)
+            hosts: list[Retrieved] = _part(
+                source,
+                "hosts",
+                lambda: retrieve_hosts(content, page_size, trips, queries.submit, parallel=parallel, parser=parser),
+                [],
+                refused,
+            )
+            progress.on_total(len(hosts))
+            no_switches: tuple[list[Retrieved], list[Retrieved]] = ([], [])
+            switches, dv_portgroups = _part(
+                source, "distributed switches", switches_future.result, no_switches, refused
+            )
+            vms: list[Retrieved] = _part(source, "virtual machines", vms_future.result, [], refused)
+        hints = queries.results()
+    finally:
+        queries.close()
     for host in hosts:
         if convert.connection_state(host) != "connected":
             progress.on_host(host.get("name"))

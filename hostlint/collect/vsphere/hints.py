@@ -16,7 +16,7 @@ from __future__ import annotations
 import http.client
 import threading
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -108,6 +108,61 @@ def _host_hints(host: Retrieved, trips: RoundTrips, hung: threading.Event, parse
     return hints
 
 
+class HintQueries:
+    """Per-host calls started as hosts arrive, so they overlap the retrieval of the hosts still coming.
+
+    `submit` takes a page of retrieved hosts (a host seen before is not asked twice: a retried
+    query may deliver it again); `results` waits for every call. Hosts that are not connected
+    are not asked. Once one call times out, the hosts not yet asked are not asked (each would
+    wait as long again), and each says so in its errors.
+    """
+
+    def __init__(
+        self,
+        concurrency: int = DEFAULT_CONCURRENCY,
+        trips: RoundTrips | None = None,
+        on_host: Callable[[Retrieved], None] | None = None,
+        parser: Parser = "lxml",
+    ) -> None:
+        self._trips = trips if trips is not None else RoundTrips()
+        self._on_host = on_host
+        self._parser: Parser = parser
+        self._hung = threading.Event()
+        self._pool = ThreadPoolExecutor(max_workers=max(1, concurrency), thread_name_prefix="hostlint-hints")
+        self._futures: dict[str, Future[HostHints]] = {}
+        self._lock = threading.Lock()
+
+    def _one(self, host: Retrieved) -> HostHints:
+        try:
+            if self._hung.is_set():
+                return HostHints(errors=[f"CDP/LLDP hints and iSCSI bindings: {NOT_ASKED}"])
+            return _host_hints(host, self._trips, self._hung, self._parser)
+        finally:
+            if self._on_host is not None:
+                self._on_host(host)
+
+    def submit(self, hosts: list[Retrieved]) -> None:
+        with self._lock:
+            for host in hosts:
+                key = host.ref._moId
+                if key in self._futures or host.get("runtime.connectionState") != "connected":
+                    continue
+                self._futures[key] = self._pool.submit(self._one, host)
+
+    def results(self) -> dict[str, HostHints]:
+        """Each asked host's hints, by managed object id, once every call has ended."""
+        try:
+            with self._lock:
+                futures = dict(self._futures)
+            return {key: future.result() for key, future in futures.items()}
+        finally:
+            self._pool.shutdown(wait=True)
+
+    def close(self) -> None:
+        """Stop: calls not started are dropped, those under way end within their timeout."""
+        self._pool.shutdown(wait=True, cancel_futures=True)
+
+
 def query_hints(
     hosts: list[Retrieved],
     concurrency: int = DEFAULT_CONCURRENCY,
@@ -115,23 +170,10 @@ def query_hints(
     on_host: Callable[[Retrieved], None] | None = None,
     parser: Parser = "lxml",
 ) -> dict[str, HostHints]:
-    """Hints for each host (by managed object id); hosts that are not connected are not asked.
-
-    Once one call times out, the hosts not yet asked are not asked (each would wait as long again),
-    and each says so in its errors.
-    """
-    trips = trips if trips is not None else RoundTrips()
-    connected = [h for h in hosts if h.get("runtime.connectionState") == "connected"]
-    hung = threading.Event()
-
-    def one(host: Retrieved) -> tuple[str, HostHints]:
-        try:
-            if hung.is_set():
-                return host.ref._moId, HostHints(errors=[f"CDP/LLDP hints and iSCSI bindings: {NOT_ASKED}"])
-            return host.ref._moId, _host_hints(host, trips, hung, parser)
-        finally:
-            if on_host is not None:
-                on_host(host)
-
-    with ThreadPoolExecutor(max_workers=max(1, concurrency), thread_name_prefix="hostlint-hints") as pool:
-        return dict(pool.map(one, connected))
+    """Hints for each host (by managed object id), all hosts known beforehand (see HintQueries)."""
+    queries = HintQueries(concurrency, trips, on_host, parser)
+    try:
+        queries.submit(hosts)
+        return queries.results()
+    finally:
+        queries.close()

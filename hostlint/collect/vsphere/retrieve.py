@@ -96,7 +96,7 @@ def _paged(
     spec: vmodl.query.PropertyCollector.FilterSpec,
     page_size: int,
     trips: RoundTrips,
-    on_page: Callable[[int], None] | None,
+    on_page: Callable[[list[Retrieved]], None] | None,
     parser: Parser = "lxml",
 ) -> list[Retrieved]:
     stub = fastretrieve.fast_stub(collector) if parser == "lxml" else None
@@ -106,16 +106,17 @@ def _paged(
     trips.add("RetrievePropertiesEx")
     found: list[Retrieved] = []
     while result is not None:
-        for item in result.objects:
-            found.append(
-                Retrieved(
-                    ref=item.obj,
-                    props={prop.name: prop.val for prop in item.propSet},
-                    missing={m.path: _missing_reason(m) for m in item.missingSet or []},
-                )
+        page = [
+            Retrieved(
+                ref=item.obj,
+                props={prop.name: prop.val for prop in item.propSet},
+                missing={m.path: _missing_reason(m) for m in item.missingSet or []},
             )
+            for item in result.objects
+        ]
+        found += page
         if on_page is not None:
-            on_page(len(result.objects))
+            on_page(page)
         if not result.token:
             break
         result = collector.ContinueRetrievePropertiesEx(result.token)
@@ -129,16 +130,22 @@ def _paged_fast(
     spec: vmodl.query.PropertyCollector.FilterSpec,
     page_size: int,
     trips: RoundTrips,
-    on_page: Callable[[int], None] | None,
+    on_page: Callable[[list[Retrieved]], None] | None,
 ) -> list[Retrieved]:
     found: list[Retrieved] = []
     for page in fastretrieve.retrieve_pages(collector, stub, spec, page_size, trips.add):
         trips.fell_back(page.fallbacks)
-        for item in page.items:
-            missing = {path: _fault_reason(fault) for path, fault in item.missing.items()}
-            found.append(Retrieved(ref=item.ref, props=item.props, missing=missing))
+        retrieved = [
+            Retrieved(
+                ref=item.ref,
+                props=item.props,
+                missing={path: _fault_reason(fault) for path, fault in item.missing.items()},
+            )
+            for item in page.items
+        ]
+        found += retrieved
         if on_page is not None:
-            on_page(len(page.items))
+            on_page(retrieved)
     return found
 
 
@@ -147,7 +154,7 @@ def retrieve(
     kinds: dict[type, Sequence[str]],
     page_size: int = DEFAULT_PAGE_SIZE,
     trips: RoundTrips | None = None,
-    on_page: Callable[[int], None] | None = None,
+    on_page: Callable[[list[Retrieved]], None] | None = None,
     parser: Parser = "lxml",
 ) -> list[Retrieved]:
     """Properties `kinds[type]` of every object of those types in the inventory, in one paged query."""
@@ -175,7 +182,7 @@ def retrieve_objects(
     paths: Sequence[str],
     page_size: int = DEFAULT_PAGE_SIZE,
     trips: RoundTrips | None = None,
-    on_page: Callable[[int], None] | None = None,
+    on_page: Callable[[list[Retrieved]], None] | None = None,
     parser: Parser = "lxml",
 ) -> list[Retrieved]:
     """Properties of the objects named in `refs` (no view), in one paged query.
@@ -204,7 +211,7 @@ def retrieve_hosts(
     content: vim.ServiceInstanceContent,
     page_size: int = DEFAULT_PAGE_SIZE,
     trips: RoundTrips | None = None,
-    on_page: Callable[[int], None] | None = None,
+    on_page: Callable[[list[Retrieved]], None] | None = None,
     parallel: int = 1,
     parser: Parser = "lxml",
 ) -> list[Retrieved]:
