@@ -13,11 +13,12 @@ from hostlint.fixes.actions import ActionError, load_action, load_actions
 from hostlint.fixes.render import render
 
 ROOT = Path(__file__).resolve().parent.parent
-SOURCE = ROOT / "rules" / "fixes" / "switch-hash.yaml"
+SOURCE = ROOT / "hostlint" / "fixes" / "actions" / "switch_hash" / "action.yaml"
 
 
-def _write(tmp_path: Path, text: str, name: str = "switch-hash") -> Path:
-    path = tmp_path / f"{name}.yaml"
+def _write(tmp_path: Path, text: str, name: str = "switch_hash") -> Path:
+    path = tmp_path / name / "action.yaml"
+    path.parent.mkdir(exist_ok=True)
     path.write_text(text, encoding="utf-8")
     return path
 
@@ -41,9 +42,9 @@ def test_a_misspelt_field_and_a_duplicate_key_are_errors(tmp_path: Path) -> None
         load_action(path)
 
 
-def test_the_file_is_named_after_the_action(tmp_path: Path) -> None:
+def test_the_folder_is_named_after_the_action(tmp_path: Path) -> None:
     path = _write(tmp_path, SOURCE.read_text(encoding="utf-8"), name="other")
-    with pytest.raises(ActionError, match=r"file name must be the action name \(switch-hash.yaml\)"):
+    with pytest.raises(ActionError, match=r"the folder must be named after the action \(switch_hash\)"):
         load_action(path)
 
 
