@@ -1,138 +1,173 @@
-"""Fix actions: one folder per action under this package, the registry that finds them.
+"""Fix actions: one folder per action under this package, and the registry that finds and checks them.
 
 `<action_with_underscores>/action.yaml` holds the action's Jinja2 text per platform (change, verify,
-rollback); `<action_with_underscores>/__init__.py` its expander (`EXPAND`: a fact and the rule's
-params to changes), its simulated applier (`APPLY`: what the change does to a snapshot) and, where
-the target is out of service while the step runs, `UNDER_WAY`. Adding an action touches one folder.
+rollback; hostlint.fixes.actions.model); `<action_with_underscores>/__init__.py` its expander
+(`EXPAND`: a fact and the rule's params to changes), its simulated applier (`APPLY`: what the change
+does to a snapshot) and, where the target is out of service while the step runs, `UNDER_WAY`.
+Adding an action touches one folder.
+
+Checked when the actions load, each failure one line naming the file: every folder has both files,
+an expander and an applier; every platform its YAML names is a fix target of hostlint.platforms,
+and a switch action has text for every switch platform; every rule's fix step names an action
+that has commands for every host kind the step reaches (`check_fix_steps`).
 """
 
 from __future__ import annotations
 
+import difflib
 import functools
 import importlib
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any, Literal, TypeAlias
-
-from pydantic import AfterValidator, field_validator
+from typing import Any
 
 from hostlint import platforms as registry
-from hostlint.strict import Strict
-from hostlint.yamlfile import load_model
+from hostlint.data import data_dir
+from hostlint.fixes.actions.model import (
+    GUEST_PLATFORMS,
+    HOST_PLATFORMS,
+    KVM_HOST_PLATFORMS,
+    Action,
+    ActionError,
+    Applier,
+    Expander,
+    Platform,
+    PlatformText,
+    folder_name,
+    load_action,
+)
+from hostlint.rules import Rule, RuleError, load_rules
 
-if TYPE_CHECKING:
-    from hostlint.fixes.site import Site
-    from hostlint.fixes.steps import Change
-    from hostlint.join.facts import Fact
-    from hostlint.snapshot import Snapshot
-
-# A fix target of the registry (hostlint.platforms): a host tool, a KVM tool or a switch platform.
-Platform = Annotated[str, AfterValidator(registry.check_target)]
-# An ESXi host, directly or through vCenter.
-HOST_PLATFORMS: tuple[Platform, ...] = registry.targets_changing("esxi")
-# A KVM host: NetworkManager persists the change; iproute2 is the runtime variant (lost at reboot).
-KVM_HOST_PLATFORMS: tuple[Platform, ...] = registry.targets_changing("kvm")
-# A libvirt domain's definition, changed on its KVM host.
-GUEST_PLATFORMS: tuple[Platform, ...] = registry.targets_changing("guest")
-
-
-class ActionError(Exception):
-    """An action file that cannot be used; the message names the file and the field."""
-
-
-class PlatformText(Strict):
-    """Jinja2 templates for one platform: the change, how to verify it, and how to undo it.
-
-    Where the undo is the change's mirror image (the same command with `before` where the change
-    has `after`), `rollback` is left out: it is `change` rendered with `before` and `after`
-    swapped, and a left-out `rollback_expect` is `expect` so swapped (hostlint.fixes.render).
-    With `rollback` written out, a left-out `rollback_expect` means "the state from before the step".
-    """
-
-    change: str
-    verify: str
-    expect: str
-    rollback: str | None = None
-    rollback_expect: str | None = None
-
-    @property
-    def mirrored(self) -> bool:
-        """Whether the rollback is the change with `before` and `after` swapped."""
-        return self.rollback is None
-
-
-class Action(Strict):
-    action: str
-    summary: str
-    device: Literal["host", "switch"]
-    # "lite": traffic keeps flowing but every port-channel on the switch is re-hashed.
-    disruptive: Literal["yes", "no", "lite"]
-    # What the action changes on its target; two steps that set the same thing on the same
-    # target in one stage to different values are a conflict (see hostlint.fixes.plan).
-    sets: str
-    # Runs before the other steps of its stage: raising a port's MTU before it joins a port-channel
-    # keeps members and channel compatible (NX-OS rejects MTU on a member once it is bundled).
-    first_in_stage: bool = False
-    describe: str
-    platforms: dict[Platform, PlatformText]
-
-    @field_validator("disruptive", mode="before")
-    @classmethod
-    def _yaml_booleans(cls, value: object) -> object:
-        # YAML reads a bare `yes`/`no` as a boolean; accept both spellings.
-        if isinstance(value, bool):
-            return "yes" if value else "no"
-        return value
-
-    @property
-    def label(self) -> str:
-        return {"yes": "DISRUPTIVE", "no": "not disruptive", "lite": "DISRUPTIVE-LITE"}[self.disruptive]
-
-
-def folder_name(action: str) -> str:
-    """The folder (and module) of `action`: its name with underscores for hyphens."""
-    return action.replace("-", "_")
-
-
-def load_action(path: Path) -> Action:
-    action = load_model(path, Action, "fix action", ActionError)
-    if path.parent.name != folder_name(action.action):
-        raise ActionError(f"{path}: the folder must be named after the action ({folder_name(action.action)})")
-    return action
-
-
-# A fact and the rule's params to the changes on each device; CannotFix when it cannot be scripted.
-Expander: TypeAlias = Callable[[dict[str, Any], "Fact", "Site"], list["Change"]]
-# What a change does to a snapshot, edited in place (simulated apply, hostlint.fixes.simulate).
-Applier: TypeAlias = Callable[["Snapshot", "Change"], None]
+__all__ = [
+    "GUEST_PLATFORMS",
+    "HOST_PLATFORMS",
+    "KVM_HOST_PLATFORMS",
+    "Action",
+    "ActionError",
+    "Applier",
+    "Expander",
+    "Platform",
+    "PlatformText",
+    "Unit",
+    "applier_of",
+    "check_fix_steps",
+    "expander_of",
+    "folder_name",
+    "load_action",
+    "load_actions",
+    "load_units",
+    "under_way_of",
+    "units",
+]
 
 ACTIONS_DIR = Path(__file__).resolve().parent
 
 
 @dataclass(frozen=True)
 class Unit:
-    """One fix action: its templates, its expander, its simulated applier(s)."""
+    """One fix action: its templates, its expander, its simulated applier(s), and its folder."""
 
     action: Action
     expand: Expander
     apply: Applier
     # The state while the step runs, where its targets are out of service meanwhile.
     under_way: Applier | None
+    file: Path
 
 
-def _load_unit(folder: Path) -> Unit:
-    action = load_action(folder / "action.yaml")
-    module = importlib.import_module(f"{__name__}.{folder.name}")
-    expand, apply, under_way = (getattr(module, name, None) for name in ("EXPAND", "APPLY", "UNDER_WAY"))
-    return Unit(action, expand, apply, under_way)  # type: ignore[arg-type]
+def _callable(module: Any, name: str, what: str, where: Path, required: bool = True) -> Any:
+    found = getattr(module, name, None)
+    if found is None and not required:
+        return None
+    if not callable(found):
+        raise ActionError(f"{where}: no {name} ({what}); an action's module names it")
+    return found
+
+
+def _load_unit(folder: Path, package: str) -> Unit:
+    template_file, module_file = folder / "action.yaml", folder / "__init__.py"
+    for needed, what in ((template_file, "its templates"), (module_file, "its expander and applier")):
+        if not needed.is_file():
+            raise ActionError(f"{folder}: an action folder holds {needed.name} ({what})")
+    action = load_action(template_file)
+    if action.device == "switch":
+        missing = [name for name in registry.SWITCH_NAMES if name not in action.platforms]
+        if missing:
+            raise ActionError(
+                f"{template_file}: a switch action has text for every switch platform; missing {', '.join(missing)}"
+            )
+    module = importlib.import_module(f"{package}.{folder.name}")
+    expand = _callable(module, "EXPAND", "the expander", module_file)
+    apply = _callable(module, "APPLY", "the simulated applier", module_file)
+    under_way = _callable(module, "UNDER_WAY", "the state while it runs", module_file, required=False)
+    return Unit(action, expand, apply, under_way, template_file)
+
+
+def load_units(directory: Path, package: str) -> dict[str, Unit]:
+    """Every action folder under `directory` (the Python package `package`), each checked."""
+    folders = sorted(p for p in directory.iterdir() if p.is_dir() and not p.name.startswith(("_", ".")))
+    return {unit.action.action: unit for unit in (_load_unit(folder, package) for folder in folders)}
+
+
+def _step_problems(rule: Rule, where: str, actions: dict[str, Unit]) -> list[str]:
+    problems = []
+    for n, step in enumerate(rule.fix.steps if rule.fix else []):
+        label = f"{where}: fix.steps.{n}"
+        unit = actions.get(step.action)
+        if unit is None:
+            close = difflib.get_close_matches(step.action, list(actions), n=1)
+            hint = f"; did you mean {close[0]}?" if close else ""
+            problems.append(f"{label}: no fix action {step.action!r}{hint}")
+            continue
+        if unit.action.device == "switch":
+            continue  # text for every switch platform: checked when the action loaded
+        for kind in rule.step_hosts(step):
+            targets = registry.targets_for_host(kind)
+            if not set(targets) & set(unit.action.platforms):
+                problems.append(
+                    f"{label}: {step.action} reaches {kind} hosts, but {unit.file} has no text for them "
+                    f"({' or '.join(targets)}); add it, or limit the step with `hosts:`"
+                )
+    return problems
+
+
+def check_fix_steps(rules: Iterable[Rule], where: Callable[[Rule], str | None], actions: dict[str, Unit]) -> None:
+    """Every fix step of `rules` names an action with commands for every host kind it reaches.
+
+    `where` names a rule's file (None: not checked here). RuleError, one line per problem.
+    """
+    problems = []
+    for rule in rules:
+        path = where(rule)
+        if path is not None:
+            problems += _step_problems(rule, path, actions)
+    if problems:
+        raise RuleError("\n".join(problems))
 
 
 @functools.cache
 def units() -> dict[str, Unit]:
-    """Every action of this package, by name, loaded once per process."""
-    folders = sorted(p.parent for p in ACTIONS_DIR.glob("*/action.yaml"))
-    return {unit.action.action: unit for unit in map(_load_unit, folders)}
+    """hostlint's actions, by name, loaded and checked against hostlint's rules once per process."""
+    found = load_units(ACTIONS_DIR, __name__)
+    rules_dir = data_dir("rules")
+    try:
+        check_fix_steps(load_rules(rules_dir), lambda rule: str(rules_dir / f"{rule.code}.yaml"), found)
+    except RuleError as exc:
+        raise ActionError(str(exc)) from exc
+    return found
+
+
+def check_site_rules(rules: Iterable[Rule], directories: Iterable[Path]) -> None:
+    """A site's own rules (those in `directories`, as loaded with them) against hostlint's actions."""
+    folders = list(directories)
+    if not folders:
+        return
+
+    def where(rule: Rule) -> str | None:
+        return next((str(d / f"{rule.code}.yaml") for d in folders if (d / f"{rule.code}.yaml").is_file()), None)
+
+    check_fix_steps(rules, where, units())
 
 
 def load_actions() -> dict[str, Action]:
