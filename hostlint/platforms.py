@@ -12,7 +12,8 @@ A **switch platform** is a fix target that is also collected: its names in other
 how it spells what hostlint names once (port-channel interfaces, jumbo MTU, interface grammar).
 
 Adding a switch platform: one `SwitchPlatform` below, its folder under `collectors/` (spec.yaml, ttp
-templates, samples), its text in each switch action under `rules/fixes/`, and its tests.
+templates, samples), its text in each switch action (hostlint/fixes/actions/switch_*/action.yaml; checked
+when the actions load), and its tests.
 
 This module imports nothing of hostlint's: collect, join, rules and fixes all read it.
 """
@@ -275,16 +276,23 @@ HOST_TARGETS: tuple[Target, ...] = (
 
 @dataclass(frozen=True, kw_only=True)
 class HostKind:
-    """A kind of host hostlint collects: the fact kinds its join yields (hostlint.join)."""
+    """A kind of host hostlint collects: the fact kinds its join yields (hostlint.join), and what the
+    fix targets that change it change (a KVM host's fixes change the host or a guest on it)."""
 
     name: str
     facts: tuple[str, ...]
+    changed_as: tuple[Changes, ...]
 
 
 HOST_KINDS: tuple[HostKind, ...] = (
-    HostKind(name="esxi", facts=("teams", "uplinks", "vmks", "iscsi", "pcie", "vm_nics", "vms", "portgroups")),
-    HostKind(name="kvm", facts=("uplinks", "pcie", "bonds", "guest_nics", "portgroups")),
+    HostKind(
+        name="esxi",
+        facts=("teams", "uplinks", "vmks", "iscsi", "pcie", "vm_nics", "vms", "portgroups"),
+        changed_as=("esxi",),
+    ),
+    HostKind(name="kvm", facts=("uplinks", "pcie", "bonds", "guest_nics", "portgroups"), changed_as=("kvm", "guest")),
 )
+HOST_KIND_NAMES: tuple[str, ...] = tuple(kind.name for kind in HOST_KINDS)
 
 SWITCH_NAMES: tuple[str, ...] = tuple(s.name for s in SWITCHES)
 TARGETS: dict[str, Target] = {t.name: t for t in (*HOST_TARGETS, *SWITCHES)}
@@ -337,6 +345,16 @@ def check_switch(name: str) -> str:
     if name not in _SWITCH_BY_NAME:
         raise ValueError(f"unknown switch platform {name!r}; known: {', '.join(SWITCH_NAMES)}")
     return name
+
+
+def host_kind(name: str) -> HostKind:
+    """The host kind `name` (`esxi`, `kvm`); StopIteration for anything else."""
+    return next(kind for kind in HOST_KINDS if kind.name == name)
+
+
+def targets_for_host(kind: str) -> tuple[str, ...]:
+    """The fix targets a change on a host of this kind is written for (KVM: the host's and its guests')."""
+    return targets_changing(*host_kind(kind).changed_as)
 
 
 def rule_platforms(iterate: str, needs_switch: bool) -> list[str]:

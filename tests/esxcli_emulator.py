@@ -5,10 +5,10 @@ State: the JSON file named by ESXCLI_EMULATOR_STATE, holding one ESXi host as ho
 stores it (EsxiHost.model_dump(mode="json")); every accepted `set`/`add`/`remove` changes it, so the
 test can load it back into a snapshot and check again.
 
-Grammar: exactly the namespaces, commands and options hostlint's templates emit (rules/fixes/*.yaml),
-written from the vSphere ESXCLI command reference (Broadcom developer portal, "ESXCLI Command
-Reference", vSphere 8.0, https://developer.broadcom.com/xapis/esxcli-command-reference/latest/), per
-namespace:
+Grammar: exactly the namespaces, commands and options hostlint's templates emit
+(hostlint/fixes/actions/*/action.yaml), written from the vSphere ESXCLI command reference (Broadcom
+developer portal, "ESXCLI Command Reference", vSphere 8.0,
+https://developer.broadcom.com/xapis/esxcli-command-reference/latest/), per namespace:
 
 - `esxcli network vswitch standard` (set: -v|--vswitch-name, -m|--mtu; list: -v),
   reference page: namespace/esxcli_network_vswitch_standard.html

@@ -125,7 +125,7 @@ def test_escaping_functions() -> None:
 
 
 def test_a_template_that_writes_a_raw_name_withholds_its_fix() -> None:
-    """A defect in rules/fixes (a raw `{{ nic }}`) fails loudly: the fix is withheld, never written raw."""
+    """A defect in an action.yaml (a raw `{{ nic }}`) fails loudly: the fix is withheld, never written raw."""
     actions = load_actions()
     action = actions["host-nic-autoneg"]
     broken = action.model_copy(deep=True)

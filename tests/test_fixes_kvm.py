@@ -14,7 +14,8 @@ from pathlib import Path
 import pytest
 
 from hostlint.check import check_snapshot
-from hostlint.fixes import build_plan, switch_steps, write_scripts
+from hostlint.fixes import build_plan, write_scripts
+from hostlint.fixes.actions.switch_channel_mode_static import channel_mode_static
 from hostlint.fixes.facts import parse_fact
 from hostlint.fixes.plan import Plan
 from hostlint.fixes.simulate import simulate
@@ -391,7 +392,7 @@ def test_changing_both_sides_of_a_bond_is_rejected() -> None:
 def _static_channel_change(snapshot: Snapshot) -> Change:
     """The switch-side alternative for kvm01's LG102: leaf1 Port-Channel10 made static."""
     bond = next(b for b in build_facts(snapshot).bonds if b.object == "kvm01.lab.example/bond0")
-    [change] = switch_steps.channel_mode_static({}, bond, Site(snapshot))
+    [change] = channel_mode_static({}, bond, Site(snapshot))
     return change
 
 

@@ -86,6 +86,15 @@ def test_wheel_ships_rules_and_collectors(installed: Installed) -> None:
     assert any(name.startswith("hostlint/_data/collectors/") for name in names)
 
 
+def test_wheel_ships_every_fix_action_folder(installed: Installed) -> None:
+    names = set(zipfile.ZipFile(installed.wheel).namelist())
+    folders = sorted(p.parent.name for p in (REPO / "hostlint" / "fixes" / "actions").glob("*/action.yaml"))
+    assert folders
+    for folder in folders:
+        assert f"hostlint/fixes/actions/{folder}/action.yaml" in names
+        assert f"hostlint/fixes/actions/{folder}/__init__.py" in names
+
+
 def test_venv_uses_the_installed_wheel(installed: Installed) -> None:
     probe = (
         "import json, sysconfig, hostlint, hostlint.data; "
@@ -128,3 +137,11 @@ def test_check_finds_a_port_out_of_its_port_channel(installed: Installed, tmp_pa
     assert done.returncode == 1, done.stdout + done.stderr
     findings = json.loads(done.stdout)["findings"]
     assert ("LG001", "esx01.lab.example.net/vSwitch1") in {(f["code"], f["object"]) for f in findings}
+
+    # The fix actions load from the installed package (and check hostlint's rules) and write the scripts.
+    out = tmp_path / "fixes"
+    done = _run([installed.hostlint, "check", lab, "--fix-script", out, "--unsafe-fixes"], cwd=installed.outside)
+    assert done.returncode == 1, done.stdout + done.stderr
+    plan = (out / "PLAN.md").read_text(encoding="utf-8")
+    assert "switch-static-port-channel" in plan
+    assert any(path.name.startswith("nx2") for path in out.iterdir())

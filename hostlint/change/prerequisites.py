@@ -18,10 +18,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from hostlint.change.setexpr import SetRequest
-from hostlint.fixes.host_steps import host_vswitch_mtu, vmk_mtu
+from hostlint.fixes.actions.host_vswitch_mtu import host_vswitch_mtu
+from hostlint.fixes.actions.switch_port_mtu import port_mtu
+from hostlint.fixes.actions.vmk_mtu import vmk_mtu
 from hostlint.fixes.site import Site
 from hostlint.fixes.steps import CannotFix, Change
-from hostlint.fixes.switch_steps import port_mtu
 from hostlint.join.facts import Facts, TeamFact, VmkFact
 from hostlint.snapshot import Snapshot
 

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import Any, get_args
 
 from hostlint import names
-from hostlint.fixes.plan import EXPANDERS
+from hostlint.fixes.actions import units
 from hostlint.fixes.site import Site
 from hostlint.fixes.steps import CannotFix, Change
 from hostlint.join.facts import Facts, TeamFact, VmkFact
@@ -120,7 +120,7 @@ def requested_changes(texts: list[str], facts: Facts, site: Site) -> list[tuple[
         request = parse_set(text)
         for fact, action, params in resolve(request, facts):
             try:
-                expanded = EXPANDERS[action](params, fact, site)
+                expanded = units()[action].expand(params, fact, site)
             except CannotFix as exc:
                 raise ChangeError(f"--set {text!r}: {exc}") from exc
             changes += [(request, change) for change in expanded]

@@ -15,6 +15,7 @@ from hostlint.cli.exit import Exit
 from hostlint.cli.settings import config_options, echo_error, rules_dir_option
 from hostlint.config import ConfigError, load_config
 from hostlint.data import data_dir
+from hostlint.fixes.actions import check_site_rules
 from hostlint.rules import Rule, RuleError, find, load_rules
 from hostlint.rules.cases import CaseError, load_cases, run_case
 from hostlint.rules.docs import rule_markdown, write_docs
@@ -24,7 +25,10 @@ def _load(config_file: Path | None = None, isolated: bool = False, rules_dirs: t
     """hostlint's rules and the site's (settings file's rules_dirs and --rules-dir)."""
     try:
         config = load_config(config_file, isolated)
-        return load_rules(extra_dirs=[*config.rules_dirs, *rules_dirs])
+        site_dirs = [*config.rules_dirs, *rules_dirs]
+        catalogue = load_rules(extra_dirs=site_dirs)
+        check_site_rules(catalogue, site_dirs)
+        return catalogue
     except (RuleError, ConfigError) as exc:
         raise click.ClickException(str(exc)) from exc
 
@@ -107,6 +111,8 @@ def test_rules(directory: Path, cases_dir: Path | None) -> int:
     shipped = data_dir("rules").resolve() == directory.resolve()
     try:
         catalogue = load_rules(directory) if shipped else load_rules(extra_dirs=[directory])
+        if not shipped:
+            check_site_rules(catalogue, [directory])
         rules = [r for r in catalogue if shipped or (directory / f"{r.code}.yaml").is_file()]
         plans = []
         for found in rules:

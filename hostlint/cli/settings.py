@@ -10,6 +10,7 @@ import click
 
 from hostlint.baseline import Baseline, check_baseline_codes
 from hostlint.config import Config
+from hostlint.fixes.actions import check_site_rules
 from hostlint.rules import Rule, load_rules, select
 from hostlint.rules.load import check_selectors
 
@@ -58,7 +59,9 @@ def chosen_rules(
     baseline_file: Path | None = None,
 ) -> list[Rule]:
     """The rules to run: flags over the settings file; every selector and baseline code must name a rule."""
-    catalogue = load_rules(extra_dirs=[*config.rules_dirs, *rules_dirs])
+    site_dirs = [*config.rules_dirs, *rules_dirs]
+    catalogue = load_rules(extra_dirs=site_dirs)
+    check_site_rules(catalogue, site_dirs)
     if baseline is not None and baseline_file is not None:
         check_baseline_codes(baseline, catalogue, baseline_file)
     where = f"{config.source}: " if config.source else ""

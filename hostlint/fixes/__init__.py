@@ -1,6 +1,6 @@
 """Fix scripts: findings' fix requests turned into an ordered plan, per-device scripts and rollbacks.
 
-Actions are data (`rules/fixes/<action>.yaml`, Jinja2 per platform); this package expands each
+Actions are one folder each (`actions/<action>/`: Jinja2 per platform, expander, applier); this package expands each
 request against the snapshot, merges and orders the steps, and renders them. It never runs them.
 """
 

@@ -1,4 +1,6 @@
-"""What a planned change does to a snapshot: the model of each fix action, for simulated apply.
+"""What a planned change does to a snapshot, for simulated apply: the lookups and models several
+actions' appliers share, and `apply_change`, which runs the action's own applier
+(`APPLY` in hostlint/fixes/actions/<action>/).
 
 Each applier edits a snapshot in place the way the action's commands would change
 the device, so the rules can be run again on every intermediate state.
@@ -10,16 +12,16 @@ import dataclasses
 from collections.abc import Callable
 from typing import Any
 
-from hostlint import names, vlans
+from hostlint import names
 from hostlint import platforms as registry
-from hostlint.fixes.spelling import jumbo_ip_mtu
+from hostlint.fixes.actions import applier_of, under_way_of
 from hostlint.fixes.steps import Change
 from hostlint.join import build_facts
 from hostlint.join.facts import BondFact
 from hostlint.snapshot import Snapshot
 from hostlint.snapshot.esxi import EsxiHost, Inheritance, PortGroup, StandardVSwitch, Teaming
 from hostlint.snapshot.kvm import Bond, DomainInterface, KvmHost
-from hostlint.snapshot.switch import ChannelMode, LoadBalance, MemberState, PortChannel, Switch, SwitchPort
+from hostlint.snapshot.switch import ChannelMode, MemberState, PortChannel, Switch, SwitchPort
 
 
 class ApplyError(Exception):
@@ -141,39 +143,6 @@ def _set_teaming(snapshot: Snapshot, change: Change, update: dict[str, Any]) -> 
         pg.teaming_set = dataclasses.replace(pg.teaming_set, **pinned)
 
 
-def _host_teaming(snapshot: Snapshot, change: Change) -> None:
-    _set_teaming(snapshot, change, {"policy": change.after})
-
-
-def _host_active_uplinks(snapshot: Snapshot, change: Change) -> None:
-    after = change.after
-    _set_teaming(
-        snapshot,
-        change,
-        {
-            "active": list(after["active"]),
-            "standby": list(after["standby"]),
-            "unused": [],
-            "failure_detection": after["failure_detection"],
-        },
-    )
-    if after["removed"] and change.values["kind"] == "vss":
-        vswitch = _vswitch(_host(snapshot, change.device), change.values["vswitch"])
-        vswitch.uplinks = [nic for nic in vswitch.uplinks if nic not in after["removed"]]
-
-
-def _host_vswitch_mtu(snapshot: Snapshot, change: Change) -> None:
-    _vswitch(_host(snapshot, change.device), change.values["vswitch"]).mtu = int(change.after)
-
-
-def _vmk_mtu(snapshot: Snapshot, change: Change) -> None:
-    host = _host(snapshot, change.device)
-    vmk = next((v for v in host.vmks if v.name == change.target), None)
-    if vmk is None:
-        raise ApplyError(f"no {change.target} on {host.name}")
-    vmk.mtu = int(change.after)
-
-
 def _pnic_port(snapshot: Snapshot, host: EsxiHost, nic: str) -> tuple[Any, SwitchPort | None]:
     pnic = next((p for p in host.pnics if p.name == nic), None)
     if pnic is None:
@@ -199,28 +168,6 @@ def _negotiate(pnic: Any, port: SwitchPort | None) -> None:
         auto_end.duplex = "half"
 
 
-def _host_nic_autoneg(snapshot: Snapshot, change: Change) -> None:
-    host = _host(snapshot, change.device)
-    pnic, port = _pnic_port(snapshot, host, change.values["nic"])
-    pnic.configured_speed_mbps = pnic.configured_duplex = None
-    _negotiate(pnic, port)
-
-
-def _switch_port_autoneg(snapshot: Snapshot, change: Change) -> None:
-    switch = _switch(snapshot, change.device)
-    port = _port(switch, change.values["port"])
-    port.configured_speed_mbps = port.configured_duplex = None
-    for host in snapshot.esxi_hosts:
-        for pnic in host.pnics:
-            neighbour = pnic.neighbour
-            if (
-                neighbour
-                and names.device_key(neighbour.device_id) == names.device_key(switch.name)
-                and (names.interface_key(neighbour.port_id) == names.interface_key(port.name))
-            ):
-                _negotiate(pnic, port)
-
-
 def _join_channel(
     switch: Switch, interface: str, ports: list[str], mode: ChannelMode, multichassis_id: int | None
 ) -> None:
@@ -243,70 +190,8 @@ def _join_channel(
         port.member_state = "bundled" if port.status == "up" else "down"
 
 
-def _switch_static_port_channel(snapshot: Snapshot, change: Change) -> None:
-    values = change.values
-    multichassis_id = values["number"] if values.get("multichassis") else None
-    _join_channel(_switch(snapshot, change.device), values["interface"], values["ports"], "static", multichassis_id)
-
-
-def _switch_channel_mode_static(snapshot: Snapshot, change: Change) -> None:
-    values = change.values
-    _join_channel(_switch(snapshot, change.device), values["interface"], values["members"], "static", None)
-    _renegotiate(snapshot, _on_switch(change.device))
-
-
-def _switch_hash(snapshot: Snapshot, change: Change) -> None:
-    _switch(snapshot, change.device).load_balance = LoadBalance(hash=change.after, raw=change.values.get("command"))
-
-
-def _switch_remove_port_channel(snapshot: Snapshot, change: Change) -> None:
-    switch = _switch(snapshot, change.device)
-    channel = _channel(switch, change.values["interface"])
-    leaving = {names.interface_key(p) for p in change.values["members"]}
-    for name in change.values["members"]:
-        port = _port(switch, name)
-        port.port_channel = None
-        port.member_state = None
-    if channel is not None:
-        channel.members = [m for m in channel.members if names.interface_key(m) not in leaving]
-        if not channel.members and change.values.get("remove_interface"):
-            switch.port_channels.remove(channel)
-    _renegotiate(snapshot, _on_switch(change.device))
-
-
-def _switch_port_mtu(snapshot: Snapshot, change: Change) -> None:
-    switch = _switch(snapshot, change.device)
-    mtu = jumbo_ip_mtu(switch.platform)
-    for interface in change.values["interfaces"]:
-        channel = _channel(switch, interface["name"])
-        if channel is not None:
-            channel.mtu = mtu
-            # Members follow the port-channel's MTU.
-            for member in channel.members:
-                _port(switch, member).mtu = mtu
-        else:
-            _port(switch, interface["name"]).mtu = mtu
-
-
 def _vlan_interface(switch: Switch, name: str) -> SwitchPort | PortChannel:
     return _channel(switch, name) or _port(switch, name)
-
-
-def _switch_trunk_allow_vlan(snapshot: Snapshot, change: Change) -> None:
-    interface = _vlan_interface(_switch(snapshot, change.device), change.values["interface"])
-    added = [r for word in change.values["vlans"] for r in vlans.parse_list(word)]
-    interface.allowed_vlans = vlans.merge(list(interface.allowed_vlans or []) + added)
-
-
-def _switch_trunk_native_vlan(snapshot: Snapshot, change: Change) -> None:
-    interface = _vlan_interface(_switch(snapshot, change.device), change.values["interface"])
-    interface.native_vlan = int(change.after)
-
-
-def _switch_channel_mode_lacp(snapshot: Snapshot, change: Change) -> None:
-    values = change.values
-    _join_channel(_switch(snapshot, change.device), values["interface"], values["members"], "lacp-active", None)
-    _renegotiate(snapshot, _on_switch(change.device))
 
 
 def _on_switch(switch: str) -> Callable[[BondFact], bool]:
@@ -353,76 +238,9 @@ def _renegotiate(snapshot: Snapshot, touched: Callable[[BondFact], bool]) -> Non
             member.aggregator_id = 1 if negotiated else number
 
 
-def _bond_mode(snapshot: Snapshot, change: Change) -> None:
-    host = _kvm_host(snapshot, change.device)
-    bond = _bond(host, change.values["bond"])
-    options = change.values["options"]
-    bond.mode = change.after
-    bond.xmit_hash_policy = options.get("xmit_hash_policy", bond.xmit_hash_policy)
-    bond.lacp_rate = options.get("lacp_rate")
-    bond.miimon = options["miimon"]
-    _renegotiate(snapshot, lambda fact: fact.host == host.name and fact.vswitch == bond.name)
-
-
-def _guest_nic_mtu(snapshot: Snapshot, change: Change) -> None:
-    host = _kvm_host(snapshot, change.device)
-    _domain_interface(host, change.values["domain"], change.values["mac"]).mtu = int(change.after)
-
-
-def _guest_nic_model(snapshot: Snapshot, change: Change) -> None:
-    host = _kvm_host(snapshot, change.device)
-    _domain_interface(host, change.values["domain"], change.values["mac"]).model = change.after
-
-
-def _vmk_migrate(snapshot: Snapshot, change: Change) -> None:
-    host = _host(snapshot, change.device)
-    for move in change.values["moves"]:
-        vmk = next((v for v in host.vmks if v.name == move["vmk"]), None)
-        if vmk is None:
-            raise ApplyError(f"no {move['vmk']} on {host.name}")
-        vmk.portgroup, vmk.dvswitch, vmk.vswitch = move["portgroup"], move["dvswitch"], None
-
-
-def _vmk_migrate_under_way(snapshot: Snapshot, change: Change) -> None:
-    """While vmks move, they are on no port group: their traffic has no path."""
-    host = _host(snapshot, change.device)
-    moving = {move["vmk"] for move in change.values["moves"]}
-    for vmk in host.vmks:
-        if vmk.name in moving:
-            vmk.portgroup, vmk.dvswitch, vmk.vswitch = "(moving)", None, None
-
-
-APPLIERS: dict[str, Callable[[Snapshot, Change], None]] = {
-    "host-teaming": _host_teaming,
-    "host-active-uplinks": _host_active_uplinks,
-    "host-vswitch-mtu": _host_vswitch_mtu,
-    "vmk-mtu": _vmk_mtu,
-    "host-nic-autoneg": _host_nic_autoneg,
-    "switch-port-autoneg": _switch_port_autoneg,
-    "switch-static-port-channel": _switch_static_port_channel,
-    "switch-channel-mode-static": _switch_channel_mode_static,
-    "switch-hash": _switch_hash,
-    "switch-remove-port-channel": _switch_remove_port_channel,
-    "switch-port-mtu": _switch_port_mtu,
-    "switch-channel-mode-lacp": _switch_channel_mode_lacp,
-    "switch-trunk-allow-vlan": _switch_trunk_allow_vlan,
-    "switch-trunk-native-vlan": _switch_trunk_native_vlan,
-    "bond-mode": _bond_mode,
-    "guest-nic-mtu": _guest_nic_mtu,
-    "guest-nic-model": _guest_nic_model,
-    "vmk-migrate": _vmk_migrate,
-}
-
-# Actions whose targets are out of service while the step runs: simulated apply also checks
-# that in-between state (moving every iSCSI path at once leaves the host with none).
-UNDER_WAY: dict[str, Callable[[Snapshot, Change], None]] = {
-    "vmk-migrate": _vmk_migrate_under_way,
-}
-
-
 def apply_under_way(snapshot: Snapshot, change: Change) -> bool:
     """Put `snapshot` in the state it is in while `change` runs; False when that is just the before."""
-    under_way = UNDER_WAY.get(change.action)
+    under_way = under_way_of(change.action)
     if under_way is None:
         return False
     under_way(snapshot, change)
@@ -430,7 +248,7 @@ def apply_under_way(snapshot: Snapshot, change: Change) -> bool:
 
 
 def apply_change(snapshot: Snapshot, change: Change) -> None:
-    applier = APPLIERS.get(change.action)
+    applier = applier_of(change.action)
     if applier is None:
         raise ApplyError(f"no model of what {change.action} does; cannot simulate it")
     applier(snapshot, change)

@@ -8,12 +8,10 @@ switch, then vSwitch, then vmk.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from hostlint.fixes import host_steps, kvm_steps, switch_steps
-from hostlint.fixes.actions import Action, load_actions
+from hostlint.fixes.actions import Action, expander_of, load_actions
 from hostlint.fixes.facts import parse_fact
 from hostlint.fixes.site import Site
 from hostlint.fixes.steps import CannotFix, Change, Source, Step
@@ -26,28 +24,6 @@ from hostlint.snapshot import Snapshot
 STAGES: tuple[Stage, ...] = ("host-undo", "switch", "host", "vmk", "switch-cleanup")
 # Looked up with the stage a fix request names (a string read from a rule or a stored result).
 STAGE_RANK: dict[str, int] = {stage: rank for rank, stage in enumerate(STAGES)}
-
-Expander = Callable[[dict[str, Any], Fact, Site], list[Change]]
-EXPANDERS: dict[str, Expander] = {
-    "host-teaming": host_steps.host_teaming,
-    "host-active-uplinks": host_steps.host_active_uplinks,
-    "host-vswitch-mtu": host_steps.host_vswitch_mtu,
-    "host-nic-autoneg": host_steps.host_nic_autoneg,
-    "vmk-mtu": host_steps.vmk_mtu,
-    "vmk-migrate": host_steps.vmk_migrate,
-    "switch-static-port-channel": switch_steps.static_port_channel,
-    "switch-channel-mode-static": switch_steps.channel_mode_static,
-    "switch-channel-mode-lacp": switch_steps.channel_mode_lacp,
-    "switch-hash": switch_steps.switch_hash,
-    "switch-remove-port-channel": switch_steps.remove_port_channel,
-    "switch-port-mtu": switch_steps.port_mtu,
-    "switch-port-autoneg": switch_steps.port_autoneg,
-    "switch-trunk-allow-vlan": switch_steps.trunk_allow_vlan,
-    "switch-trunk-native-vlan": switch_steps.trunk_native_vlan,
-    "bond-mode": kvm_steps.bond_mode,
-    "guest-nic-mtu": kvm_steps.guest_nic_mtu,
-    "guest-nic-model": kvm_steps.guest_nic_model,
-}
 
 
 @dataclass
@@ -138,7 +114,7 @@ class _Builder:
         fact = parse_fact(finding.fact)
         steps = []
         for request in finding.fix:
-            expander = EXPANDERS.get(request.action)
+            expander = expander_of(request.action)
             try:
                 changes = expander(request.params, fact, self.site) if expander else []
             except CannotFix:
@@ -157,7 +133,7 @@ class _Builder:
 
     def _expand(self, request: FixRequest, fact: Fact, source: Source) -> list[Change] | None:
         """The request's changes, or None (and a manual item saying why) when it cannot be scripted."""
-        expander = EXPANDERS.get(request.action)
+        expander = expander_of(request.action)
         if expander is None:
             self.plan.manual.append(Manual(source, request.action, "hostlint has no fix action of this name"))
             return None

@@ -1,4 +1,4 @@
-"""Rendering one step's action templates (rules/fixes/*.yaml) for one platform.
+"""Rendering one step's action templates (hostlint/fixes/actions/<action>/action.yaml) for one platform.
 
 Each script language has its own environment whose `finalize` refuses a raw value (see
 hostlint.fixes.quoting): commands (`change`, `verify`, `rollback`) render in the platform's language,
@@ -14,6 +14,7 @@ import jinja2
 
 from hostlint import platforms as registry
 from hostlint.fixes import quoting
+from hostlint.fixes.actions.model import folder_name
 from hostlint.fixes.quoting import UnsafeValue
 from hostlint.fixes.spelling import FILTERS
 from hostlint.fixes.steps import Step
@@ -47,7 +48,7 @@ def _environment(language: str) -> jinja2.Environment:
 
 
 class TemplateError(Exception):
-    """A fix action template that does not render (a defect in rules/fixes, not in the site)."""
+    """A fix action template that does not render (a defect in an action.yaml, not in the site)."""
 
 
 @cache
@@ -71,13 +72,17 @@ def _context(step: Step, platform: str, mirror: bool = False) -> dict[str, Any]:
 _MIRRORS = {"rollback": "change", "rollback_expect": "expect"}
 
 
+def _template_file(step: Step) -> str:
+    return f"hostlint/fixes/actions/{folder_name(step.action.action)}/action.yaml"
+
+
 def _render(step: Step, source: str, platform: str, where: str, language: str, mirror: bool = False) -> str:
     try:
         text = _compile(source, language).render(_context(step, platform, mirror))
     except UnsafeValue as exc:
-        raise UnsafeValue(f"rules/fixes/{step.action.action}.yaml: {where}: {exc}") from exc
+        raise UnsafeValue(f"{_template_file(step)}: {where}: {exc}") from exc
     except jinja2.TemplateError as exc:
-        raise TemplateError(f"rules/fixes/{step.action.action}.yaml: {where}: {exc}") from exc
+        raise TemplateError(f"{_template_file(step)}: {where}: {exc}") from exc
     return "\n".join(line.rstrip() for line in text.strip("\n").splitlines())
 
 

@@ -1,6 +1,6 @@
 """How each platform spells what hostlint names once: teaming policies, hashes, channels, MTUs.
 
-These are the Jinja2 filters the action templates under `rules/fixes/` use.
+These are the Jinja2 filters the action templates (hostlint/fixes/actions/*/action.yaml) use.
 """
 
 from __future__ import annotations

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from hostlint.rules.model import Rule
+from hostlint.rules.model import FixStep, Rule
 
 
 def rule_markdown(rule: Rule) -> str:
@@ -38,11 +38,15 @@ def rule_markdown(rule: Rule) -> str:
     ]
     if rule.fix:
         lines += ["## Fix", "", f"*Applicability: {rule.fix.applicability}.* {rule.fix.summary}", ""]
-        lines += [f"{n}. `{s.action}` ({s.stage})" for n, s in enumerate(rule.fix.steps, 1)]
+        lines += [f"{n}. `{s.action}` ({_step_where(s)})" for n, s in enumerate(rule.fix.steps, 1)]
         lines.append("")
     lines += ["## References", ""]
     lines += [f"- [{ref.title}]({ref.url})" for ref in rule.references]
     return "\n".join(lines) + "\n"
+
+
+def _step_where(step: FixStep) -> str:
+    return f"{step.stage}; {', '.join(step.hosts)} hosts only" if step.hosts else step.stage
 
 
 def catalogue_markdown(rules: list[Rule]) -> str:

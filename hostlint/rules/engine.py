@@ -207,6 +207,14 @@ def _execute(program: Any, scope: FactScope) -> tuple[bool, Any]:
         return False, exc
 
 
+def _host_kind(fact: Fact, rule: Rule) -> str | None:
+    """The kind of host the fact is on: as the fact says, or the only kind whose join yields it."""
+    kind = getattr(fact, "host_kind", None)
+    if isinstance(kind, str):
+        return kind
+    return rule.host_kinds[0] if len(rule.host_kinds) == 1 else None
+
+
 @dataclass
 class CompiledRule:
     rule: Rule
@@ -291,8 +299,11 @@ class CompiledRule:
         fields.update(object=fact.object, host=fact.host, expected=_text(expected), actual=_text(actual))
         fix = []
         if rule.fix:
+            kind = _host_kind(fact, rule)
             for step, params, when in zip(rule.fix.steps, self.params, self.step_when, strict=True):
-                if not run(when, scope, f"fix.{step.action}.when"):
+                if (kind is not None and kind not in rule.step_hosts(step)) or not run(
+                    when, scope, f"fix.{step.action}.when"
+                ):
                     continue
                 evaluated = {k: run(p, scope, f"fix.{k}") for k, p in params.items()}
                 fix.append(FixRequest(action=step.action, stage=step.stage, params=evaluated))

@@ -7,7 +7,7 @@ from typing import Any, Literal
 
 from pydantic import Field, field_validator, model_validator
 
-from hostlint.platforms import rule_platforms
+from hostlint.platforms import HOST_KIND_NAMES, rule_platforms
 from hostlint.strict import Strict
 
 Severity = Literal["error", "warning", "info"]
@@ -42,17 +42,21 @@ class Examples(Strict):
 
 
 class FixStep(Strict):
-    """One step of a rule's fix: a named action (rules/fixes/<action>.yaml) at a stage.
+    """One step of a rule's fix: a named action (hostlint/fixes/actions/<action>/) at a stage.
 
     `when` and `params` values are CEL expressions over the fact; a step whose
     `when` is false is left out. Stages order steps across findings and devices
-    (see hostlint.fixes.plan).
+    (see hostlint.fixes.plan). `hosts` limits the step to facts of these host kinds
+    (an action with ESXi commands only, in a rule that also reaches KVM hosts); by
+    default it applies on every host kind the rule reaches. When fix actions load, each
+    step's action must have commands for every host kind and switch platform it reaches.
     """
 
     action: str
     stage: Stage
     when: str = "true"
     params: dict[str, str] = Field(default_factory=dict)
+    hosts: list[Literal["esxi", "kvm"]] | None = Field(default=None, min_length=1)
 
 
 class Fix(Strict):
@@ -97,6 +101,18 @@ class Rule(Strict):
             )
         return data
 
+    @model_validator(mode="after")
+    def _step_hosts_reached(self) -> Rule:
+        reached = self.host_kinds
+        for n, step in enumerate(self.fix.steps if self.fix else []):
+            beyond = [kind for kind in step.hosts or [] if kind not in reached]
+            if beyond:
+                raise ValueError(
+                    f"fix.steps.{n}.hosts: {', '.join(beyond)} is not a host kind this rule reaches"
+                    f" ({', '.join(reached) or 'none'})"
+                )
+        return self
+
     @field_validator("code")
     @classmethod
     def _code_shape(cls, code: str) -> str:
@@ -120,3 +136,12 @@ class Rule(Strict):
         """Where the rule applies: the host kinds whose facts it iterates, and every switch platform
         when it reads switch data (to find a violation or to claim a pass)."""
         return rule_platforms(self.iterate, "switch" in (*self.needs, *self.needs_for_pass))
+
+    @property
+    def host_kinds(self) -> list[str]:
+        """The host kinds among the rule's platforms."""
+        return [p for p in self.platforms if p in HOST_KIND_NAMES]
+
+    def step_hosts(self, step: FixStep) -> list[str]:
+        """The host kinds a fix step of this rule reaches: the rule's, narrowed by the step's `hosts`."""
+        return [kind for kind in self.host_kinds if step.hosts is None or kind in step.hosts]

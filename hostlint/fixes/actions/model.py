@@ -1,16 +1,22 @@
-"""Fix actions as data: one YAML file per action under `rules/fixes/`, with Jinja2 text per platform."""
+"""A fix action's templates (action.yaml, Jinja2 text per platform) as a model, and what its module provides."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
-from typing import Annotated, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Literal, TypeAlias
 
 from pydantic import AfterValidator, field_validator
 
 from hostlint import platforms as registry
-from hostlint.data import data_dir
 from hostlint.strict import Strict
 from hostlint.yamlfile import load_model
+
+if TYPE_CHECKING:
+    from hostlint.fixes.site import Site
+    from hostlint.fixes.steps import Change
+    from hostlint.join.facts import Fact
+    from hostlint.snapshot import Snapshot
 
 # A fix target of the registry (hostlint.platforms): a host tool, a KVM tool or a switch platform.
 Platform = Annotated[str, AfterValidator(registry.check_target)]
@@ -75,13 +81,19 @@ class Action(Strict):
         return {"yes": "DISRUPTIVE", "no": "not disruptive", "lite": "DISRUPTIVE-LITE"}[self.disruptive]
 
 
+def folder_name(action: str) -> str:
+    """The folder (and module) of `action`: its name with underscores for hyphens."""
+    return action.replace("-", "_")
+
+
 def load_action(path: Path) -> Action:
     action = load_model(path, Action, "fix action", ActionError)
-    if path.stem != action.action:
-        raise ActionError(f"{path}: file name must be the action name ({action.action}.yaml)")
+    if path.parent.name != folder_name(action.action):
+        raise ActionError(f"{path}: the folder must be named after the action ({folder_name(action.action)})")
     return action
 
 
-def load_actions(directory: Path | None = None) -> dict[str, Action]:
-    directory = directory or data_dir("rules") / "fixes"
-    return {a.action: a for a in map(load_action, sorted(directory.glob("*.yaml")))}
+# A fact and the rule's params to the changes on each device; CannotFix when it cannot be scripted.
+Expander: TypeAlias = Callable[[dict[str, Any], "Fact", "Site"], list["Change"]]
+# What a change does to a snapshot, edited in place (simulated apply, hostlint.fixes.simulate).
+Applier: TypeAlias = Callable[["Snapshot", "Change"], None]

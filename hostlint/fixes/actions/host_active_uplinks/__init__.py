@@ -1,0 +1,77 @@
+"""host-active-uplinks: its expander and simulated applier; its templates and rollback are in action.yaml."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from hostlint.fixes.actions import HOST_PLATFORMS, Applier, Expander
+from hostlint.fixes.apply import _host, _set_teaming, _vswitch
+from hostlint.fixes.facts import require
+from hostlint.fixes.host_steps import _team_target, _team_values
+from hostlint.fixes.site import Site
+from hostlint.fixes.steps import CannotFix, Change
+from hostlint.join.facts import Fact, TeamFact
+from hostlint.snapshot import Snapshot
+
+
+def host_active_uplinks(params: dict[str, Any], fact: Fact, site: Site) -> list[Change]:
+    team: TeamFact = require(fact, TeamFact)
+    if team.kind == "dvs-portgroup":
+        raise CannotFix("a distributed port group's failover order is set in vCenter")
+    active = list(params["active"])
+    detection = params.get("failure_detection", "link")
+    host = site.host(team.host)
+    vswitch = next((v for v in host.vswitches if v.name == team.vswitch), None) if host else None
+    on_vswitch = vswitch.uplinks if vswitch else team.active + team.standby + team.unused
+    remove = [nic for nic in params.get("remove", []) if nic in on_vswitch and nic not in active]
+    notes = []
+    if team.kind == "vss-portgroup" and remove:
+        notes.append(f"{', '.join(remove)} stay on {team.vswitch}: a port group override cannot remove uplinks")
+        remove = []
+    if remove and len(active) < 2:
+        notes.append(f"{team.vswitch} is left with one uplink: removing {', '.join(remove)} loses failover")
+    standby = [nic for nic in team.standby if nic not in active and nic not in remove]
+    if standby:
+        notes.append(f"{', '.join(standby)} stay standby: neither made active nor removed")
+    values = {
+        **_team_values(team),
+        "active": active,
+        "standby": standby,
+        "remove": remove,
+        "failure_detection": detection,
+    }
+    before = {"active": team.active, "standby": team.standby, "failure_detection": team.failure_detection}
+    after = {"active": active, "standby": standby, "failure_detection": detection, "removed": remove}
+    return [
+        Change(
+            action="host-active-uplinks",
+            device=team.host,
+            platforms=HOST_PLATFORMS,
+            target=_team_target(team),
+            values=values,
+            after=after,
+            before=before,
+            notes=notes,
+        )
+    ]
+
+
+def _host_active_uplinks(snapshot: Snapshot, change: Change) -> None:
+    after = change.after
+    _set_teaming(
+        snapshot,
+        change,
+        {
+            "active": list(after["active"]),
+            "standby": list(after["standby"]),
+            "unused": [],
+            "failure_detection": after["failure_detection"],
+        },
+    )
+    if after["removed"] and change.values["kind"] == "vss":
+        vswitch = _vswitch(_host(snapshot, change.device), change.values["vswitch"])
+        vswitch.uplinks = [nic for nic in vswitch.uplinks if nic not in after["removed"]]
+
+
+EXPAND: Expander = host_active_uplinks
+APPLY: Applier = _host_active_uplinks

@@ -1,0 +1,116 @@
+"""switch-static-port-channel: its expander and simulated applier; its templates and rollback are in action.yaml."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from hostlint import platforms as registry
+from hostlint import vocab
+from hostlint.fixes.actions import Applier, Expander
+from hostlint.fixes.apply import _join_channel
+from hostlint.fixes.apply import _switch as _switch_in
+from hostlint.fixes.facts import known, require, uplinks_of
+from hostlint.fixes.site import Site, channel, channel_by_number, port
+from hostlint.fixes.spelling import channel_interface, channel_number
+from hostlint.fixes.steps import CannotFix, Change
+from hostlint.fixes.switch_steps import _by_switch, _hash_change, _switch
+from hostlint.join.facts import Fact, TeamFact
+from hostlint.snapshot import Snapshot
+from hostlint.snapshot.switch import Switch
+
+
+def _ip_hash(switch: Switch) -> list[Change]:
+    """A switch-hash step when the switch's hash does not include both IP addresses (IP hash needs them)."""
+    current = switch.load_balance.hash if switch.load_balance else None
+    if {"src-ip", "dst-ip"} <= set(vocab.hash_fields(current)):
+        return []
+    return [_hash_change(switch, "src-dst-ip")]
+
+
+def _members(switch: Switch, ports: list[str], number: int) -> list[dict[str, Any]]:
+    """The team's ports that must (re)join channel `number` in mode on, with where each was before."""
+    members = []
+    for name in ports:
+        found = port(switch, name)
+        current = channel(switch, found.port_channel) if found else None
+        if current is not None and channel_number(current.name) == number and current.mode == "static":
+            continue
+        members.append(
+            {
+                "port": found.name if found else name,
+                "from_channel": channel_number(current.name) if current else None,
+                "from_mode": current.mode if current else None,
+            }
+        )
+    return members
+
+
+def _channel_change(switch: Switch, ports: list[str], number: int, multichassis: str | None) -> Change | None:
+    existing = channel_by_number(switch, number)
+    members = _members(switch, ports, number)
+    add_multichassis = multichassis is not None and (existing is None or existing.multichassis_id != number)
+    if not members and not add_multichassis:
+        return None
+    platform = switch.platform
+    in_channel = [m for m in members if m["from_channel"] is not None]
+    # Junos keeps unit config on the ae interface: a new ae copies it from where the first member has it.
+    config_source = (
+        (channel_interface(in_channel[0]["from_channel"], platform) if in_channel else members[0]["port"])
+        if members
+        else None
+    )
+    notes = []
+    by_hand = registry.switch(platform).multichassis_by_hand
+    if multichassis is not None and by_hand:
+        notes.append(f"{registry.switch(platform).label} {by_hand} is not written by hostlint: configure it by hand")
+    return Change(
+        action="switch-static-port-channel",
+        device=switch.name,
+        platforms=(platform,),
+        target=",".join(ports),
+        values={
+            "number": number,
+            "interface": channel_interface(number, platform),
+            "ports": ports,
+            "members": members,
+            "create": existing is None,
+            "existing_mode": existing.mode if existing else None,
+            "multichassis": multichassis if add_multichassis else None,
+            "config_source": config_source,
+        },
+        after=f"channel {number} mode on",
+        notes=notes,
+    )
+
+
+def static_port_channel(params: dict[str, Any], fact: Fact, site: Site) -> list[Change]:
+    team: TeamFact = require(fact, TeamFact)
+    grouped = _by_switch(uplinks_of(team, site, roles=("active",)))
+    switches = [_switch(site, name) for name in grouped]
+    if len({site.logical(s) for s in switches}) > 1:
+        raise CannotFix(
+            f"the active uplinks land on {' and '.join(grouped)}, which are not one logical switch "
+            "(stack, vPC, MLAG): one port-channel cannot span them"
+        )
+    multichassis = site.multichassis(switches)
+    if len(switches) > 1 and multichassis is None:
+        raise CannotFix(f"{' and '.join(grouped)} form one logical switch: configure its channel by hand")
+    ports = {name: sorted({known(u.port, u) for u in uplinks}) for name, uplinks in grouped.items()}
+    number = site.channels.choose(ports, switches)
+    changes: list[Change] = []
+    for switch in switches:
+        changes.extend(_ip_hash(switch))
+        change = _channel_change(switch, ports[switch.name], number, multichassis)
+        if change is not None:
+            changes.append(change)
+    return changes
+
+
+def _switch_static_port_channel(snapshot: Snapshot, change: Change) -> None:
+    values = change.values
+    multichassis_id = values["number"] if values.get("multichassis") else None
+    _join_channel(_switch_in(snapshot, change.device), values["interface"], values["ports"], "static", multichassis_id)
+
+
+EXPAND: Expander = static_port_channel
+APPLY: Applier = _switch_static_port_channel
