@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 from switch_emulator.stateful.junos import JunosSession, configuration, display_set, render
 from test_fixes import findings_for, site
+from test_fixes_kvm import kvm_site
 
 from hostlint.check import check_snapshot
 from hostlint.collect.switches import Device, load_platform
@@ -119,7 +120,9 @@ def junos_site(model: str) -> Snapshot:
     return snapshot
 
 
-def rehearse(snapshot: Snapshot, tmp_path: Path, result: object = None) -> dict[str, tuple[Switch, Switch, Switch]]:
+def rehearse(
+    snapshot: Snapshot, tmp_path: Path, result: object = None, partners: frozenset[str] = frozenset()
+) -> dict[str, tuple[Switch, Switch, Switch]]:
     """Every Junos script of the plan pasted step by step with its confirm, then its rollback script.
     Returns switch -> (state before, after the change script, after the rollback script)."""
     states = {}
@@ -128,7 +131,7 @@ def rehearse(snapshot: Snapshot, tmp_path: Path, result: object = None) -> dict[
         start = next(s for s in snapshot.switches if s.name == name)
         state = start.model_copy(deep=True)
         # The scripts say: VLANs a trunk is given must exist (`set vlans NAME vlan-id N`); the site has them.
-        session = JunosSession(state, frozenset(), clock=Clock(), vlans={"VM-100": 100})
+        session = JunosSession(state, partners, clock=Clock(), vlans={"VM-100": 100})
         for block, confirm in steps_of(change):
             assert refused(paste(session, state, block)) == [], block
             assert session.pending is not None or not any(line.startswith("commit confirmed") for line in block)
@@ -144,16 +147,20 @@ def rehearse(snapshot: Snapshot, tmp_path: Path, result: object = None) -> dict[
         for step in plan_steps:
             apply_change(simulated, step.change)
         intended = next(s for s in simulated.switches if s.name == name)
-        assert _intended(intended) == _intended(after), name
+        # Member states follow the far end too (a host step may change it): compared where the switch changed.
+        changed = {p.name for p, q in zip(start.ports, after.ports, strict=True) if p != q}
+        assert _intended(intended, changed) == _intended(after, changed), name
     return states
 
 
-def _intended(switch: Switch) -> dict[str, object]:
-    """What a switch step sets: bundles, their modes and members, MTUs, forced speeds, VLANs carried."""
+def _intended(switch: Switch, changed: set[str]) -> dict[str, object]:
+    """What a switch step sets: bundles, their modes and members, MTUs, forced speeds, VLANs carried,
+    and whether each member carries traffic."""
     channels = {c.name: (c.mode, sorted(c.members), c.mtu) for c in switch.port_channels}
     ports = {
         p.name: (
             p.port_channel,
+            p.member_state if p.name in changed else None,
             p.mtu,
             p.configured_speed_mbps,
             p.configured_duplex,
@@ -190,6 +197,58 @@ def test_the_cabling_lab_plan_rehearsed(tmp_path: Path) -> None:
     start, after, back = states["zrh-qfx02"]
     assert "ae23" not in {c.name for c in after.port_channels}
     assert back == start
+
+
+def test_a_static_channel_facing_an_lacp_bond_becomes_lacp_and_bundles(tmp_path: Path) -> None:
+    """test_fixes_kvm's site: kvm02's 802.3ad bond on static ae20 (xe-0/0/3, xe-0/0/4); its far end runs LACP."""
+    snapshot = kvm_site("juniper_junos")
+    snapshot.switches[0].model = "ex4300-48t"
+    result = check_snapshot(snapshot, load_rules())
+    states = rehearse(snapshot, tmp_path, result, partners=frozenset({"xe-0/0/3", "xe-0/0/4"}))
+    start, after, back = states["sw1"]
+    ae20 = next(c for c in after.port_channels if c.name == "ae20")
+    assert ae20.mode == "lacp-active" and ae20.status == "up"
+    assert {p.name: p.member_state for p in after.ports if p.port_channel == "ae20"} == {
+        "xe-0/0/3": "bundled",
+        "xe-0/0/4": "bundled",
+    }
+    assert back == start
+
+
+def test_lacp_towards_a_far_end_without_lacp_is_suspended() -> None:
+    state = junos_site("ex4300-48t").switches[0]
+    session = JunosSession(state, frozenset({"xe-0/0/31"}), clock=Clock())
+    paste(session, state, ["configure", "delete interfaces ae30 aggregated-ether-options lacp", "commit"])
+    assert {p.name: p.member_state for p in state.ports if p.port_channel == "ae30"} == {
+        "xe-0/0/31": "bundled",
+        "xe-0/0/32": "bundled",
+    }
+    paste(session, state, ["set interfaces ae30 aggregated-ether-options lacp passive", "commit", "exit"])
+    assert {p.name: p.member_state for p in state.ports if p.port_channel == "ae30"} == {
+        "xe-0/0/31": "bundled",
+        "xe-0/0/32": "suspended",
+    }
+    assert next(c.mode for c in state.port_channels if c.name == "ae30") == "lacp-passive"
+
+
+def test_rename_moves_a_statement() -> None:
+    session, state, _clock = _session()
+    answers = paste(
+        session,
+        state,
+        [
+            "configure",
+            "rename interfaces xe-0/0/11 unit 0 to interfaces xe-0/0/12 unit 0",
+            "delete interfaces xe-0/0/12 unit 0",
+            "rename interfaces xe-0/0/11 unit 0 to interfaces xe-0/0/12 unit 0",
+            "show | compare",
+        ],
+    )
+    assert answers[1][1] == "error: target statement already exists\n"
+    assert answers[3][1] == ""
+    assert answers[4][1] == (
+        "[edit interfaces xe-0/0/11 unit 0 family ethernet-switching]\n-   interface-mode trunk;\n"
+    )
 
 
 # --- commit confirmed -----------------------------------------------------------------------------
