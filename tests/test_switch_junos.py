@@ -24,6 +24,7 @@ from hostlint.collect.switches.assemble import build_switch
 from hostlint.collect.switches.parse import Parsed, parse_output
 from hostlint.fixes import build_plan, write_scripts
 from hostlint.fixes.apply import apply_change
+from hostlint.results import CheckResult
 from hostlint.rules import load_rules
 from hostlint.snapshot import Snapshot, load_site
 from hostlint.snapshot.switch import Switch
@@ -173,6 +174,28 @@ def _intended(switch: Switch, changed: set[str]) -> dict[str, object]:
     return {"channels": channels, "ports": ports}
 
 
+def recheck(snapshot: Snapshot, result: CheckResult, states: dict[str, tuple[Switch, Switch, Switch]]) -> None:
+    """The contract's check: the Junos switches re-collected from the emulator after the change (the
+    hosts as hostlint's own model of the plan leaves them) clear the findings the Junos steps target and
+    raise none the first collection did not have; after the rollback the collection is the first one."""
+    rules = load_rules()
+    plan = build_plan(result, snapshot)
+    first = snapshot.model_copy(deep=True)
+    first.switches = [collected(s) if s.platform == "juniper_junos" else s for s in first.switches]
+    before = {(f.code, f.object) for f in check_snapshot(first, rules).findings}
+    changed = snapshot.model_copy(deep=True)
+    for step in plan.steps:  # hosts as hostlint models them after every step; the switch as shown
+        apply_change(changed, step.change)
+    changed.switches = [collected(states[s.name][1]) if s.name in states else s for s in first.switches]
+    after = {(f.code, f.object) for f in check_snapshot(changed, rules).findings}
+    targeted = {(src.code, src.object) for st in plan.steps if st.device in states for src in st.sources}
+    assert targeted and targeted <= before
+    assert not targeted & after
+    assert after <= before
+    for start, _after, back in states.values():
+        assert collected(back) == collected(start)
+
+
 # --- rehearsals -----------------------------------------------------------------------------------
 
 
@@ -197,6 +220,7 @@ def test_the_cabling_lab_plan_rehearsed(tmp_path: Path) -> None:
     start, after, back = states["zrh-qfx02"]
     assert "ae23" not in {c.name for c in after.port_channels}
     assert back == start
+    recheck(snapshot, result, states)
 
 
 def test_a_static_channel_facing_an_lacp_bond_becomes_lacp_and_bundles(tmp_path: Path) -> None:
@@ -213,6 +237,7 @@ def test_a_static_channel_facing_an_lacp_bond_becomes_lacp_and_bundles(tmp_path:
         "xe-0/0/4": "bundled",
     }
     assert back == start
+    recheck(snapshot, result, states)
 
 
 def test_lacp_towards_a_far_end_without_lacp_is_suspended() -> None:
