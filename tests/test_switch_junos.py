@@ -337,6 +337,53 @@ def test_plan_step_without_its_confirm_is_undone(tmp_path: Path) -> None:
         assert state == start
 
 
+def plan_md_steps(plan_md: str) -> list[tuple[int, list[str], list[str]]]:
+    """Each Junos step of PLAN.md: its number, its verify commands, the CONFIRM lines it says to paste."""
+    found = []
+    for section in re.split(r"^### ", plan_md, flags=re.M)[1:]:
+        run = re.search(r"\*\*Run:\*\* step (\d+) of `[^`]+\.juniper_junos\.txt`", section)
+        if not run:
+            continue
+        verify = re.search(r"\*\*Verify\*\* \(juniper_junos\):\n\n  ```\n(.*?)\n  ```", section, flags=re.S)
+        confirm = re.search(r"paste the step's CONFIRM lines \(([^)]*)\)", section.replace("\n  ", " "))
+        commands = [line.strip() for line in verify.group(1).splitlines()] if verify else []
+        lines = re.findall(r"`([^`]+)`", confirm.group(1)) if confirm else []
+        found.append((int(run.group(1)), commands, lines))
+    return found
+
+
+def test_script_and_plan_md_sequence_leaves_every_change_in_place(tmp_path: Path) -> None:
+    """An engineer following PLAN.md: run the step's block, run its verify commands, paste the CONFIRM
+    lines PLAN.md names; an hour later every change is still there (and equals the scripted rehearsal)."""
+    snapshot = junos_site("ex4300-48t")
+    written = write_scripts(findings_for(snapshot), snapshot, tmp_path)
+    plan_md = next(p for p in written if p.name == "PLAN.md").read_text(encoding="utf-8")
+    script = (tmp_path / "sw1.juniper_junos.txt").read_text(encoding="utf-8")
+    blocks = {
+        int(m.group(1)): chunk
+        for m, chunk in zip(re.finditer(r"^# Step (\d+) of", script, flags=re.M), steps_of(script), strict=True)
+    }
+    state = snapshot.switches[0].model_copy(deep=True)
+    clock = Clock()
+    session = JunosSession(state, frozenset(), clock=clock, vlans={"VM-100": 100})
+    steps = plan_md_steps(plan_md)
+    assert [n for n, _, _ in steps] == sorted(blocks)
+    for number, verify, confirm in steps:
+        block, _ = blocks[number]
+        assert refused(paste(session, state, block)) == []
+        for command in verify:
+            shown = render(state, command)
+            assert shown is not None and "error" not in shown, command
+        if block:
+            assert confirm == ["configure private", "commit", "exit"]
+        clock.now += 5 * 60
+        assert refused(paste(session, state, confirm if block else [])) == []
+        clock.now += 3600
+        session.prompt()
+    expected = rehearse(junos_site("ex4300-48t"), tmp_path / "scripted")["sw1"][1]
+    assert state == expected != snapshot.switches[0]
+
+
 def test_rollback_and_compare() -> None:
     session, state, _clock = _session()
     paste(session, state, ["configure", "set interfaces xe-0/0/11 mtu 9216", "commit", "exit"])

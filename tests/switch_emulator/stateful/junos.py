@@ -867,11 +867,22 @@ class JunosSession:
 
 
 def render(state: Switch, command: str) -> str | None:
-    """What the switch prints for a show command the collector sends; None for any other command."""
-    words = command.split()
+    """What the switch prints for a show command the collector sends, or one a script's verify runs
+    (`show interfaces X [terse|media]`, `show lacp interfaces X`, `show ethernet-switching interface X`,
+    `show configuration PATH`), with `| match REGEX`; None for any other command."""
+    text, _, pattern = command.partition(" | match ")
+    words = text.split()
     while len(words) >= 2 and words[-2:] == ["|", "no-more"]:
         words = words[:-2]
-    text = " ".join(words)
+    shown = _render(state, " ".join(words))
+    if shown is None or not pattern:
+        return shown
+    wanted = re.compile(pattern.strip().strip('"'))
+    return "".join(line + "\n" for line in shown.splitlines() if wanted.search(line))
+
+
+def _render(state: Switch, text: str) -> str | None:
+    words = text.split()
     shows: dict[str, Callable[[Switch], str]] = {
         "show version": show_version,
         "show configuration | display set": show_configuration,
@@ -881,7 +892,125 @@ def render(state: Switch, command: str) -> str | None:
         "show virtual-chassis": show_virtual_chassis,
     }
     shown = shows.get(text)
-    return shown(state) if shown else None
+    if shown is not None:
+        return shown(state)
+    if words[:2] == ["show", "configuration"] and len(words) > 2:
+        return _curly(configuration(state), tuple(words[2:]))
+    if words[:3] == ["show", "interfaces", "terse"] and len(words) == 4:
+        return _interface(state, words[3], "terse")
+    if words[:2] == ["show", "interfaces"] and len(words) in (3, 4):
+        return _interface(state, words[2], words[3] if len(words) == 4 else "")
+    if words[:3] == ["show", "lacp", "interfaces"] and len(words) == 4:
+        return _lacp_of(state, words[3])
+    if words[:3] == ["show", "ethernet-switching", "interface"] and len(words) == 4:
+        return _switching(state, words[3])
+    return None
+
+
+def _curly(config: Config, prefix: Path) -> str:
+    """`show configuration PATH`: the statements below PATH in the configuration's brace form."""
+    tree: dict[str, object] = {}
+    for key, values in sorted(config.items(), key=lambda item: _order(item[0])):
+        if key[: len(prefix)] != prefix:
+            continue
+        # The path shown itself (a leaf such as `native-vlan-id`) is printed as its last word.
+        rest = key[len(prefix) - 1 :] if key == prefix else key[len(prefix) :]
+        node = tree
+        for word in rest[:-1]:
+            node = node.setdefault(word, {})  # type: ignore[assignment]
+        node[rest[-1]] = values
+    return "".join(_braces(tree, 0))
+
+
+def _braces(tree: dict[str, object], depth: int) -> list[str]:
+    lines = []
+    pad = "    " * depth
+    for word, below in tree.items():
+        if word == "unit" and isinstance(below, dict):  # `unit 0 {`: the keyword and its name on one line
+            for unit, inside in below.items():
+                lines.append(f"{pad}unit {unit} {{\n")
+                lines += _braces(inside, depth + 1) if isinstance(inside, dict) else []
+                lines.append(f"{pad}}}\n")
+        elif isinstance(below, dict):
+            lines.append(f"{pad}{_quoted(word)} {{\n")
+            lines += _braces(below, depth + 1)
+            lines.append(f"{pad}}}\n")
+        elif not below:
+            lines.append(f"{pad}{_quoted(word)};\n")
+        elif len(below) == 1:  # type: ignore[arg-type]
+            lines.append(f"{pad}{_quoted(word)} {_quoted(below[0])};\n")  # type: ignore[index]
+        else:
+            lines.append(f"{pad}{_quoted(word)} [ {' '.join(_quoted(v) for v in below)} ];\n")  # type: ignore[attr-defined]
+    return lines
+
+
+def _find(state: Switch, name: str) -> SwitchPort | PortChannel | None:
+    return next((i for i in [*state.ports, *state.port_channels] if i.name == name), None)
+
+
+def _interface(state: Switch, name: str, detail: str) -> str | None:
+    item = _find(state, name)
+    if item is None:
+        return f"error: device {name} not found\n"
+    if detail not in ("", "terse", "media", "extensive"):
+        return None
+    if detail == "terse":
+        return _terse(item)
+    up = item.status == "up"
+    media = (item.mtu if item.mtu is not None else DEFAULT_MEDIA_MTU - L2_HEADER) + L2_HEADER
+    lines = _physical(
+        name, 0, getattr(item, "description", None), item.status != "disabled", up, _link_line(item, media, up)
+    )
+    if detail == "media" and isinstance(item, SwitchPort):
+        forced = item.configured_speed_mbps is not None or item.configured_duplex is not None
+        lines.append(f"  Auto-negotiation: {'Disabled' if forced else 'Enabled'}")
+    return "\n".join(lines) + "\n"
+
+
+def _terse(item: SwitchPort | PortChannel) -> str:
+    admin = "down" if item.status == "disabled" else "up"
+    link = "up" if item.status == "up" else "down"
+    lines = [f"{'Interface':<24}Admin Link Proto    Local                 Remote", f"{item.name:<24}{admin:<6}{link}"]
+    bundle = item.port_channel if isinstance(item, SwitchPort) else None
+    if bundle:
+        lines.append(f"{item.name + '.0':<24}{admin:<6}{link:<5}aenet    --> {bundle}.0")
+    elif (item.mode if isinstance(item, SwitchPort) else item.switchport) in ("access", "trunk"):
+        lines.append(f"{item.name + '.0':<24}{admin:<6}{link:<5}eth-switch")
+    return "\n".join(lines) + "\n"
+
+
+def _lacp_of(state: Switch, name: str) -> str:
+    channel = next((c for c in state.port_channels if c.name == name), None)
+    if channel is None or channel.mode not in ("lacp-active", "lacp-passive"):
+        return "warning: lacp subsystem not running - not needed by configuration.\n"
+    only = state.model_copy(update={"port_channels": [channel]})
+    return show_lacp_interfaces(only)
+
+
+def _switching(state: Switch, name: str) -> str:
+    item = _find(state, name)
+    if item is None:
+        return f"error: device {name} not found\n"
+    mode = item.mode if isinstance(item, SwitchPort) else item.switchport
+    lines = [
+        "Routing Instance Name : default-switch",
+        "Logical Interface flags (DL - disable learning, AD - packet action drop,",
+        "                         LH - MAC limit hit, DN - interface down )",
+        "",
+        "Logical             Vlan                     TAG     MAC         STP         Logical           Tagging ",
+        "interface           members                          limit       state       interface flags   ",
+    ]
+    vlan_list: list[int] = []
+    if item.access_vlan:
+        vlan_list = [item.access_vlan]
+    for low, high in item.allowed_vlans or []:
+        vlan_list += list(range(low, high + 1)) if high - low < 64 else [low]
+    lines.append(
+        f"{name + '.0':<20}{'':<25}{'':<8}{'':<12}{'':<12}{'':<18}{'tagged' if mode == 'trunk' else 'untagged'}"
+    )
+    for vlan in vlan_list:
+        lines.append(f"{'':<20}{_vlan_name(vlan):<25}{vlan:<8}{294912:<12}{'Forwarding':<12}{'':<18}tagged")
+    return "\n".join(lines) + "\n"
 
 
 def show_version(state: Switch) -> str:
