@@ -31,7 +31,7 @@ from hostlint.snapshot.switch import Switch
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLES = ROOT / "collectors" / "juniper_junos"
-MODELS = {"els": "ex4300-48t", "non-els": "ex4200-48t", "qfx": "qfx5120-48y"}
+MODELS = {"els": "ex4300-48t", "non-els": "ex4200-48t", "qfx": "qfx5120-48y", "mx": "mx204"}
 
 
 class Clock:

@@ -168,7 +168,8 @@ def grammar(junos_family: Family) -> Node:
             "disable": _FLAG,
             # "mtu": 256..9216 on EX and QFX switches.
             "mtu": _leaf(_range(256, 9216)),
-            "ether-options": ether,
+            # MX: "gigether-options" holds 802.3ad and auto-negotiation; EX/QFX: "ether-options".
+            "gigether-options" if junos_family == "mx" else "ether-options": ether,
             "aggregated-ether-options": aggregated,
             "unit": Node(named=(re.compile(r"\d{1,5}"), unit)),
         }
@@ -261,6 +262,11 @@ def _walk(root: Node, words: list[str], need_value: bool) -> Parsed:
     return Parsed(tuple(path), (), node, parent)
 
 
+def options(junos_family: Family | None) -> str:
+    """The statement that holds a physical port's Ethernet options (802.3ad, auto-negotiation)."""
+    return "gigether-options" if junos_family == "mx" else "ether-options"
+
+
 # --- configuration <-> state ------------------------------------------------------------------------
 
 
@@ -336,7 +342,7 @@ def configuration(state: Switch, extra_vlans: dict[str, int] | None = None) -> C
             where = ("interfaces", name, "link-mode") if els else ("interfaces", name, "ether-options", "link-mode")
             config[where] = (f"{port.configured_duplex}-duplex",)
         if port.port_channel:
-            config[("interfaces", name, "ether-options", "802.3ad")] = (port.port_channel,)
+            config[("interfaces", name, options(junos_family), "802.3ad")] = (port.port_channel,)
             continue
         if port.mtu is not None and port.mtu + L2_HEADER != DEFAULT_MEDIA_MTU:
             config[("interfaces", name, "mtu")] = (str(port.mtu + L2_HEADER),)
@@ -428,7 +434,10 @@ def commit_problems(config: Config) -> list[str]:
     ids = _vlan_ids(config)
     interfaces = sorted({k[1] for k in config if k[0] == "interfaces"})
     for name in interfaces:
-        bundle = _value(config, ("interfaces", name, "ether-options", "802.3ad"))
+        where = next(
+            (o for o in ("ether-options", "gigether-options") if (("interfaces", name, o, "802.3ad")) in config), ""
+        )
+        bundle = _value(config, ("interfaces", name, where, "802.3ad"))
         if bundle is not None:
             # "Configuring Link Aggregation": a member link carries no logical unit of its own.
             if _under(config, ("interfaces", name, "unit")):
@@ -439,7 +448,7 @@ def commit_problems(config: Config) -> list[str]:
             if int(bundle[2:]) >= count:
                 problems.append(
                     _problem(
-                        ("interfaces", name, "ether-options", "802.3ad"),
+                        ("interfaces", name, where, "802.3ad"),
                         bundle,
                         f"Aggregated Ethernet interface {bundle} does not exist: "
                         "chassis aggregated-devices ethernet device-count is "
@@ -491,7 +500,8 @@ class _Deriver:
 
     def state(self, config: Config) -> Switch:
         state = self.base.model_copy(deep=True)
-        bundle = {p.name: _value(config, ("interfaces", p.name, "ether-options", "802.3ad")) for p in state.ports}
+        where = options(family(self.base.model))
+        bundle = {p.name: _value(config, ("interfaces", p.name, where, "802.3ad")) for p in state.ports}
         ports = [self._port(port, config, bundle.get(port.name)) for port in state.ports]
         channel_names = [c.name for c in state.port_channels]
         channel_names += sorted({b for b in bundle.values() if b} - set(channel_names), key=lambda n: int(n[2:]))
