@@ -501,6 +501,26 @@ def test_the_collected_sample_switch_shown_again_reads_back_the_same() -> None:
     assert collected(state) == state
 
 
+def _kinds(text: str) -> set[str]:
+    """The kinds of line a show output has: names and numbers blanked, up to the first colon."""
+    kinds = set()
+    for line in text.splitlines():
+        kind = re.sub(r"\d+", "N", re.sub(r"(?:ge|xe|et|ae)-?[\d/]+(?:\.\d+)?", "IF", line))
+        kinds.add(" ".join(kind.split()).split(":")[0][:40])
+    return kinds
+
+
+@pytest.mark.parametrize(
+    "command",
+    ["show interfaces extensive", "show lacp interfaces", "show lldp neighbors", "show virtual-chassis"],
+)
+def test_every_kind_of_line_of_the_captured_sample_is_shown(command: str) -> None:
+    sample = (SAMPLES / (command.replace(" ", "_") + ".txt")).read_text(encoding="utf-8")
+    shown = render(_sample_state(), command)
+    assert shown is not None
+    assert _kinds(shown) == _kinds(sample)
+
+
 @pytest.mark.parametrize("kind", sorted(MODELS))
 def test_a_collected_state_is_a_fixpoint(kind: str) -> None:
     first = collected(junos_site(MODELS[kind]).switches[0])

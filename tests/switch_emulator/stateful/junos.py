@@ -357,6 +357,13 @@ def configuration(state: Switch, extra_vlans: dict[str, int] | None = None) -> C
         _l2(config, name, mode, channel.access_vlan, channel.native_vlan, channel.allowed_vlans, els)
         if not any(k[:2] == ("interfaces", name) for k in config):
             config[("interfaces", name)] = ()  # `set interfaces aeN`: the bundle exists, nothing set on it
+    # Not changed by hostlint: the hash options the collector reads, LLDP, spanning tree.
+    options_words = (state.load_balance.raw or "").split() if state.load_balance else []
+    hash_options = tuple(o for o in options_words if o.startswith("no-"))
+    if hash_options:
+        config[("forwarding-options", "enhanced-hash-key", "family", "inet")] = hash_options
+    config[("protocols", "lldp", "interface")] = ("all",)
+    config[("protocols", "rstp", "interface")] = ("all",)
     for vlan in sorted(_referenced_vlans(state)):
         config[("vlans", _vlan_name(vlan), "vlan-id")] = (str(vlan),)
     for vlan_name, vlan in sorted((extra_vlans or {}).items()):
@@ -1029,29 +1036,28 @@ def show_version(state: Switch) -> str:
         lines.append(f"Model: {state.model}")
     if state.os_version:
         lines.append(f"Junos: {state.os_version}")
+        lines.append("JUNOS OS Kernel 64-bit  [20230822.0c7bd6b_builder_stable_11]")
+        lines.append("JUNOS OS libs [20230822.0c7bd6b_builder_stable_11]")
         lines.append(f"JUNOS EX  Software Suite [{state.os_version}]")
+        lines.append(f"JUNOS Online Documentation [{state.os_version}]")
     return "\n".join(lines) + "\n\n{master:0}\n"
 
 
 def show_configuration(state: Switch) -> str:
     lines = [f"set version {state.os_version}"] if state.os_version else []
     lines += display_set(configuration(state))
-    if state.load_balance and state.load_balance.raw and state.load_balance.raw != "default":
-        for option in state.load_balance.raw.split():
-            if option.startswith("no-"):
-                lines.append(f"set forwarding-options enhanced-hash-key family inet {option}")
     return "\n".join(lines) + "\n"
 
 
-def _link_line(item: SwitchPort | PortChannel, media: int, up: bool) -> str:
+def _link_line(item: SwitchPort | PortChannel, media: int, up: bool, aggregate: int = 0) -> str:
+    """The `Link-level type` line; an ae's speed is the sum of its bundled members' (`aggregate`)."""
     fixed = (
         "BPDU Error: None, Ethernet-Switching Error: None, MAC-REWRITE Error: None, Loopback: Disabled, "
         "Source filtering: Disabled, Flow control: Disabled"
     )
     if isinstance(item, PortChannel):
-        speed = "Unspecified"
-        bundled = item.members
-        return f"  Link-level type: Ethernet, MTU: {media}, Speed: {speed if not bundled else 'Unspecified'}, {fixed}"
+        speed = f"{aggregate // 1000}Gbps" if aggregate >= 1000 and up else "Unspecified"
+        return f"  Link-level type: Ethernet, MTU: {media}, Speed: {speed}, {fixed}"
     speed_mbps = item.speed_mbps if up else None
     if speed_mbps is not None and speed_mbps >= 10000:
         return f"  Link-level type: Ethernet, MTU: {media}, LAN-PHY mode, Speed: {speed_mbps // 1000}Gbps, {fixed}"
@@ -1060,7 +1066,12 @@ def _link_line(item: SwitchPort | PortChannel, media: int, up: bool) -> str:
     return f"  Link-level type: Ethernet, MTU: {media}, Link-mode: {duplex}, Speed: {speed}, {fixed}"
 
 
-def _physical(name: str, index: int, description: str | None, admin_up: bool, up: bool, link: str) -> list[str]:
+def _physical(
+    name: str, index: int, description: str | None, admin_up: bool, up: bool, link: str, channel: bool = False
+) -> list[str]:
+    """One `Physical interface:` block up to its logical units, in the shape of the captured sample
+    (collectors/juniper_junos/show_interfaces_extensive.txt); counters are zero."""
+    mac = f"40:a6:77:e1:2c:{index:02x}"
     lines = [
         f"Physical interface: {name}, {'Enabled' if admin_up else 'Administratively down'}, "
         f"Physical link is {'Up' if up else 'Down'}",
@@ -1069,15 +1080,40 @@ def _physical(name: str, index: int, description: str | None, admin_up: bool, up
     if description:
         lines.append(f"  Description: {description}")
     lines.append(link)
+    if channel:
+        lines.append("  Minimum links needed: 1, Minimum bandwidth needed: 1bps")
     lines += [
         f"  Device flags   : Present{' Running' if up else ''}",
         f"  Interface flags: {'' if up else 'Down '}SNMP-Traps Internal: 0x4000",
         "  Link flags     : None",
+        "  CoS queues     : 12 supported, 12 maximum usable queues",
+        "  Hold-times     : Up 0 ms, Down 0 ms",
+        f"  Current address: {mac}, Hardware address: {mac}",
         f"  Last flapped   : {'2026-09-01 10:15:22 UTC (11w6d 16:24 ago)' if up else 'Never'}",
+        "  Statistics last cleared: Never",
         "  Traffic statistics:",
         "   Input  bytes  :                    0                 0 bps",
         "   Output bytes  :                    0                 0 bps",
+        "   Input  packets:                    0                    0 pps",
+        "   Output packets:                    0                    0 pps",
+        "  Input errors:",
+        "    Errors: 0, Drops: 0, Framing errors: 0, Runts: 0, Policed discards: 0, L3 incompletes: 0, "
+        "L2 channel errors: 0, L2 mismatch timeouts: 0, FIFO errors: 0, Resource errors: 0",
+        "  Output errors:",
+        "    Carrier transitions: 3, Errors: 0, Drops: 0, Collisions: 0, Aged packets: 0, FIFO errors: 0, "
+        "HS link CRC errors: 0, MTU errors: 0, Resource errors: 0",
     ]
+    if not channel:
+        lines += [
+            "  Egress queues: 12 supported, 5 in use",
+            "  Queue counters:       Queued packets  Transmitted packets      Dropped packets",
+            *(f"    {q:<34}0                    0                    0" for q in (0, 3, 4, 7, 8)),
+            f"  Active alarms  : {'None' if up or not admin_up else 'LINK'}",
+            f"  Active defects : {'None' if up or not admin_up else 'LINK'}",
+            "  PCS statistics                      Seconds",
+            "    Bit errors                             0",
+            "    Errored blocks                         0",
+        ]
     return lines
 
 
@@ -1094,12 +1130,18 @@ def show_interfaces_extensive(state: Switch) -> str:
             lines += [
                 f"  Logical interface {port.name}.0 (Index {562 + index}) (SNMP ifIndex {542 + index})",
                 "    Flags: Up SNMP-Traps 0x4004000 Encapsulation: Ethernet-Bridge",
+                "    Statistics        Packets        pps         Bytes          bps",
+                "    Bundle:",
+                "        Input :               0          0             0            0",
+                "        Output:               0          0             0            0",
                 f"    Protocol aenet, AE bundle: {port.port_channel}.0, Link Index: 0",
             ]
         elif port.mode in ("access", "trunk"):
             lines += [
                 f"  Logical interface {port.name}.0 (Index {562 + index}) (SNMP ifIndex {542 + index})",
                 "    Flags: Up SNMP-Traps 0x24024000 Encapsulation: Ethernet-Bridge",
+                "    Input packets : 0",
+                "    Output packets: 0",
                 f"    Protocol eth-switch, MTU: {media}, Generation: {182 + index}, Route table: 5",
                 f"      Flags: {'Trunk-Mode' if port.mode == 'trunk' else 'Is-Primary'}",
             ]
@@ -1108,8 +1150,19 @@ def show_interfaces_extensive(state: Switch) -> str:
     for channel in state.port_channels:
         up = channel.status == "up"
         media = (channel.mtu if channel.mtu is not None else DEFAULT_MEDIA_MTU - L2_HEADER) + L2_HEADER
-        lines = _physical(channel.name, index, None, True, up, _link_line(channel, media, up))
-        lines.insert(4, "  Minimum links needed: 1, Minimum bandwidth needed: 1bps")
+        aggregate = sum(
+            p.speed_mbps or 0 for p in state.ports if p.port_channel == channel.name and p.member_state == "bundled"
+        )
+        lines = _physical(channel.name, index, None, True, up, _link_line(channel, media, up, aggregate), True)
+        if channel.switchport in ("access", "trunk") or any(p.port_channel == channel.name for p in state.ports):
+            lines += [
+                f"  Logical interface {channel.name}.0 (Index {562 + index}) (SNMP ifIndex {542 + index})",
+                f"    Flags: {'Up' if up else 'Device-Down'} SNMP-Traps 0x24024000 Encapsulation: Ethernet-Bridge",
+                "    Input packets : 0",
+                "    Output packets: 0",
+                f"    Protocol eth-switch, MTU: {media}, Generation: {182 + index}, Route table: 5",
+                f"      Flags: {'Is-Primary' if channel.switchport == 'access' else 'Trunk-Mode'}",
+            ]
         blocks.append("\n".join(lines))
         index += 1
     return "\n\n".join(blocks) + "\n"
