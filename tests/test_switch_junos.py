@@ -395,6 +395,18 @@ def test_rollback_and_compare() -> None:
     assert _mtu(state, "xe-0/0/11") == 1500
 
 
+def test_the_shared_candidate_is_kept_across_configure_and_applies_on_commit() -> None:
+    session, state, _clock = _session()
+    answers = dict(paste(session, state, ["configure", "set interfaces xe-0/0/11 mtu 9216", "exit"]))
+    assert answers["exit"] == "The configuration has been changed but not committed\nExiting configuration mode\n"
+    assert _mtu(state, "xe-0/0/11") == 1500
+    assert (
+        paste(session, state, ["configure", "show | compare"])[-1][1] == "[edit interfaces xe-0/0/11]\n+   mtu 9216;\n"
+    )
+    paste(session, state, ["commit", "exit"])
+    assert _mtu(state, "xe-0/0/11") == 9202
+
+
 def test_private_candidate_is_discarded_on_exit_and_nothing_applies_before_commit() -> None:
     session, state, _clock = _session()
     before = state.model_copy(deep=True)
@@ -521,10 +533,24 @@ def test_every_kind_of_line_of_the_captured_sample_is_shown(command: str) -> Non
     assert _kinds(shown) == _kinds(sample)
 
 
-@pytest.mark.parametrize("kind", sorted(MODELS))
-def test_a_collected_state_is_a_fixpoint(kind: str) -> None:
-    first = collected(junos_site(MODELS[kind]).switches[0])
+def _junos_states() -> list[Switch]:
+    """The synthetic sites' Junos switch per family and every Junos switch of the labs."""
+    states = [junos_site(model).switches[0] for model in MODELS.values()]
+    for lab in sorted((ROOT / "fixtures" / "labs").iterdir()):
+        if (lab / "switches.json").is_file():
+            states += [s for s in load_site([lab]).switches if s.platform == "juniper_junos"]
+    return states
+
+
+@pytest.mark.parametrize("state", _junos_states(), ids=lambda s: f"{s.name}-{s.model}")
+def test_a_collected_state_is_a_fixpoint(state: Switch) -> None:
+    """What the collector reads from the emulator, shown again, reads back the same."""
+    first = collected(state)
     assert collected(first) == first
+    assert [p.name for p in first.ports] == [p.name for p in state.ports]
+    assert [(c.name, c.mode, c.members) for c in first.port_channels] == [
+        (c.name, c.mode, c.members) for c in state.port_channels
+    ]
 
 
 def test_configuration_follows_the_family() -> None:

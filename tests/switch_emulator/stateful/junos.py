@@ -478,10 +478,9 @@ def commit_problems(config: Config) -> list[str]:
 
 
 def _numbers_defined(word: str, ids: dict[str, int]) -> bool:
+    """Every VLAN id of `100` or `100-110` has a VLAN (`set vlans NAME vlan-id N`)."""
     defined = set(ids.values())
-    return all(low in defined and high in defined for low, high in vlans.parse_list(word)) and all(
-        v in defined for low, high in vlans.parse_list(word) for v in range(low, high + 1)
-    )
+    return all(v in defined for low, high in vlans.parse_list(word) for v in range(low, high + 1))
 
 
 # --- state from configuration -----------------------------------------------------------------------
@@ -686,6 +685,8 @@ class JunosSession:
         # Committed configurations, newest first (`rollback 0` is the active one).
         self.history: list[Config] = [dict(self.active)]
         self.candidate: Config | None = None
+        # The shared candidate's uncommitted changes, found again by the next `configure`.
+        self._shared: Config | None = None
         self.private = False
         self.pending: _Pending | None = None
         self._deriver = _Deriver(state.model_copy(deep=True), dict(self.active), lacp_partners)
@@ -729,7 +730,8 @@ class JunosSession:
             if len(words) == 2 and words[1] not in ("private", "exclusive"):
                 raise Rejected("syntax error.", 1)
             self.private = len(words) == 2 and words[1] == "private"
-            self.candidate = dict(self.active)
+            shared = None if self.private else self._shared
+            self.candidate = dict(shared if shared is not None else self.active)
             intro = "warning: uncommitted changes will be discarded on exit\n" if self.private else ""
             return intro + "Entering configuration mode\n"
         if words[:2] == ["set", "cli"] and len(words) >= 3:
@@ -779,6 +781,7 @@ class JunosSession:
             return "load complete\n"
         if words in (["exit"], ["quit"], ["exit", "configuration-mode"], ["quit", "configuration-mode"]):
             changed = self.candidate != self.active
+            self._shared = None if self.private or not changed else self.candidate
             self.candidate = None
             # A private candidate's uncommitted changes are discarded on exit (Junos CLI User Guide,
             # "configure private"); the shared candidate is kept, as `configure` finds it again.
@@ -863,6 +866,7 @@ class JunosSession:
         if check:
             return "configuration check succeeds\n"
         previous = self.active
+        self._shared = None
         if self.candidate != self.active:
             self._activate(dict(self.candidate))
         if minutes is not None:
