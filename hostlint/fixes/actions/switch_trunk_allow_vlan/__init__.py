@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from hostlint import platforms as registry
 from hostlint import vlans
 from hostlint.fixes.actions import Applier, Expander
 from hostlint.fixes.apply import _switch as _switch_in
@@ -14,11 +15,19 @@ from hostlint.fixes.steps import CannotFix, Change
 from hostlint.fixes.switch_steps import _switch, _trunks
 from hostlint.join.facts import Fact
 from hostlint.snapshot import Snapshot
+from hostlint.snapshot.switch import Switch
 
 
 def _words(ranges: vlans.Ranges) -> list[str]:
     """A VLAN set as switch words, one per range (`["10", "20-30"]`; `["none"]`)."""
     return [vlans.text([r]) for r in ranges] or ["none"]
+
+
+def _vlan_definition(switch: Switch) -> str:
+    """How the platform defines a VLAN: Junos refuses to commit a `vlan members` id no VLAN has."""
+    if registry.switch(switch.platform).vlan_syntax == "junos":
+        return "`set vlans NAME vlan-id N`; Junos refuses the commit otherwise"
+    return "`vlan N`"
 
 
 def trunk_allow_vlan(params: dict[str, Any], fact: Fact, site: Site) -> list[Change]:
@@ -44,7 +53,9 @@ def trunk_allow_vlan(params: dict[str, Any], fact: Fact, site: Site) -> list[Cha
                 values={"interface": interface, "vlans": words},
                 after=_words(vlans.merge(allowed + lacking)),
                 before=_words(allowed),
-                notes=[f"VLAN {','.join(words)} must exist on {switch.name} (`vlan N`) to be forwarded"],
+                notes=[
+                    f"VLAN {','.join(words)} must exist on {switch.name} ({_vlan_definition(switch)}) to be forwarded"
+                ],
             )
         )
     others = [
