@@ -18,6 +18,7 @@ The iproute2 scripts are rehearsed for real in a network namespace: tests/test_f
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import os
 import re
@@ -50,8 +51,8 @@ REAL_VIRT_XML = shutil.which("virt-xml")
 HASHING = ("balance-xor", "802.3ad", "balance-tlb")
 
 needs_virsh = pytest.mark.skipif(
-    REAL_VIRSH is None or REAL_VIRT_XML is None,
-    reason="virsh and virt-xml are not installed (apt-get install libvirt-clients virtinst)",
+    REAL_VIRSH is None or REAL_VIRT_XML is None or importlib.util.find_spec("libvirt") is None,
+    reason="virsh, virt-xml (apt-get install libvirt-clients virtinst) or libvirt-python (the kvm extra) missing",
 )
 
 
@@ -355,3 +356,18 @@ def test_real_virsh_and_virt_xml_reject_and_the_state_is_kept(argv: list[str], e
     # A second connection (the collector's) sees what virt-xml defined.
     db01 = next(d for d in collect_domains(env) if d.name == "db01")
     assert [n.mtu for n in db01.interfaces] == [1500]
+
+
+@pytest.mark.parametrize("platform", ["cisco_ios", "cisco_nxos", "arista_eos", "juniper_junos"])
+def test_every_kvm_script_of_the_synthetic_sites_parses(platform: str, tmp_path: Path) -> None:
+    """`sh -n` on the synthetic sites' nmcli, iproute2 and virsh scripts and their rollbacks (the labs'
+    are parsed in tests/test_fix_rehearse.py)."""
+    from test_fixes_kvm import kvm_site
+
+    snapshot = kvm_site(platform)
+    write_plan(build_plan(check_snapshot(snapshot, RULES), snapshot, unsafe=True), snapshot, tmp_path)
+    scripts = sorted(tmp_path.glob("*.sh"))
+    assert {p.name.split(".")[-2] for p in scripts} == {"nmcli", "iproute2", "virsh"}
+    for script in scripts:
+        parsed = subprocess.run([SH, "-n", str(script)], capture_output=True, text=True, timeout=30)
+        assert parsed.returncode == 0, f"{script.name}: {parsed.stderr}"
