@@ -128,6 +128,18 @@ class HostNamespace:
         )
         assert done.returncode == 0, f"{script.name} {number}: {done.stdout}{done.stderr}"
 
+    def answers_verify(self, script: Path, number: int) -> None:
+        """The step's first verify command, run in the namespace, shows its first expect line."""
+        text = script.read_text(encoding="utf-8")
+        body = re.search(rf"^step_{number}\(\) \{{\n(.*?)^\}}", text, re.M | re.S)
+        assert body, f"no step {number} in {script.name}"
+        comments = [line.strip()[2:] for line in body.group(1).splitlines() if line.strip().startswith("#")]
+        verify, expect = comments[comments.index("verify:") + 1].strip(), comments[comments.index("expect:") + 1]
+        shown = subprocess.run(
+            ["ip", "netns", "exec", self.name, "sh", "-c", verify], capture_output=True, text=True, timeout=60
+        )
+        assert shown.returncode == 0 and expect.strip() in shown.stdout, (verify, shown.stdout, shown.stderr)
+
     def delete(self) -> None:
         subprocess.run(["ip", "netns", "delete", self.name], capture_output=True, check=False)
 
@@ -207,6 +219,7 @@ def test_iproute2_plan_runs_in_a_namespace_and_rolls_back(make, namespace: HostN
     for s in plan.steps:
         if s in steps:
             namespace.run(folder / script_name(device, "iproute2"), s.number)
+            namespace.answers_verify(folder / script_name(device, "iproute2"), s.number)
             _fold(working, namespace.collect(device, tmp_path / f"after-{s.number}.json"), device)
         else:
             apply_change(working, s.change)
@@ -216,6 +229,7 @@ def test_iproute2_plan_runs_in_a_namespace_and_rolls_back(make, namespace: HostN
     assert not after - _keys(result.findings), f"new after the plan: {sorted(after - _keys(result.findings))}"
     for s in reversed(steps):
         namespace.run(folder / script_name(device, "iproute2", rollback=True), s.number)
+        namespace.answers_verify(folder / script_name(device, "iproute2", rollback=True), s.number)
     # The bond's carrier comes back within a few miimon periods: bounded wait for the links to settle.
     for attempt in range(10):
         last = namespace.collect(device, tmp_path / f"last-{attempt}.json")
