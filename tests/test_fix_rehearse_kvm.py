@@ -371,3 +371,21 @@ def test_every_kvm_script_of_the_synthetic_sites_parses(platform: str, tmp_path:
     for script in scripts:
         parsed = subprocess.run([SH, "-n", str(script)], capture_output=True, text=True, timeout=30)
         assert parsed.returncode == 0, f"{script.name}: {parsed.stderr}"
+
+
+def test_nmcli_step_stops_with_a_reason_when_networkmanager_does_not_run_the_bond(tmp_path: Path) -> None:
+    """A bond NetworkManager has no active connection for (unmanaged, or managed by ifupdown): the
+    step stops before changing anything and names the other script, instead of `nmcli connection
+    modify ''` failing with "unknown connection"."""
+    snapshot = load_site([LAB])
+    plan = build_plan(check_snapshot(snapshot, RULES), snapshot, unsafe=True)
+    write_plan(plan, snapshot, tmp_path / "fix")
+    env = _install(tmp_path)
+    state = nm_state(snapshot.kvm_hosts[0])
+    next(d for d in state["devices"] if d["device"] == "bond0")["connection"] = None
+    Path(env["NMCLI_EMULATOR_STATE"]).write_text(json.dumps(state), encoding="utf-8")
+    script = tmp_path / "fix" / script_name("kvm01.lab.example", "nmcli")
+    ran = subprocess.run([SH, str(script), "3"], capture_output=True, text=True, timeout=60, env=env)
+    assert ran.returncode == 1
+    assert ran.stderr.strip() == "bond0 has no active NetworkManager connection: use the iproute2 script"
+    assert json.loads(Path(env["NMCLI_EMULATOR_STATE"]).read_text(encoding="utf-8")) == state
