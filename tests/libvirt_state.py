@@ -14,9 +14,15 @@ changed when it closes. What this wrapper adds is only that memory:
   the generated XML ... instead of defining it"), and the domain it prints replaces that domain in
   the node file: what `virt-xml` would have defined, kept for the next command.
 - `virsh` commands that only read (dumpxml, domiflist, domstate, dominfo, list, net-list,
-  net-dumpxml) run unchanged against the node file. A virsh command that would change a domain is
-  refused (exit 1, `error: ...`): no script hostlint writes runs one yet, and a change the wrapper
-  could not keep would pass silently.
+  net-dumpxml) run unchanged against the node file.
+- `virsh start|shutdown|destroy DOMAIN` run in one virsh session followed by `domstate DOMAIN`
+  (virsh(1): several commands separated by `;` in one argument), and the state it reports is kept
+  as the domain's `<test:runstate>` in the node file. Any other virsh command that would change a
+  domain is refused (exit 1, `error: ...`): a change the wrapper could not keep would pass silently.
+
+The node file holds one definition per domain: virt-xml's edit of a running domain's persistent
+definition shows in its live one too (the test driver has no separate persistent definition in
+its file); the scripts restart a guest right after such an edit, so the end state is exact.
 
 Environment: LIBVIRT_TEST_STATE (the node file), REAL_VIRSH and REAL_VIRT_XML (the programs).
 Every command is appended to STATE.log (one JSON argv a line).
@@ -33,11 +39,15 @@ from typing import Any
 
 TEST_NS = "http://libvirt.org/schemas/domain/test/1.0"
 READ_ONLY = {"dumpxml", "domiflist", "domstate", "dominfo", "list", "net-list", "net-dumpxml"}
+LIFECYCLE = {"start", "shutdown", "destroy"}
+# virDomainState numbers of the states `virsh domstate` names.
+RUNSTATES = {"running": "1", "paused": "3", "shut off": "5"}
 ET.register_namespace("test", TEST_NS)
 
 
-def domain_xml(domain: Any) -> ET.Element:
-    """A libvirt test-driver domain for a snapshot's LibvirtDomain, shut off (defined, not running)."""
+def domain_xml(domain: Any, runstate: str = "5") -> ET.Element:
+    """A libvirt test-driver domain for a snapshot's LibvirtDomain, shut off (defined, not running)
+    unless `runstate` says otherwise (1: running)."""
     root = ET.Element("domain", type="test")
     ET.SubElement(root, "name").text = domain.name
     ET.SubElement(root, "memory", unit="MiB").text = "128"
@@ -62,13 +72,13 @@ def domain_xml(domain: Any) -> ET.Element:
                 driver.set("queues", str(nic.queues))
         if nic.mtu is not None:
             ET.SubElement(element, "mtu", size=str(nic.mtu))
-    ET.SubElement(root, f"{{{TEST_NS}}}runstate").text = "5"
+    ET.SubElement(root, f"{{{TEST_NS}}}runstate").text = runstate
     return root
 
 
-def node_xml(domains: list[Any]) -> str:
+def node_xml(domains: list[Any], runstate: str = "5") -> str:
     node = ET.Element("node")
-    node.extend(domain_xml(d) for d in domains)
+    node.extend(domain_xml(d, runstate) for d in domains)
     return ET.tostring(node, encoding="unicode")
 
 
@@ -116,8 +126,44 @@ def virt_xml(state: str, args: list[str]) -> int:
     return 0
 
 
+def _set_runstate(state: str, name: str, shown: str) -> None:
+    tree = ET.parse(state)
+    for domain in tree.getroot():
+        if domain.findtext("name") == name:
+            runstate = domain.find(f"{{{TEST_NS}}}runstate")
+            if runstate is None:
+                runstate = ET.SubElement(domain, f"{{{TEST_NS}}}runstate")
+            runstate.text = RUNSTATES[shown]
+    tree.write(state + ".new", encoding="unicode")
+    os.replace(state + ".new", state)
+
+
+def _lifecycle(state: str, args: list[str]) -> int:
+    if len(args) != 2 or args[1].startswith("-") or "'" in args[1]:
+        print(f"error: the rehearsal runs 'virsh {args[0]} DOMAIN' only", file=sys.stderr)
+        return 1
+    command, name = args
+    done = subprocess.run(
+        [os.environ["REAL_VIRSH"], "-c", f"test://{state}", f"{command} '{name}'; domstate '{name}'"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    # In one session virsh goes on after a failed command: its `error:` lines say it failed.
+    if done.returncode != 0 or "error:" in done.stderr:
+        sys.stderr.write(done.stderr)
+        return 1
+    lines = [line for line in done.stdout.splitlines() if line.strip()]
+    _set_runstate(state, name, lines[-1].strip())
+    print("\n".join(lines[:-1]) + "\n")
+    return 0
+
+
 def virsh(state: str, args: list[str]) -> int:
     command = next((a for a in args if not a.startswith("-")), "")
+    if args[:1] == [command] and command in LIFECYCLE:
+        return _lifecycle(state, args)
     if args[:1] != [command] or command not in READ_ONLY:
         print(f"error: the rehearsal keeps no state for 'virsh {' '.join(args)}'", file=sys.stderr)
         return 1
