@@ -25,6 +25,7 @@ import re
 import shutil
 import subprocess
 import sys
+import textwrap
 from pathlib import Path
 
 import pytest
@@ -389,3 +390,77 @@ def test_nmcli_step_stops_with_a_reason_when_networkmanager_does_not_run_the_bon
     assert ran.returncode == 1
     assert ran.stderr.strip() == "bond0 has no active NetworkManager connection: use the iproute2 script"
     assert json.loads(Path(env["NMCLI_EMULATOR_STATE"]).read_text(encoding="utf-8")) == state
+
+
+def _advice_commands(plan_md: str, domain: str) -> str:
+    """The command block PLAN.md's advice gives for `domain` (the display-only NIC model change)."""
+    advice = plan_md.split("## Advice (not scripted)", 1)[1].split("\n## ", 1)[0]
+    block = re.search(rf"{domain} interface .*?```\n(.*?)\n *```", advice, re.S)
+    assert block, f"no commands for {domain} in the advice"
+    return textwrap.dedent(block.group(1))
+
+
+@needs_virsh
+def test_guest_nic_model_advice_runs_with_the_real_virsh_and_clears_its_finding(tmp_path: Path) -> None:
+    """VN101's advice, pasted as PLAN.md gives it, on a running guest: the definition saved, the model
+    changed, the guest shut down and started again; collected again, VN101 is gone and nothing new."""
+    from libvirt_state import node_xml
+
+    snapshot = load_site([LAB])
+    result = check_snapshot(snapshot, RULES)
+    write_plan(build_plan(result, snapshot, unsafe=True), snapshot, tmp_path / "fix")
+    env = _install(tmp_path)
+    host = snapshot.kvm_hosts[0]
+    Path(env["LIBVIRT_TEST_STATE"]).write_text(node_xml(host.domains, runstate="1"), encoding="utf-8")
+    work = tmp_path / "work"
+    work.mkdir()
+    commands = _advice_commands((tmp_path / "fix" / "PLAN.md").read_text(encoding="utf-8"), "legacy01")
+    ran = subprocess.run(
+        [SH, "-c", "set -eu\n" + commands], capture_output=True, text=True, timeout=300, env=env, cwd=work
+    )
+    assert ran.returncode == 0, ran.stderr
+    assert "<model type='rtl8139'/>" in (work / "legacy01.before-hostlint.xml").read_text(encoding="utf-8")
+    log = [json.loads(line)[:2] for line in Path(env["LIBVIRT_TEST_STATE"] + ".log").read_text().splitlines()]
+    assert ["virsh", "shutdown"] in log and log[-1] == ["virsh", "start"]
+    collected = collect_domains(env)
+    assert [(d.name, d.state, [n.model for n in d.interfaces]) for d in collected] == [
+        ("db01", "running", ["virtio"]),
+        ("legacy01", "running", ["virtio"]),
+    ]
+    working = snapshot.model_copy(deep=True)
+    fold_domains(working, host.name, collected)
+    after = _keys(check_snapshot(working, RULES).findings)
+    assert ("VN101", "kvm01.lab.example/legacy01/52:54:00:1a:00:02") not in after
+    assert after < _keys(result.findings)
+
+
+def test_guest_shutdown_wait_is_bounded(tmp_path: Path) -> None:
+    """A guest that ignores the ACPI shutdown (which libvirt's test driver cannot be made to do): a
+    `virsh` that always answers `running` and a `sleep` that returns at once. The advice gives up
+    after its 90 tries with a reason, fails, and never starts the guest."""
+    snapshot = load_site([LAB])
+    write_plan(build_plan(check_snapshot(snapshot, RULES), snapshot, unsafe=True), snapshot, tmp_path / "fix")
+    bin_dir = tmp_path / "stubs"
+    bin_dir.mkdir()
+    calls = tmp_path / "calls"
+    stubs = {
+        "virsh": f'echo "$*" >> "{calls}"; [ "$1" = domstate ] && echo running; exit 0',
+        "virt-xml": "exit 0",
+        "sleep": "exit 0",
+    }
+    for name, body in stubs.items():
+        (bin_dir / name).write_text(f"#!/bin/sh\n{body}\n", encoding="utf-8")
+        (bin_dir / name).chmod(0o755)
+    commands = _advice_commands((tmp_path / "fix" / "PLAN.md").read_text(encoding="utf-8"), "legacy01")
+    ran = subprocess.run(
+        [SH, "-c", "set -eu\n" + commands],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env={"PATH": f"{bin_dir}{os.pathsep}/usr/bin{os.pathsep}/bin"},
+        cwd=tmp_path,
+    )
+    assert ran.returncode == 1
+    assert ran.stderr.startswith("legacy01 did not shut down in 3 minutes")
+    made = calls.read_text(encoding="utf-8").splitlines()
+    assert made.count("domstate legacy01") == 92 and "start legacy01" not in made
