@@ -341,7 +341,8 @@ def test_nmcli_emulator_rejects_what_nmcli_rejects_and_keeps_state(
         (["virt-xml", "db01", "--edit", "mac=52:54:00:1a:00:99", "--network", "mtu.size=1500"], "No matching objects"),
         (["virsh", "dumpxml", "--inactiv", "db01"], "--inactiv"),
         (["virsh", "domiflist", "db09"], "db09"),
-        (["virsh", "shutdown", "db01"], "keeps no state"),
+        (["virsh", "shutdown", "db01"], "domain 'db01' not running"),
+        (["virsh", "undefine", "db01"], "keeps no state"),
     ],
 )
 def test_real_virsh_and_virt_xml_reject_and_the_state_is_kept(argv: list[str], error: str, tmp_path: Path) -> None:
