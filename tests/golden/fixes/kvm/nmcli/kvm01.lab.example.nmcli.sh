@@ -13,6 +13,7 @@ step_3() {
     # what: bond0: mode balance-xor -> 802.3ad
     # REVIEW: bond0 is rebuilt: br0 and everything on it loses the network for a few seconds; run this from the console or a session that does not ride on bond0
     con=$(nmcli -g GENERAL.CONNECTION device show bond0)
+    [ -n "$con" ] || { echo 'bond0 has no active NetworkManager connection: use the iproute2 script' >&2; exit 1; }
     nmcli connection modify "$con" bond.options mode=802.3ad,miimon=100,xmit_hash_policy=layer2+3
     nmcli connection up "$con"
     # verify:
