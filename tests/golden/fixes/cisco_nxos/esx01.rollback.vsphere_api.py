@@ -93,9 +93,10 @@ def change_18(ns):
 
 
 def verify_18(ns):
-    # expect: configured: (vim.host.PhysicalNic.LinkSpeedDuplex) {speedMb = 1000, duplex = True}
+    # expect: configured: (1000, True) actual: (1000, True)
     nic = pnic(ns, 'vmnic0')
-    print("configured:", nic.spec.linkSpeed, "actual:", nic.linkSpeed and (nic.linkSpeed.speedMb, nic.linkSpeed.duplex))
+    configured, actual = nic.spec.linkSpeed, nic.linkSpeed
+    print("configured:", configured and (configured.speedMb, configured.duplex), "actual:", actual and (actual.speedMb, actual.duplex))
 
 
 def change_17(ns):
