@@ -112,7 +112,7 @@ def change_17(ns):
 
 
 def verify_17(ns):
-    # expect: active: ['vmnic0'] standby: ['vmnic1']
+    # expect: active: ['vmnic0'] standby: ['vmnic1'] beacon: True
     teaming = vswitch(ns, 'vSwitch0').spec.policy.nicTeaming
     print("active:", list(teaming.nicOrder.activeNic), "standby:", list(teaming.nicOrder.standbyNic or []),
           "beacon:", teaming.failureCriteria.checkBeacon)
