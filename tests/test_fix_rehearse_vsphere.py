@@ -22,12 +22,15 @@ from __future__ import annotations
 import importlib.util
 import os
 import re
+import ssl
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from pyVim.connect import Disconnect, SmartConnect
+from pyVmomi import vim, vmodl
 
 from hostlint.check import check_snapshot
 from hostlint.cli.exit import Exit
@@ -212,3 +215,149 @@ def test_vsphere_plan_runs_clears_its_findings_and_rolls_back(lab_sim) -> None:
 
 def test_rehearsal_covers_the_vsphere_labs() -> None:
     assert {"demo", "duplex-mismatch", "ip-hash-standby-beacon", "jumbo-mismatch", "ip-hash-lacp"} <= set(VSPHERE_LABS)
+
+
+# --- the simulator's HostNetworkSystem methods, called directly ----------------------------------
+
+HOST = "esx01.corp.example"  # demo: vSwitch0 (vmnic0 active, vmnic1 standby), vSwitch1 (vmnic2+3, IP hash, MTU 9000)
+
+
+@pytest.fixture
+def demo_ns(lab_sim):
+    """The demo lab's esx01 HostNetworkSystem over pyVmomi (TLS verified), and a collector."""
+    _, sim, folder = lab_sim
+    context = ssl.create_default_context(cafile=sim.cert)
+    host, port = sim.url.split("//", 1)[1].split("/", 1)[0].rsplit(":", 1)
+    si = SmartConnect(host=host, port=int(port), user=sim.user, pwd=PASSWORD, sslContext=context)
+    try:
+        view = si.content.viewManager.CreateContainerView(si.content.rootFolder, [vim.HostSystem], True)
+        ns = next(h for h in view.view if h.name == HOST).configManager.networkSystem
+        view.Destroy()
+        yield ns, lambda name: next(h for h in collect(sim, folder / name).esxi_hosts if h.name == HOST)
+    finally:
+        Disconnect(si)
+
+
+def _vswitch_spec(ns, name: str):
+    return next(v for v in ns.networkInfo.vswitch if v.name == name).spec
+
+
+def _pg_spec(ns, name: str):
+    return next(p for p in ns.networkInfo.portgroup if p.spec.name == name).spec
+
+
+def _refused(ns, call, fault: type) -> None:
+    """`call` raises `fault` and leaves the host's network as it was."""
+    before = str(ns.networkInfo)
+    with pytest.raises(fault):
+        call()
+    assert str(ns.networkInfo) == before
+
+
+def _order(active: list[str], standby: list[str] | None = None):
+    return vim.host.NetworkPolicy.NicOrderPolicy(activeNic=active, standbyNic=standby or [])
+
+
+@pytest.mark.parametrize("lab_sim", ["demo"], indirect=True)
+def test_update_virtual_switch_refuses_what_esxi_refuses(demo_ns) -> None:
+    ns, _ = demo_ns
+    update = ns.UpdateVirtualSwitch
+    _refused(ns, lambda: update(vswitchName="vSwitch9", spec=_vswitch_spec(ns, "vSwitch0")), vim.fault.NotFound)
+    cases: list[tuple[object, type]] = []
+    spec = _vswitch_spec(ns, "vSwitch0")
+    spec.policy.nicTeaming.nicOrder = _order(["vmnic0", "vmnic2"])  # vmnic2 is vSwitch1's
+    cases.append((spec, vmodl.fault.InvalidArgument))
+    spec = _vswitch_spec(ns, "vSwitch0")
+    spec.bridge.nicDevice = ["vmnic0", "vmnic1", "vmnic2"]
+    cases.append((spec, vim.fault.ResourceInUse))
+    spec = _vswitch_spec(ns, "vSwitch0")
+    spec.bridge.nicDevice = ["vmnic0", "vmnic1", "vmnic7"]
+    cases.append((spec, vim.fault.NotFound))
+    spec = _vswitch_spec(ns, "vSwitch0")
+    spec.mtu = 9216
+    cases.append((spec, vmodl.fault.InvalidArgument))
+    spec = _vswitch_spec(ns, "vSwitch0")
+    spec.policy.nicTeaming.policy = "loadbalance_loadbased"  # a distributed switch's only
+    cases.append((spec, vmodl.fault.InvalidArgument))
+    for spec, fault in cases:
+        _refused(ns, lambda spec=spec: update(vswitchName="vSwitch0", spec=spec), fault)
+
+
+@pytest.mark.parametrize("lab_sim", ["demo"], indirect=True)
+def test_update_port_group_refuses_what_esxi_refuses(demo_ns) -> None:
+    ns, _ = demo_ns
+    update = ns.UpdatePortGroup
+    _refused(ns, lambda: update(pgName="NoSuchPG", portgrp=_pg_spec(ns, "vMotion")), vim.fault.NotFound)
+    spec = _pg_spec(ns, "vMotion")
+    spec.vswitchName = "vSwitch9"
+    _refused(ns, lambda: update(pgName="vMotion", portgrp=spec), vim.fault.NotFound)
+    spec = _pg_spec(ns, "vMotion")
+    spec.name = "VM-Prod"
+    _refused(ns, lambda: update(pgName="vMotion", portgrp=spec), vim.fault.AlreadyExists)
+    spec = _pg_spec(ns, "vMotion")
+    spec.vlanId = 4096
+    _refused(ns, lambda: update(pgName="vMotion", portgrp=spec), vmodl.fault.InvalidArgument)
+    spec = _pg_spec(ns, "vMotion")
+    spec.policy.nicTeaming = vim.host.NetworkPolicy.NicTeamingPolicy(nicOrder=_order(["vmnic0"]))  # vSwitch0's
+    _refused(ns, lambda: update(pgName="vMotion", portgrp=spec), vmodl.fault.InvalidArgument)
+
+
+@pytest.mark.parametrize("lab_sim", ["demo"], indirect=True)
+def test_update_vmk_and_pnic_refuse_what_esxi_refuses(demo_ns) -> None:
+    ns, _ = demo_ns
+    vmk1 = next(v for v in ns.networkInfo.vnic if v.device == "vmk1").spec
+    _refused(ns, lambda: ns.UpdateVirtualNic(device="vmk9", nic=vmk1), vim.fault.NotFound)
+    _refused(
+        ns,
+        lambda: ns.UpdateVirtualNic(device="vmk1", nic=vim.host.VirtualNic.Specification(mtu=9216)),
+        vmodl.fault.InvalidArgument,
+    )
+    moved = vim.host.VirtualNic.Specification(portgroup="NoSuchPG")
+    _refused(ns, lambda: ns.UpdateVirtualNic(device="vmk1", nic=moved), vim.fault.NotFound)
+    _refused(ns, lambda: ns.UpdatePhysicalNicLinkSpeed(device="vmnic9", linkSpeed=None), vim.fault.NotFound)
+    zero = vim.host.PhysicalNic.LinkSpeedDuplex(speedMb=0, duplex=True)
+    _refused(ns, lambda: ns.UpdatePhysicalNicLinkSpeed(device="vmnic1", linkSpeed=zero), vmodl.fault.InvalidArgument)
+
+
+@pytest.mark.parametrize("lab_sim", ["demo"], indirect=True)
+def test_updates_replace_the_config_and_a_collection_sees_them(demo_ns) -> None:
+    """A port group pinning only its policy follows its vSwitch for the rest; an uplink taken off
+    the bridge leaves the failover order; vmk MTU and forced NIC speeds come back in a collection;
+    putting the original specs back gives the first collection again."""
+    ns, collect_host = demo_ns
+    first = collect_host("semantics-0.json")
+    vswitch1, vmotion = _vswitch_spec(ns, "vSwitch1"), _pg_spec(ns, "vMotion")
+    vmk1 = next(v for v in ns.networkInfo.vnic if v.device == "vmk1").spec
+    vmnic1 = next(p for p in ns.networkInfo.pnic if p.device == "vmnic1").spec.linkSpeed
+
+    pinned = _pg_spec(ns, "vMotion")
+    pinned.policy.nicTeaming = vim.host.NetworkPolicy.NicTeamingPolicy(policy="loadbalance_srcid")
+    ns.UpdatePortGroup(pgName="vMotion", portgrp=pinned)
+    narrowed = _vswitch_spec(ns, "vSwitch1")
+    narrowed.bridge.nicDevice = ["vmnic2"]  # vmnic3 stays in the order given: the host drops it
+    ns.UpdateVirtualSwitch(vswitchName="vSwitch1", spec=narrowed)
+    ns.UpdateVirtualNic(device="vmk1", nic=vim.host.VirtualNic.Specification(mtu=1500))
+    forced = vim.host.PhysicalNic.LinkSpeedDuplex(speedMb=100, duplex=False)
+    ns.UpdatePhysicalNicLinkSpeed(device="vmnic1", linkSpeed=forced)
+
+    host = collect_host("semantics-1.json")
+    vs1 = next(v for v in host.vswitches if v.name == "vSwitch1")
+    assert (vs1.uplinks, vs1.teaming.active, vs1.mtu) == (["vmnic2"], ["vmnic2"], 9000)
+    pg = next(p for p in host.portgroups if p.name == "vMotion")
+    assert pg.teaming is not None and (pg.teaming.policy, pg.teaming.active) == ("loadbalance_srcid", ["vmnic2"])
+    assert pg.teaming_set is not None and pg.teaming_set.policy == "pinned"
+    assert {pg.teaming_set.order, pg.teaming_set.failure_detection, pg.teaming_set.failback} == {"inherited"}
+    assert next(v for v in host.vmks if v.name == "vmk1").mtu == 1500
+    nic = next(p for p in host.pnics if p.name == "vmnic1")
+    assert (nic.configured_speed_mbps, nic.configured_duplex, nic.speed_mbps, nic.duplex) == (100, "half", 100, "half")
+
+    ns.UpdateVirtualSwitch(vswitchName="vSwitch1", spec=vswitch1)
+    ns.UpdatePortGroup(pgName="vMotion", portgrp=vmotion)
+    ns.UpdateVirtualNic(device="vmk1", nic=vmk1)
+    ns.UpdatePhysicalNicLinkSpeed(device="vmnic1", linkSpeed=vmnic1)
+    restored = collect_host("semantics-2.json")
+    if vmnic1 is None:  # auto again: the simulator has no link partner, the link keeps the forced speed
+        got = next(p for p in restored.pnics if p.name == "vmnic1")
+        want = next(p for p in first.pnics if p.name == "vmnic1")
+        got.speed_mbps, got.duplex = want.speed_mbps, want.duplex
+    assert restored.model_dump() == first.model_dump()
