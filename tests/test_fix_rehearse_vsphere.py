@@ -361,3 +361,45 @@ def test_updates_replace_the_config_and_a_collection_sees_them(demo_ns) -> None:
         want = next(p for p in first.pnics if p.name == "vmnic1")
         got.speed_mbps, got.duplex = want.speed_mbps, want.duplex
     assert restored.model_dump() == first.model_dump()
+
+
+# --- every host action, on the synthetic site of tests/test_fixes.py -----------------------------
+
+
+@pytest.fixture(scope="module")
+def site_sim(vcsim_binary, tmp_path_factory):
+    from test_fixes import site
+
+    snapshot = site("cisco_nxos")
+    folder = tmp_path_factory.mktemp("synthetic")
+    scenario = folder / "scenario.json"
+    # esx01 holds every host step (the site's other host only gives its switch ports a peer).
+    esx01 = [h.model_copy(deep=True) for h in snapshot.esxi_hosts if h.name == "esx01"]
+    for pnic in esx01[0].pnics:
+        if pnic.configured_speed_mbps is not None:  # a forced link runs at what is forced, as ESXi reports it
+            pnic.speed_mbps, pnic.duplex = pnic.configured_speed_mbps, pnic.configured_duplex or "full"
+    scenario.write_text(Snapshot(esxi_hosts=esx01).model_dump_json(), encoding="utf-8")
+    with launcher.Simulator(vcsim_binary, scenario, password=PASSWORD) as sim:
+        yield snapshot, sim, folder
+
+
+def test_every_vsphere_api_step_of_the_synthetic_site_runs_and_rolls_back(site_sim) -> None:
+    """Teaming policy, failover order with uplink removal, NIC speed, vSwitch and vmk MTU: each pyvmomi
+    step runs (and its verify passes) in plan order, then each undo in reverse order, and a
+    collection equals the first one."""
+    from test_fixes import findings_for
+
+    snapshot, sim, folder = site_sim
+    plan = build_plan(findings_for(snapshot), snapshot, unsafe=True)
+    write_plan(plan, snapshot, folder / "fix")
+    steps = [s for s in plan.steps if "vsphere-api" in s.change.platforms]
+    actions = {"host-teaming", "host-active-uplinks", "host-nic-autoneg", "host-vswitch-mtu", "vmk-mtu"}
+    assert {s.change.action for s in steps} == actions
+    first = collect(sim, folder / "collected-0.json")
+    for step in steps:
+        run_script(sim, folder / "fix", step.device, step.number, rollback=False)
+    assert collect(sim, folder / "collected-1.json").esxi_hosts != first.esxi_hosts
+    for step in reversed(steps):
+        run_script(sim, folder / "fix", step.device, step.number, rollback=True)
+    last = collect(sim, folder / "collected-2.json")
+    assert [h.model_dump() for h in last.esxi_hosts] == [h.model_dump() for h in first.esxi_hosts]
