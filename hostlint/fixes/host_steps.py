@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
 from hostlint.fixes.actions import HOST_PLATFORMS
@@ -14,6 +15,17 @@ from hostlint.join.facts import Fact, TeamFact, UplinkFact, VmkFact
 
 def _team_values(team: TeamFact) -> dict[str, Any]:
     return {"kind": team.kind, "vswitch": team.vswitch, "portgroup": team.portgroup}
+
+
+def _inherits(team: TeamFact, site: Site) -> list[str] | None:
+    """The teaming fields (`TeamingSet` names) a standard port group takes from its vSwitch, so a
+    rollback can make it inherit them again instead of pinning the old values; None: not collected."""
+    host = site.host(team.host)
+    portgroups = host.portgroups if host else []
+    pg = next((p for p in portgroups if p.name == team.portgroup and p.vswitch == team.vswitch), None)
+    if pg is None or pg.teaming_set is None:
+        return None
+    return [name for name, how in dataclasses.asdict(pg.teaming_set).items() if how == "inherited"]
 
 
 def _team_target(team: TeamFact) -> str:
@@ -43,13 +55,16 @@ def host_teaming(params: dict[str, Any], fact: Fact, site: Site) -> list[Change]
         esxcli_policy(policy)
     except KeyError:
         raise CannotFix(f"a standard vSwitch cannot use {policy}") from None
+    values = _team_values(team)
+    if team.kind == "vss-portgroup":
+        values["inherits"] = _inherits(team, site)
     return [
         Change(
             action="host-teaming",
             device=team.host,
             platforms=HOST_PLATFORMS,
             target=_team_target(team),
-            values=_team_values(team),
+            values=values,
             after=policy,
             before=team.policy,
         )
@@ -82,6 +97,8 @@ def host_active_uplinks(params: dict[str, Any], fact: Fact, site: Site) -> list[
         "remove": remove,
         "failure_detection": detection,
     }
+    if team.kind == "vss-portgroup":
+        values["inherits"] = _inherits(team, site)
     before = {"active": team.active, "standby": team.standby, "failure_detection": team.failure_detection}
     after = {"active": active, "standby": standby, "failure_detection": detection, "removed": remove}
     return [
