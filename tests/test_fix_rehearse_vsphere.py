@@ -39,8 +39,11 @@ from hostlint.fixes import build_plan
 from hostlint.fixes.apply import _negotiate, _pnic_port, apply_change
 from hostlint.fixes.scripts import script_name
 from hostlint.fixes.write import write_plan
+from hostlint.join import build_facts
+from hostlint.results import CheckResult
 from hostlint.rules import load_rules
 from hostlint.snapshot import Snapshot, load_site, load_snapshot
+from hostlint.snapshot.esxi import Teaming, TeamingSet
 
 ROOT = Path(__file__).resolve().parents[1]
 LABS = ROOT / "fixtures" / "labs"
@@ -378,9 +381,19 @@ def site_sim(vcsim_binary, tmp_path_factory):
     for pnic in esx01[0].pnics:
         if pnic.configured_speed_mbps is not None:  # a forced link runs at what is forced, as ESXi reports it
             pnic.speed_mbps, pnic.duplex = pnic.configured_speed_mbps, pnic.configured_duplex or "full"
+    # vMotion (on vSwitch1) pins its failover order and inherits the rest.
+    vmotion = next(p for p in esx01[0].portgroups if p.name == "vMotion")
+    vmotion.teaming = Teaming(policy="loadbalance_ip", active=["vmnic3"], standby=["vmnic2"])
+    vmotion.teaming_set = TeamingSet(
+        policy="inherited",
+        failure_detection="inherited",
+        notify_switches="inherited",
+        failback="inherited",
+        order="pinned",
+    )
     scenario.write_text(Snapshot(esxi_hosts=esx01).model_dump_json(), encoding="utf-8")
     with launcher.Simulator(vcsim_binary, scenario, password=PASSWORD) as sim:
-        yield snapshot, sim, folder
+        yield snapshot.model_copy(update={"esxi_hosts": [*esx01, *snapshot.esxi_hosts[1:]]}), sim, folder
 
 
 def test_every_vsphere_api_step_of_the_synthetic_site_runs_and_rolls_back(site_sim) -> None:
@@ -402,4 +415,35 @@ def test_every_vsphere_api_step_of_the_synthetic_site_runs_and_rolls_back(site_s
     for step in reversed(steps):
         run_script(sim, folder / "fix", step.device, step.number, rollback=True)
     last = collect(sim, folder / "collected-2.json")
+    assert [h.model_dump() for h in last.esxi_hosts] == [h.model_dump() for h in first.esxi_hosts]
+
+
+def test_port_group_teaming_steps_run_and_roll_back_to_inheriting(site_sim) -> None:
+    """host-teaming and host-active-uplinks on a port group that pins only its failover order: the
+    change pins what it sets; the rollback must leave the port group inheriting the rest again."""
+    from test_fixes import _finding
+
+    snapshot, sim, folder = site_sim
+    team = next(t for t in build_facts(snapshot).teams if t.object == "esx01/vSwitch1/vMotion")
+    findings = [
+        _finding("LG900", team, [("host-teaming", "host", {"policy": "failover_explicit"})]),
+        _finding("LG901", team, [("host-active-uplinks", "host", {"active": ["vmnic2"], "failure_detection": "link"})]),
+    ]
+    plan = build_plan(CheckResult(findings=findings), snapshot, unsafe=True)
+    assert [(s.change.action, s.change.values["kind"]) for s in plan.steps] == [
+        ("host-teaming", "vss-portgroup"),
+        ("host-active-uplinks", "vss-portgroup"),
+    ]
+    write_plan(plan, snapshot, folder / "pg")
+    first = collect(sim, folder / "pg-0.json")
+    for step in plan.steps:
+        run_script(sim, folder / "pg", step.device, step.number, rollback=False)
+    changed = next(p for p in collect(sim, folder / "pg-1.json").esxi_hosts[0].portgroups if p.name == "vMotion")
+    assert changed.teaming is not None and (changed.teaming.policy, changed.teaming.active) == (
+        "failover_explicit",
+        ["vmnic2"],
+    )
+    for step in reversed(plan.steps):
+        run_script(sim, folder / "pg", step.device, step.number, rollback=True)
+    last = collect(sim, folder / "pg-2.json")
     assert [h.model_dump() for h in last.esxi_hosts] == [h.model_dump() for h in first.esxi_hosts]
