@@ -24,8 +24,11 @@ from hostlint.check import check_snapshot
 from hostlint.fixes import build_plan
 from hostlint.fixes.plan import Plan
 from hostlint.fixes.write import write_plan
+from hostlint.join import build_facts
+from hostlint.results import CheckResult
 from hostlint.rules import load_rules
 from hostlint.snapshot import Snapshot, load_site
+from hostlint.snapshot.esxi import Teaming, TeamingSet
 
 LABS = Path(__file__).resolve().parent.parent / "fixtures" / "labs"
 ALL_LABS = sorted(p.name for p in LABS.iterdir() if (p / "expected.yaml").is_file())
@@ -178,3 +181,31 @@ def test_the_checks_reject_what_powershell_or_powercli_would(source: str, proble
         assert not errors and any(problem in p for p in problems), problems
     else:
         assert not errors and not problems, (errors, problems)
+
+
+def test_port_group_steps_in_powershell_roll_back_to_inheriting(tmp_path: Path) -> None:
+    """A port group that pins only its failover order: the rollback inherits policy and failure
+    detection from the vSwitch again (-Inherit...), and sets the order it pinned."""
+    from test_fixes import _finding, site
+
+    snapshot = site("cisco_nxos")
+    vmotion = next(p for p in snapshot.esxi_hosts[0].portgroups if p.name == "vMotion")
+    vmotion.teaming = Teaming(policy="loadbalance_ip", active=["vmnic3"], standby=["vmnic2"])
+    vmotion.teaming_set = TeamingSet(
+        policy="inherited",
+        failure_detection="inherited",
+        notify_switches="inherited",
+        failback="inherited",
+        order="pinned",
+    )
+    team = next(t for t in build_facts(snapshot).teams if t.object == "esx01/vSwitch1/vMotion")
+    findings = [
+        _finding("LG900", team, [("host-teaming", "host", {"policy": "failover_explicit"})]),
+        _finding("LG901", team, [("host-active-uplinks", "host", {"active": ["vmnic2"], "failure_detection": "link"})]),
+    ]
+    scripts = _written(build_plan(CheckResult(findings=findings), snapshot, unsafe=True), snapshot, tmp_path)
+    _check(scripts)
+    rollback = (tmp_path / "esx01.rollback.ps1").read_text(encoding="utf-8")
+    assert "Set-NicTeamingPolicy -InheritLoadBalancingPolicy $true" in rollback
+    assert "Set-NicTeamingPolicy -InheritNetworkFailoverDetectionPolicy $true `" in rollback
+    assert "-InheritFailoverOrder" not in rollback and "-MakeNicActive" in rollback
