@@ -15,6 +15,10 @@ What a NIC negotiates with its switch port is the link's doing, not the API's: t
 no link partner, so where either end's configured speed differs from the first collection the
 link is negotiated again in the snapshot (hostlint.fixes.apply._negotiate), as the esxcli
 rehearsal does.
+
+Also here: the simulator's HostNetworkSystem update methods called directly (the faults ESXi
+raises, and what a collection sees), every pyvmomi host action of the synthetic site of
+tests/test_fixes.py, and port-group steps that must roll back to inheriting from the vSwitch.
 """
 
 from __future__ import annotations
