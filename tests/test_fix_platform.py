@@ -117,3 +117,17 @@ def test_mt001_raises_the_vswitch_when_the_switch_path_carries_the_vmk_mtu() -> 
 
 def test_mt001_lowers_the_vmk_only_when_the_path_does_not_carry_it() -> None:
     assert _mt001_steps(1500) == [("vmk-mtu", "vmk1", 1500), ("vmk-mtu", "vmk2", 1500)]
+
+
+def test_pyvmomi_server_is_a_name_host_port_or_url_like_collect_takes(tmp_path: Path) -> None:
+    script = _pyvmomi(tmp_path)
+    for server in ("https://vc.example.net:notaport/sdk", "http://vc.example.net/sdk", "https://"):
+        bad = subprocess.run(
+            [sys.executable, str(script), "--server", server, "--user", "u", "1"],
+            capture_output=True,
+            text=True,
+            timeout=60,
+            stdin=subprocess.DEVNULL,
+        )
+        assert bad.returncode == 2 and f"--server {server}" in bad.stderr, bad.stderr
+    assert "SmartConnect(host=host, port=port, path=path," in script.read_text(encoding="utf-8")

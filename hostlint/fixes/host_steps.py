@@ -2,13 +2,26 @@
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
+from hostlint.fixes.site import Site
 from hostlint.join.facts import TeamFact
 
 
 def _team_values(team: TeamFact) -> dict[str, Any]:
     return {"kind": team.kind, "vswitch": team.vswitch, "portgroup": team.portgroup}
+
+
+def _inherits(team: TeamFact, site: Site) -> list[str] | None:
+    """The teaming fields (`TeamingSet` names) a standard port group takes from its vSwitch, so a
+    rollback can make it inherit them again instead of pinning the old values; None: not collected."""
+    host = site.host(team.host)
+    portgroups = host.portgroups if host else []
+    pg = next((p for p in portgroups if p.name == team.portgroup and p.vswitch == team.vswitch), None)
+    if pg is None or pg.teaming_set is None:
+        return None
+    return [name for name, how in dataclasses.asdict(pg.teaming_set).items() if how == "inherited"]
 
 
 def _team_target(team: TeamFact) -> str:

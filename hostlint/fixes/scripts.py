@@ -136,6 +136,7 @@ import getpass
 import os
 import ssl
 import sys
+import urllib.parse
 
 from pyVim.connect import Disconnect, SmartConnect
 from pyVmomi import vim
@@ -177,9 +178,18 @@ def _host(si):
 
 _PYVMOMI_MAIN = """
 
+def _endpoint(server):
+    # Host, port and path from a host name, host:port, [v6]:port or URL (https://vc.example.net/sdk).
+    parts = urllib.parse.urlsplit(server if "://" in server else f"https://{server}")
+    port = parts.port  # ValueError for a port that is not a number
+    if parts.scheme != "https" or not parts.hostname:
+        raise ValueError("want a host name, host:port or https:// URL")
+    return parts.hostname, port or 443, parts.path.rstrip("/") or "/sdk"
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--server", required=True, help="vCenter or the ESXi host itself")
+    parser.add_argument("--server", required=True, help="vCenter or the ESXi host: name, name:port or URL")
     parser.add_argument("--user", default=os.environ.get("HOSTLINT_VSPHERE_USER"), help="or HOSTLINT_VSPHERE_USER")
     parser.add_argument("--ca-bundle", metavar="FILE", help="CA certificates (PEM) that verify the server's TLS")
     parser.add_argument("--insecure", action="store_true", help="do not verify the TLS certificate")
@@ -190,6 +200,10 @@ def main():
         parser.error("give --user USER or set HOSTLINT_VSPHERE_USER")
     if args.insecure and args.ca_bundle:
         parser.error("--insecure and --ca-bundle exclude each other")
+    try:
+        host, port, path = _endpoint(args.server)
+    except ValueError as exc:
+        parser.error(f"--server {args.server}: {exc}")
     if args.insecure:
         context = ssl._create_unverified_context()
     else:
@@ -198,7 +212,7 @@ def main():
         except (OSError, ssl.SSLError) as exc:
             parser.error(f"--ca-bundle {args.ca_bundle}: cannot load: {exc}")
     password = os.environ.get("HOSTLINT_VSPHERE_PASSWORD") or getpass.getpass(f"password for {args.user}: ")
-    si = SmartConnect(host=args.server, user=args.user, pwd=password, sslContext=context)
+    si = SmartConnect(host=host, port=port, path=path, user=args.user, pwd=password, sslContext=context)
     try:
         ns = _host(si).configManager.networkSystem
         change, verify = STEPS[args.step]

@@ -506,7 +506,7 @@ func (inv *inventory) configureHost(h Host, switches []Dvs) error {
 	netSystem := inv.model.Map().Get(*host.ConfigManager.NetworkSystem).(*simulator.HostNetworkSystem)
 	netSystem.NetworkInfo = network
 	netSystem.QueryNetworkHintResponse.Returnval = hints(h.Pnics)
-	inv.model.Map().Put(&networkHints{netSystem})
+	inv.model.Map().Put(&hostNetwork{netSystem})
 
 	iscsi := newIscsiManager(h.IscsiAdapters, network.Vnic, h.VSwitches, h.Portgroups)
 	ref := inv.model.Map().Put(iscsi).Reference()

@@ -10,11 +10,13 @@ import (
 	"github.com/vmware/govmomi/vim25/types"
 )
 
-type networkHints struct {
+// hostNetwork is a host's HostNetworkSystem: govmomi's, with QueryNetworkHint answered per
+// device and the update methods it lacks (netupdate.go).
+type hostNetwork struct {
 	*simulator.HostNetworkSystem
 }
 
-func (s *networkHints) QueryNetworkHint(req *types.QueryNetworkHint) soap.HasFault {
+func (s *hostNetwork) QueryNetworkHint(req *types.QueryNetworkHint) soap.HasFault {
 	body := s.HostNetworkSystem.QueryNetworkHint(req)
 	answer, ok := body.(*methods.QueryNetworkHintBody)
 	if !ok || answer.Res == nil || len(req.Device) == 0 {

@@ -7,7 +7,7 @@ from typing import Any
 from hostlint.fixes.actions import HOST_PLATFORMS, Applier, Expander
 from hostlint.fixes.apply import _host, _set_teaming, _vswitch
 from hostlint.fixes.facts import require
-from hostlint.fixes.host_steps import _team_target, _team_values
+from hostlint.fixes.host_steps import _inherits, _team_target, _team_values
 from hostlint.fixes.site import Site
 from hostlint.fixes.steps import CannotFix, Change
 from hostlint.join.facts import Fact, TeamFact
@@ -40,6 +40,8 @@ def host_active_uplinks(params: dict[str, Any], fact: Fact, site: Site) -> list[
         "remove": remove,
         "failure_detection": detection,
     }
+    if team.kind == "vss-portgroup":
+        values["inherits"] = _inherits(team, site)
     before = {"active": team.active, "standby": team.standby, "failure_detection": team.failure_detection}
     after = {"active": active, "standby": standby, "failure_detection": detection, "removed": remove}
     return [

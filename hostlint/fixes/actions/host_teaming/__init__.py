@@ -7,7 +7,7 @@ from typing import Any
 from hostlint.fixes.actions import HOST_PLATFORMS, Applier, Expander
 from hostlint.fixes.apply import _set_teaming
 from hostlint.fixes.facts import require
-from hostlint.fixes.host_steps import _team_target, _team_values
+from hostlint.fixes.host_steps import _inherits, _team_target, _team_values
 from hostlint.fixes.site import Site
 from hostlint.fixes.spelling import esxcli_policy
 from hostlint.fixes.steps import CannotFix, Change
@@ -38,13 +38,16 @@ def host_teaming(params: dict[str, Any], fact: Fact, site: Site) -> list[Change]
         esxcli_policy(policy)
     except KeyError:
         raise CannotFix(f"a standard vSwitch cannot use {policy}") from None
+    values = _team_values(team)
+    if team.kind == "vss-portgroup":
+        values["inherits"] = _inherits(team, site)
     return [
         Change(
             action="host-teaming",
             device=team.host,
             platforms=HOST_PLATFORMS,
             target=_team_target(team),
-            values=_team_values(team),
+            values=values,
             after=policy,
             before=team.policy,
         )

@@ -13,6 +13,7 @@ import getpass
 import os
 import ssl
 import sys
+import urllib.parse
 
 from pyVim.connect import Disconnect, SmartConnect
 from pyVmomi import vim
@@ -92,9 +93,10 @@ def change_18(ns):
 
 
 def verify_18(ns):
-    # expect: configured: (vim.host.PhysicalNic.LinkSpeedDuplex) {speedMb = 1000, duplex = True}
+    # expect: configured: (1000, True) actual: (1000, True)
     nic = pnic(ns, 'vmnic0')
-    print("configured:", nic.spec.linkSpeed, "actual:", nic.linkSpeed and (nic.linkSpeed.speedMb, nic.linkSpeed.duplex))
+    configured, actual = nic.spec.linkSpeed, nic.linkSpeed
+    print("configured:", configured and (configured.speedMb, configured.duplex), "actual:", actual and (actual.speedMb, actual.duplex))
 
 
 def change_17(ns):
@@ -110,7 +112,7 @@ def change_17(ns):
 
 
 def verify_17(ns):
-    # expect: active: ['vmnic0'] standby: ['vmnic1']
+    # expect: active: ['vmnic0'] standby: ['vmnic1'] beacon: True
     teaming = vswitch(ns, 'vSwitch0').spec.policy.nicTeaming
     print("active:", list(teaming.nicOrder.activeNic), "standby:", list(teaming.nicOrder.standbyNic or []),
           "beacon:", teaming.failureCriteria.checkBeacon)
@@ -171,9 +173,18 @@ def verify_1(ns):
 STEPS = {20: (change_20, verify_20), 19: (change_19, verify_19), 18: (change_18, verify_18), 17: (change_17, verify_17), 16: (change_16, verify_16), 15: (change_15, verify_15), 2: (change_2, verify_2), 1: (change_1, verify_1)}
 
 
+def _endpoint(server):
+    # Host, port and path from a host name, host:port, [v6]:port or URL (https://vc.example.net/sdk).
+    parts = urllib.parse.urlsplit(server if "://" in server else f"https://{server}")
+    port = parts.port  # ValueError for a port that is not a number
+    if parts.scheme != "https" or not parts.hostname:
+        raise ValueError("want a host name, host:port or https:// URL")
+    return parts.hostname, port or 443, parts.path.rstrip("/") or "/sdk"
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--server", required=True, help="vCenter or the ESXi host itself")
+    parser.add_argument("--server", required=True, help="vCenter or the ESXi host: name, name:port or URL")
     parser.add_argument("--user", default=os.environ.get("HOSTLINT_VSPHERE_USER"), help="or HOSTLINT_VSPHERE_USER")
     parser.add_argument("--ca-bundle", metavar="FILE", help="CA certificates (PEM) that verify the server's TLS")
     parser.add_argument("--insecure", action="store_true", help="do not verify the TLS certificate")
@@ -184,6 +195,10 @@ def main():
         parser.error("give --user USER or set HOSTLINT_VSPHERE_USER")
     if args.insecure and args.ca_bundle:
         parser.error("--insecure and --ca-bundle exclude each other")
+    try:
+        host, port, path = _endpoint(args.server)
+    except ValueError as exc:
+        parser.error(f"--server {args.server}: {exc}")
     if args.insecure:
         context = ssl._create_unverified_context()
     else:
@@ -192,7 +207,7 @@ def main():
         except (OSError, ssl.SSLError) as exc:
             parser.error(f"--ca-bundle {args.ca_bundle}: cannot load: {exc}")
     password = os.environ.get("HOSTLINT_VSPHERE_PASSWORD") or getpass.getpass(f"password for {args.user}: ")
-    si = SmartConnect(host=args.server, user=args.user, pwd=password, sslContext=context)
+    si = SmartConnect(host=host, port=port, path=path, user=args.user, pwd=password, sslContext=context)
     try:
         ns = _host(si).configManager.networkSystem
         change, verify = STEPS[args.step]
