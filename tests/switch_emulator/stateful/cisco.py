@@ -672,7 +672,7 @@ class NxosSession(CiscoLikeSession):
             ),
             Rule(
                 f"port-channel load-balance {{src-dst|src|dst}} {{{_NXOS_FIELDS}}} rotate <0-63>",
-                lambda a: self.set_hash(f"{a[0]} {a[1]}"),
+                lambda a: self.set_hash(f"{a[0]} {a[1]} rotate {a[2]}"),
                 "NX-INT port-channel load-balance (rotate)",
             ),
             Rule("no port-channel load-balance", lambda _: self.set_hash("src-dst ip-l4port"), "NX-INT default"),
@@ -839,8 +839,9 @@ class EosSession(CiscoLikeSession):
         return f"config-if-{self.eos_label()}"
 
     def eos_label(self) -> str:
-        shown = [self.short(t.port.name if t.port is not None else str(t.channel)) for t in self.targets]
-        return ",".join(shown) or self.short(names.interface(self.target_label))
+        if any(t.port is None and t.channel is None for t in self.targets):
+            return self.short(names.interface(self.target_label))
+        return ",".join(self.short(t.port.name if t.port is not None else str(t.channel)) for t in self.targets)
 
     def interface_many(self, args: Args) -> str:
         self.targets = self.interface_list(str(args[0]), 1)
@@ -849,11 +850,14 @@ class EosSession(CiscoLikeSession):
                 self.add_channel(self.new_channel(target.channel, None))
         self.target_label = str(args[0])
         self.mode = "config-if"
+        if any(t.port is None and t.channel is None for t in self.targets):
+            return "! Interface does not exist. The configuration will not take effect until the module is inserted."
         return ""
 
     def missing_port(self, name: str, index: int) -> _Target:
-        # EOS takes configuration for an interface it does not have (a module not inserted).
-        raise Reject("! Interface does not exist. The configuration will not take effect until the module is inserted.")
+        # EOS takes configuration for an interface it does not have (a module not inserted): the
+        # mode is entered with a warning, and what is typed there changes nothing this model holds.
+        return _Target()
 
     def eos_speed(self, keyword: str) -> str:
         duplex = "half" if "half" in keyword else ("full" if "full" in keyword else None)
