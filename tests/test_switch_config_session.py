@@ -299,6 +299,20 @@ def test_refused_like_the_device(platform: str, setup: list[str], line: str, ans
     assert answer in got, f"{platform}: {line!r} answered {got!r}"
 
 
+def test_nxos_lacp_modes_need_feature_lacp() -> None:
+    """On a switch with no LACP channel (so no `feature lacp` to assume), `mode active` is no command
+    until `feature lacp` (NX-INT, Enabling LACP)."""
+    state = _switch("cisco_nxos")
+    state.port_channels = [c for c in state.port_channels if c.mode == "static"]
+    session = SESSIONS["cisco_nxos"](state, frozenset({"Ethernet1/11"}))
+    assert paste(session, "configure terminal\ninterface Ethernet1/11") == []
+    before = state.model_copy(deep=True)
+    refused = session.execute("channel-group 40 mode active")
+    assert refused.endswith("^\n% Invalid command at '^' marker.\n") and state == before
+    assert paste(session, "feature lacp\ninterface Ethernet1/11\nchannel-group 40 mode active\nend") == []
+    assert next(p for p in state.ports if p.name == "Ethernet1/11").member_state == "bundled"
+
+
 @pytest.mark.parametrize("platform", PLATFORMS)
 def test_a_refused_line_in_a_range_changes_no_port(platform: str) -> None:
     """One port of a range that cannot take a line: none of them does (NX-OS member MTU, EOS member

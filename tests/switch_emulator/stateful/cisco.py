@@ -594,6 +594,10 @@ class IosSession(CiscoLikeSession):
             Rule("no speed", lambda _: self.set_speed(None, None, False), "IOS-CMD speed"),
             Rule("duplex {auto|full|half}", self.duplex_rule, "IOS-CMD duplex"),
             Rule("no duplex", lambda _: self.set_duplex(None), "IOS-CMD duplex"),
+            # IOS-CMD speed: `speed nonegotiate` / `negotiation auto` on 1G SFP ports; without
+            # negotiation such a port runs 1000 full.
+            Rule("negotiation auto", lambda _: self.set_speed(None, None, True), "IOS-CMD negotiation auto"),
+            Rule("no negotiation auto", lambda _: self.set_speed(1000, "full", True), "IOS-CMD negotiation auto"),
             *_common_interface_rules(self, "IOS-CMD", "IOS-L2", 4094),
         ]
 
@@ -676,7 +680,7 @@ class NxosSession(CiscoLikeSession):
                 "NX-INT port-channel load-balance (rotate)",
             ),
             Rule("no port-channel load-balance", lambda _: self.set_hash("src-dst ip-l4port"), "NX-INT default"),
-            Rule("feature {lacp|vpc|lldp|interface-vlan|udld}", lambda _: "", "NX-INT feature lacp / feature vpc"),
+            Rule("feature {lacp|vpc|lldp|interface-vlan|udld}", self.feature, "NX-INT feature lacp / feature vpc"),
             Rule("end", self.end, "NX-FUND end"),
             Rule("exit", self.exit, "NX-FUND exit"),
         ]
@@ -685,8 +689,8 @@ class NxosSession(CiscoLikeSession):
         rules = [
             Rule(
                 "channel-group <1-4096> [force] mode {active|passive|on}",
-                lambda a: self.channel_group(a[0], normalise.channel_mode(a[2])),
-                "NX-INT channel-group",
+                self.nxos_channel_group,
+                "NX-INT channel-group; LACP modes need `feature lacp` (NX-INT, Enabling LACP)",
             ),
             Rule(
                 "channel-group <1-4096> [force]",
@@ -715,6 +719,22 @@ class NxosSession(CiscoLikeSession):
                 Rule("no vpc <1-4096>", lambda _: self.set_multichassis(None), "NX-INT no vpc"),
             ]
         return rules
+
+    def __init__(self, state: Switch, lacp_partners: frozenset[str]) -> None:
+        super().__init__(state, lacp_partners)
+        # `feature lacp` is not in the model: on where an LACP channel already runs (hostlint's
+        # templates write it before the first one).
+        lacp = any(c.mode in ("lacp-active", "lacp-passive") for c in state.port_channels)
+        self.features = {"lacp"} if lacp else set()
+
+    def feature(self, args: Args) -> str:
+        self.features.add(str(args[0]))
+        return ""
+
+    def nxos_channel_group(self, args: Args) -> str:
+        if args[2] != "on" and "lacp" not in self.features:
+            raise BadWord(4 if args[1] else 3)  # without the feature, its keywords are not commands
+        return self.channel_group(args[0], normalise.channel_mode(args[2]))
 
     def interface_many(self, args: Args, index: int) -> str:
         self.targets = self.interface_list(str(args[0]), index)
