@@ -432,6 +432,11 @@ def test_prompts_follow_the_mode() -> None:
         "cisco_nxos": ["sw1#", "sw1(config)#", "sw1(config-if)#"],
         "arista_eos": ["sw1#", "sw1(config)#", "sw1(config-if-Et1)#"],
     }
+    # A global command refused from a submode leaves the submode as it was.
+    session, _ = _session("cisco_ios")
+    paste(session, f"configure terminal\ninterface {_port('cisco_ios', 1)}")
+    assert "% Invalid input" in session.execute("no interface Port-channel99")
+    assert session.prompt() == "sw1(config-if)#"
 
 
 def test_abbreviations_ranges_and_global_commands_in_a_submode() -> None:
@@ -446,6 +451,23 @@ def test_abbreviations_ranges_and_global_commands_in_a_submode() -> None:
     assert session.prompt() == "sw1(config-if-Et99)#"
     before = state.model_copy(deep=True)
     assert session.execute("mtu 9000") == "" and state == before
+
+
+def test_do_runs_exec_commands_and_show_commands_go_where_the_mode_takes_them() -> None:
+    for platform in PLATFORMS:
+        session, _ = _session(platform)
+        assert session.show_command("show interfaces") == "show interfaces"
+        session.execute("configure terminal")
+        session.execute(f"interface {_port(platform, 1)}")
+        assert session.show_command("do show interfaces") == "show interfaces"
+        # IOS wants `do` in configuration modes; NX-OS and EOS take show commands there.
+        expected = None if platform == "cisco_ios" else "show interfaces"
+        assert session.show_command("show interfaces") == expected, platform
+        prompt = session.prompt()
+        assert session.execute("do copy running-config startup-config").strip()
+        assert session.prompt() == prompt
+        refused = session.execute("do frobnicate")
+        assert refused.strip() and session.prompt() == prompt
 
 
 def test_saving_answers_as_each_platform_does() -> None:

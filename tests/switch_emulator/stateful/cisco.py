@@ -111,29 +111,49 @@ class CiscoLikeSession:
         if not words or words[0].startswith("!"):
             return ""  # a comment line: every one of the three CLIs ignores it
         prompt = self.prompt()
+        offset = 0
         modes: list[list[Rule]] = [self.rules(self.mode)]
-        if self.mode == "config-if":
+        if self.mode != "exec" and words[0].lower() == "do" and len(words) > 1:
+            # `do CMD`: an exec command from configuration mode, which stays as it is.
+            offset, modes = 1, [self.rules("exec")]
+        elif self.mode == "config-if":
             # A global command typed in a submode runs in global configuration (and leaves the submode).
             modes.append(self.rules("config"))
-        first = parse(modes[0], words)
-        parsed = first
+        parsed = parse(modes[0], words[offset:])
+        saved = (self.mode, self.targets)
         if parsed.rule is None and len(modes) > 1:
             fallback = parse(modes[1], words)
             if fallback.rule is not None:
-                self.mode = "config"
-                self.targets = []
+                self.mode, self.targets = "config", []
                 parsed = fallback
         if parsed.rule is None:
             if parsed.incomplete:
                 return self.incomplete_text(prompt, text)
-            return self.invalid_text(prompt, found, parsed.failed_at)
+            return self.invalid_text(prompt, found, parsed.failed_at + offset)
         try:
             answer = parsed.rule.handler(parsed.args)
         except BadWord as bad:
-            return self.invalid_text(prompt, found, bad.index)
+            self.mode, self.targets = saved
+            return self.invalid_text(prompt, found, bad.index + offset)
         except Reject as rejected:
+            self.mode, self.targets = saved
             return rejected.text if rejected.text.endswith("\n") else rejected.text + "\n"
+        if offset and self.mode == "exec":
+            self.mode, self.targets = saved  # `do configure terminal` changes nothing
         return answer + "\n" if answer and not answer.endswith("\n") else answer
+
+    def show_command(self, line: str) -> str | None:
+        """The show command `line` asks for, if this mode takes one (IOS: `show` in exec mode, `do
+        show` in configuration; NX-OS and EOS: `show` anywhere, `do show` too), else None. For the
+        switch that routes show commands to its renderer."""
+        words = line.split()
+        if self.mode != "exec" and words[:1] == ["do"]:
+            words = words[1:]
+        elif self.mode != "exec" and not self.show_in_config:
+            return None
+        return " ".join(words) if words[:1] == ["show"] else None
+
+    show_in_config: ClassVar[bool] = True
 
     # --- texts ----------------------------------------------------------------------------------
 
@@ -535,6 +555,7 @@ _IOS_HASHES = (
 
 class IosSession(CiscoLikeSession):
     platform = "cisco_ios"
+    show_in_config = False  # IOS-FUND: exec commands in configuration modes need `do`
     invalid = "{caret}\n% Invalid input detected at '^' marker.\n"
     incomplete = "% Incomplete command.\n"
     enter_config = "Enter configuration commands, one per line.  End with CNTL/Z."
