@@ -480,3 +480,19 @@ def test_saving_answers_as_each_platform_does() -> None:
         "cisco_nxos": "Copy complete.",
         "arista_eos": "Copy completed successfully.",
     }
+
+
+@pytest.mark.parametrize("platform", PLATFORMS)
+def test_a_member_whose_vlans_differ_from_the_channel_is_suspended(platform: str) -> None:
+    """IOS and NX-OS suspend a member whose switchport lines differ from its channel's; NX-OS `force`
+    makes the port take the channel's; EOS members' own lines do not count."""
+    port = _port(platform, 2)  # trunk allowing 10, native VLAN 5
+    session, state = _session(platform, frozenset({port}))
+    channel = next(c for c in state.port_channels if c.name.endswith("30"))
+    channel.switchport, channel.allowed_vlans, channel.native_vlan = "trunk", [(10, 10)], 1
+    assert paste(session, f"configure terminal\ninterface {port}\nchannel-group 30 mode active\nend") == []
+    member = next(p for p in state.ports if p.name == port)
+    assert member.member_state == ("bundled" if platform == "arista_eos" else "suspended")
+    if platform == "cisco_nxos":
+        assert paste(session, f"configure terminal\ninterface {port}\nchannel-group 30 force mode active\nend") == []
+        assert (member.member_state, member.native_vlan) == ("bundled", 1)

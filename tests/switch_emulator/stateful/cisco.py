@@ -308,7 +308,26 @@ class CiscoLikeSession:
         port.port_channel = channel.name
         self.member_modes[names.interface_key(port.name)] = mode
         port.member_state = self.member_state(port, mode)
+        if port.member_state not in (None, "down") and self.incompatible(port, channel):
+            port.member_state = "suspended"
         self.channel_status(channel)
+
+    # Compared when a port joins a channel: a member whose (known) value differs is suspended (IOS-L2
+    # "EtherChannel Configuration Guidelines", %EC-5-CANNOT_BUNDLE2 "... will be suspended"; NX-INT
+    # "Compatibility Requirements": "the software suspends that port in the port channel").
+    compatibility: ClassVar[tuple[tuple[str, str], ...]] = (
+        ("mode", "switchport"),
+        ("access_vlan", "access_vlan"),
+        ("native_vlan", "native_vlan"),
+        ("allowed_vlans", "allowed_vlans"),
+    )
+
+    def incompatible(self, port: SwitchPort, channel: PortChannel) -> bool:
+        for port_field, channel_field in self.compatibility:
+            mine, theirs = getattr(port, port_field), getattr(channel, channel_field)
+            if mine is not None and theirs is not None and mine != theirs:
+                return True
+        return False
 
     def leave(self, port: SwitchPort) -> None:
         channel = self.channel(port.port_channel) if port.port_channel else None
@@ -674,6 +693,7 @@ class NxosSession(CiscoLikeSession):
     channel_numbers = (1, 4096)
     # NX-INT "Compatibility Requirements": members carry the channel's MTU and switchport lines.
     mtu_follows_channel = True
+    compatibility = (*CiscoLikeSession.compatibility, ("mtu", "mtu"))
 
     def exec_rules(self) -> list[Rule]:
         return [
@@ -715,7 +735,7 @@ class NxosSession(CiscoLikeSession):
             ),
             Rule(
                 "channel-group <1-4096> [force]",
-                lambda a: self.channel_group(a[0], "static"),
+                lambda a: self.nxos_join(a[0], bool(a[1]), "static"),
                 "NX-INT channel-group (mode on by default)",
             ),
             Rule("no channel-group", self.no_channel_group, "NX-INT no channel-group"),
@@ -755,7 +775,24 @@ class NxosSession(CiscoLikeSession):
     def nxos_channel_group(self, args: Args) -> str:
         if args[2] != "on" and "lacp" not in self.features:
             raise BadWord(4 if args[1] else 3)  # without the feature, its keywords are not commands
-        return self.channel_group(args[0], normalise.channel_mode(args[2]))
+        return self.nxos_join(args[0], bool(args[1]), normalise.channel_mode(args[2]))
+
+    def nxos_join(self, number: int, force: bool, mode: ChannelMode) -> str:
+        """`force`: the port takes the channel's compatibility parameters (NX-INT "Compatibility
+        Requirements": "you can force ports with incompatible parameters to join")."""
+        channel = self.channel(self.channel_name(number))
+        if force and channel is not None and channel.members:
+            for port in self.ports_only():
+                self.check_join(port, number, mode)
+            for port in self.ports_only():
+                port.mode, port.access_vlan, port.native_vlan = (
+                    channel.switchport,
+                    channel.access_vlan,
+                    channel.native_vlan,
+                )
+                port.allowed_vlans = None if channel.allowed_vlans is None else list(channel.allowed_vlans)
+                port.mtu = channel.mtu
+        return self.channel_group(number, mode)
 
     def interface_many(self, args: Args, index: int) -> str:
         self.targets = self.interface_list(str(args[0]), index)
@@ -832,8 +869,10 @@ class EosSession(CiscoLikeSession):
     physical = ("Ethernet",)
     # EOS "Port Channels and LACP": channel-group numbers 1-2000.
     channel_numbers = (1, 2000)
-    # EOS: a member's switchport lines are the Port-Channel's business (members are not written to).
+    # EOS: a member's switchport lines are the Port-Channel's business (members are not written to,
+    # and a member's own lines neither suspend it nor take effect).
     vlans_follow_channel = False
+    compatibility = ()
 
     def exec_rules(self) -> list[Rule]:
         return [
