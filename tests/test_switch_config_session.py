@@ -8,6 +8,7 @@ and after the rollback the switch must equal what it was. Then what the real dev
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -106,6 +107,33 @@ def rehearse(result: CheckResult, snapshot: Snapshot, tmp_path: Path) -> int:
     return len(scripts)
 
 
+def _steps(script: str) -> dict[int, str]:
+    """Step number -> its block (comments, configure terminal ... end) in a switch fix script."""
+    bodies = re.finditer(r"^! (?:Undo step|Step) (\d+) of .*?^! end of step \1$", script, flags=re.M | re.S)
+    found = {int(m.group(1)): m.group(0) for m in bodies}
+    assert len(found) == script.count("! end of step "), "a step block without its end"
+    return found
+
+
+def rehearse_each_step(result: CheckResult, snapshot: Snapshot, tmp_path: Path) -> int:
+    """Each step's undo, pasted right after the step, gives back the switch from before the step
+    (earlier steps applied); returns the number of steps rehearsed."""
+    count = 0
+    for name, (change, rollback, switch) in _scripts(result, snapshot, tmp_path).items():
+        undo = _steps(rollback)
+        state = made_whole(switch)
+        session = SESSIONS[switch.platform](state, lacp_partners(snapshot, switch))
+        for number, block in _steps(change).items():
+            before = state.model_copy(deep=True)
+            assert paste(session, block) == [], f"{name} step {number} refused"
+            after = state.model_copy(deep=True)
+            assert paste(session, undo[number]) == [], f"{name} undo {number} refused"
+            assert _differences(state, before) == [], f"{name}: undo {number} does not restore the switch"
+            assert paste(session, block) == [] and state == after, f"{name} step {number} again differs"
+            count += 1
+    return count
+
+
 def _differences(after: Switch, before: Switch) -> list[str]:
     found = [f"{p.name}: {a!r} != {b!r}" for p, a, b in _pairs(after.ports, before.ports) if a != b]
     found += [f"{c.name}: {a!r} != {b!r}" for c, a, b in _pairs(after.port_channels, before.port_channels) if a != b]
@@ -150,6 +178,21 @@ _EOS_REMOVED_CHANNEL = pytest.mark.xfail(
 def test_synthetic_site_scripts_are_accepted_and_roll_back(platform: str, tmp_path: Path) -> None:
     snapshot = site(platform)
     assert rehearse(findings_for(snapshot), snapshot, tmp_path) >= 1
+
+
+@pytest.mark.parametrize("lab", LABS)
+def test_each_lab_step_is_undone_by_its_rollback_step(lab: str, tmp_path: Path) -> None:
+    snapshot = load_site([ROOT / "fixtures" / "labs" / lab])
+    rehearse_each_step(check_snapshot(snapshot, load_rules()), snapshot, tmp_path)
+
+
+@pytest.mark.parametrize(
+    "platform",
+    [p if p != "arista_eos" else pytest.param(p, marks=_EOS_REMOVED_CHANNEL) for p in PLATFORMS],
+)
+def test_each_synthetic_step_is_undone_by_its_rollback_step(platform: str, tmp_path: Path) -> None:
+    snapshot = site(platform)
+    assert rehearse_each_step(findings_for(snapshot), snapshot, tmp_path) >= 5
 
 
 @pytest.mark.parametrize("platform", PLATFORMS)
