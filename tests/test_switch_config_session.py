@@ -47,9 +47,9 @@ def lacp_partners(snapshot: Snapshot, switch: Switch) -> frozenset[str]:
 def made_whole(switch: Switch) -> Switch:
     """The switch as the device would show it where a lab or synthetic site left a channel's own
     lines unread: a channel is up while a member is bundled, down when none is; on IOS and NX-OS a
-    channel's switchport configuration and MTU equal its members' (the compatibility check refuses
-    anything else), so a channel created again by `channel-group` shows them. Fields the lab did read
-    are kept as they are."""
+    channel's switchport configuration and MTU equal its members' (the compatibility check suspends
+    anything else), so a channel created again by `channel-group` shows them, and a member whose lines
+    were not read has the channel's. Fields the lab did read are kept as they are."""
     whole = switch.model_copy(deep=True)
     ports = {p.name: p for p in whole.ports}
     for channel in whole.port_channels:
@@ -64,6 +64,10 @@ def made_whole(switch: Switch) -> Switch:
         for field in ("access_vlan", "native_vlan", "allowed_vlans", "mtu"):
             if getattr(channel, field) is None:
                 setattr(channel, field, getattr(members[0], field))
+            # ... and the members' own lines, where the lab read only the channel's.
+            for member in members:
+                if getattr(member, field) is None:
+                    setattr(member, field, getattr(channel, field))
     return whole
 
 

@@ -88,6 +88,10 @@ class CiscoLikeSession:
             for member in channel.members:
                 if channel.mode is not None:
                     self.member_modes[names.interface_key(member)] = channel.mode
+        # Switchport lines the current mode does not show, per interface; interfaces created here.
+        self.stash: dict[str, dict[str, object]] = {}
+        self.created: set[str] = set()
+        self.removed_at: dict[str, int] = {}
         # Whether each port's link comes up when enabled: what it showed, or, shut, whether it is cabled.
         self.link_up = {
             names.interface_key(p.name): p.status == "up" or (p.status == "disabled" and bool(p.neighbours))
@@ -270,6 +274,11 @@ class CiscoLikeSession:
 
     def add_channel(self, channel: PortChannel) -> None:
         """Into the list in channel-number order, where `show` lists it."""
+        key = names.interface_key(channel.name)
+        self.created.add(key)
+        if key in self.removed_at:  # created again: where it was (the order the lab's `show` gave)
+            self.state.port_channels.insert(self.removed_at.pop(key), channel)
+            return
         numbers = [_number(c.name) for c in self.state.port_channels]
         self.state.port_channels.insert(bisect.bisect(numbers, _number(channel.name)), channel)
 
@@ -302,6 +311,8 @@ class CiscoLikeSession:
         if channel is None:
             channel = self.new_channel(name, port)
             self.add_channel(channel)
+            if channel.switchport != "access" or channel.access_vlan != 1:
+                self.created.discard(names.interface_key(name))  # it took the port's lines, known or not
         if not channel.members:
             channel.mode = mode
         channel.members = self.order([*channel.members, port.name])
@@ -396,7 +407,10 @@ class CiscoLikeSession:
         # Requirements", note; IOS-L2; EOS).
         for port in [p for p in self.state.ports if p.name in channel.members]:
             self.leave(port)
+        self.removed_at[names.interface_key(channel.name)] = self.state.port_channels.index(channel)
         self.state.port_channels.remove(channel)
+        self.stash.pop(names.interface_key(channel.name), None)
+        self.created.discard(names.interface_key(channel.name))
         return ""
 
     def no_such_channel(self, name: str) -> str:
@@ -493,14 +507,73 @@ class CiscoLikeSession:
                 self.check_switchport(target.port)
         for target in self.targets:
             if target.port is not None:
-                _set_vlans(target.port, change, allowed, is_port=True)
+                self.set_vlans(target.port, change, allowed)
             elif target.channel is not None and (channel := self.channel(target.channel)) is not None:
-                _set_vlans(channel, change, allowed, is_port=False)
+                self.set_vlans(channel, change, allowed)
                 if self.vlans_follow_channel:
                     for port in self.state.ports:
                         if port.name in channel.members:
-                            _set_vlans(port, change, allowed, is_port=True)
+                            self.set_vlans(port, change, allowed)
         return ""
+
+    # What `show` gives for each switchport mode: an access port its access VLAN, a trunk its native
+    # VLAN and allowed list (hostlint.snapshot.switch.SwitchPort). Lines of the other mode are kept
+    # (`stash`) and shown again when the mode comes back.
+    _SHOWN: ClassVar[dict[str, tuple[str, ...]]] = {
+        "access": ("access_vlan",),
+        "trunk": ("native_vlan", "allowed_vlans"),
+        "routed": (),
+    }
+    _DEFAULTS: ClassVar[dict[str, object]] = {"access_vlan": 1, "native_vlan": 1, "allowed_vlans": vlans.ALL}
+
+    def set_vlans(self, item: SwitchPort | PortChannel, change: dict[str, object], allowed: str | None) -> None:
+        key = names.interface_key(item.name)
+        stash = self.stash.setdefault(key, {})
+        mode_field = "mode" if isinstance(item, SwitchPort) else "switchport"
+        fields = ("access_vlan", "native_vlan", "allowed_vlans")
+        for field, value in change.items():
+            if field == "mode":
+                if getattr(item, mode_field) != value:
+                    setattr(item, mode_field, value)
+                    self.show_for_mode(item, key, str(value))
+                continue
+            self.put(item, stash, field, value)
+        if allowed is not None:
+            mode = getattr(item, mode_field)
+            shown = mode is None or "allowed_vlans" in self._SHOWN.get(str(mode), fields)
+            current = item.allowed_vlans if shown else stash.get("allowed_vlans")
+            if allowed.split()[0].lower() in ("add", "remove"):
+                # Added to or taken from a list this emulator was never shown: still unknown.
+                if current is not None:
+                    assert isinstance(current, list)
+                    self.put(item, stash, "allowed_vlans", vlans.apply_commands([vlans.text(current), allowed]))
+            else:
+                self.put(item, stash, "allowed_vlans", vlans.apply_commands([allowed]))
+
+    def put(self, item: SwitchPort | PortChannel, stash: dict[str, object], field: str, value: object) -> None:
+        """Set a switchport field: shown if the interface's mode shows it (or the mode is unknown),
+        else kept for when the mode does."""
+        mode = item.mode if isinstance(item, SwitchPort) else item.switchport
+        if mode is None or field in self._SHOWN[mode]:
+            setattr(item, field, value)
+        else:
+            stash[field] = value
+
+    def show_for_mode(self, item: SwitchPort | PortChannel, key: str, mode: str) -> None:
+        stash = self.stash.setdefault(key, {})
+        for field in ("access_vlan", "native_vlan", "allowed_vlans"):
+            value = getattr(item, field)
+            if field not in self._SHOWN[mode]:
+                if value is not None:
+                    stash[field] = value
+                setattr(item, field, None)
+            elif value is None:
+                if field in stash:
+                    setattr(item, field, stash.pop(field))
+                elif key in self.created:
+                    # An interface this session created: its configuration is known, defaults included.
+                    default = self._DEFAULTS[field]
+                    setattr(item, field, list(default) if isinstance(default, list) else default)
 
     def trunk_allowed(self, verb: str | None, listed: str) -> str:
         """`switchport trunk allowed vlan [add|remove|except] LIST` (LIST: `10,20-30`, `all`, `none`)."""
@@ -539,29 +612,6 @@ class CiscoLikeSession:
 def _number(name: str) -> int:
     found = re.search(r"(\d+)$", name)
     return int(found.group(1)) if found else 0
-
-
-def _set_vlans(item: SwitchPort | PortChannel, change: dict[str, object], allowed: str | None, is_port: bool) -> None:
-    for field, value in change.items():
-        if field == "mode":
-            if is_port:
-                assert isinstance(item, SwitchPort)
-                item.mode = value  # type: ignore[assignment]
-            else:
-                assert isinstance(item, PortChannel)
-                item.switchport = value  # type: ignore[assignment]
-        else:
-            setattr(item, field, value)
-    if allowed is not None:
-        verb = allowed.split()[0].lower()
-        if verb in ("add", "remove"):
-            # Added to or taken from a list this emulator was never shown: still unknown.
-            if item.allowed_vlans is not None:
-                current = list(item.allowed_vlans)
-                changed = vlans.apply_commands([vlans.text(current), allowed])
-                item.allowed_vlans = changed
-        else:
-            item.allowed_vlans = vlans.apply_commands([allowed])
 
 
 # --- Cisco IOS (IOS XE, Catalyst) ------------------------------------------------------------------
@@ -655,11 +705,11 @@ class IosSession(CiscoLikeSession):
         return ""
 
     def new_channel(self, name: str, first: SwitchPort | None) -> PortChannel:
-        # Created by `interface port-channel`: a Layer 2 access port in VLAN 1; its MTU is the
-        # system MTU, which this model does not hold. Created by a port's `channel-group`: it takes
+        # Created by `interface port-channel`: a Layer 2 access port in VLAN 1, at the system MTU
+        # (`system mtu`, not in this model: its default, 1500). Created by a port's `channel-group`: it takes
         # that port's Layer 2 configuration (IOS-L2, "Layer 2 EtherChannel Configuration Guidelines").
         if first is None:
-            return PortChannel(name=name, switchport="access", access_vlan=1, status="down")
+            return PortChannel(name=name, switchport="access", access_vlan=1, mtu=1500, status="down")
         return _inherit(name, first)
 
     def mode_mismatch(self, port: SwitchPort, channel: PortChannel) -> str:
