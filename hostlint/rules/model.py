@@ -55,10 +55,47 @@ class FixStep(Strict):
     params: dict[str, str] = Field(default_factory=dict)
 
 
+class Alternative(Strict):
+    """One candidate fix among several: its steps and, in one line, what it does and when it fits.
+
+    The planner takes the least disruptive candidate that, simulated on the whole site with the
+    rest of the plan, clears the finding without another one (hostlint.fixes.choice).
+    """
+
+    name: str
+    why: str
+    steps: list[FixStep] = Field(min_length=1)
+
+    @field_validator("name", "why")
+    @classmethod
+    def _one_line(cls, text: str) -> str:
+        if not text.strip() or "\n" in text.strip():
+            raise ValueError("one line of text")
+        return text.strip()
+
+
 class Fix(Strict):
+    """`steps` (one fix) or `alternatives` (several candidates, the planner chooses)."""
+
     applicability: Applicability
     summary: str
     steps: list[FixStep] = Field(default_factory=list)
+    alternatives: list[Alternative] = Field(default_factory=list)
+
+    @model_validator(mode="after")
+    def _steps_or_alternatives(self) -> Fix:
+        if self.steps and self.alternatives:
+            raise ValueError("a fix has `steps` or `alternatives`, not both")
+        if len(self.alternatives) == 1:
+            raise ValueError("one alternative is a fix's `steps`: write them there")
+        return self
+
+    @property
+    def candidates(self) -> list[Alternative]:
+        """The alternatives, or the one fix as a single candidate."""
+        if self.alternatives:
+            return self.alternatives
+        return [Alternative.model_construct(name="fix", why=self.summary, steps=self.steps)]
 
 
 class Rule(Strict):
