@@ -99,6 +99,20 @@ def _candidates(user: list[Step], prerequisites: list[Step]) -> list[tuple[str, 
     ]
 
 
+def _without_undo(findings: list[Finding], requested: list[tuple[SetRequest, Change]]) -> list[Finding]:
+    """The findings with only the alternative fixes that do not make the user's own kind of change
+    (setting the teaming back would undo the very change asked about)."""
+    kinds = {change.action for _, change in requested}
+    kept = []
+    for finding in findings:
+        if finding.alternatives:
+            others = [c for c in finding.alternatives if not {r.action for r in c.fix} & kinds]
+            fix = next((c.fix for c in others if c.fix), [])
+            finding = finding.model_copy(update={"alternatives": others, "fix": fix})
+        kept.append(finding)
+    return kept
+
+
 def what_if(snapshot: Snapshot, rules: list[Rule], sets: list[str]) -> WhatIf:
     facts = build_facts(snapshot)
     site = Site(snapshot, facts)
@@ -121,7 +135,7 @@ def what_if(snapshot: Snapshot, rules: list[Rule], sets: list[str]) -> WhatIf:
 
     # Fixes for what the change introduces, planned on the changed state, less any step that makes
     # the user's own kind of change on the same object (it would undo or redo that change).
-    needed = build_plan(CheckResult(findings=result.introduced), after_state)
+    needed = build_plan(CheckResult(findings=_without_undo(result.introduced, requested)), after_state, rules=rules)
     touched = {(c.device, c.action, c.target) for _, c in requested}
     actions = load_actions()
     # What the domain requires first (switch path, then vSwitch, for an MTU raise), named after the

@@ -263,10 +263,22 @@ def _switch_remove_port_channel(snapshot: Snapshot, change: Change) -> None:
     switch = _switch(snapshot, change.device)
     channel = _channel(switch, change.values["interface"])
     leaving = {names.interface_key(p) for p in change.values["members"]}
+    config = change.values["config"]
+    carried = {names.interface_key(c["port"]) for c in change.values["carry"]}
+    mtu = change.values["mtu"]
     for name in change.values["members"]:
         port = _port(switch, name)
         port.port_channel = None
         port.member_state = None
+        if names.interface_key(name) in carried:
+            # The member takes the channel's switchport configuration (the templates write it).
+            port.mode = config["mode"]
+            port.access_vlan = config.get("access_vlan")
+            port.native_vlan = config.get("native_vlan")
+            allowed = config.get("allowed_vlans")
+            port.allowed_vlans = [(low, high) for low, high in allowed] if allowed is not None else None
+        if mtu is not None and mtu > 1500 and switch.platform in ("arista_eos", "juniper_junos"):
+            port.mtu = mtu
     if channel is not None:
         channel.members = [m for m in channel.members if names.interface_key(m) not in leaving]
         if not channel.members and change.values.get("remove_interface"):
