@@ -113,6 +113,22 @@ def test_eos_channel_ip_hash_cannot_use_is_removed_and_members_keep_its_vlans(ha
     assert ("LG006", "esx01/vSwitch1") in {(f.code, f.object) for f in result.findings}
     plan = build_plan(result, snapshot, rules=RULES)
     assert not plan.choices  # host to IP hash does not apply: one candidate, no choice to explain
+    # KB 1022751: Ethernet2 shut, the channel removed with Ethernet1 forwarding, Ethernet2 back, with
+    # the spanning-tree delay of a port re-entering a trunk named.
+    assert [(s.action.action, s.stage, s.change.target) for s in plan.steps] == [
+        ("switch-port-admin", "members-down", "Ethernet2"),
+        ("switch-remove-port-channel", "switch", "Ethernet1,Ethernet2"),
+        ("switch-port-admin", "members-up", "Ethernet2"),
+    ]
+    assert "spanning tree holds a port about 30 s" in " ".join(plan.steps[2].change.notes)
+    assert "- **REVIEW:** Ethernet2 back in a trunk: spanning tree holds" in plan_markdown(plan, snapshot)
+    assert render(plan.steps[0], "arista_eos", "change") == "interface Ethernet2\n   shutdown"
+    assert render(plan.steps[2], "arista_eos", "change") == "interface Ethernet2\n   no shutdown"
+    # Every state in between keeps a link of the team up and passes the outage rules.
+    states = simulate(snapshot, [s.change for s in plan.steps[:1]], RULES)
+    assert states.accepted and states.final is not None
+    assert [p.link_up for p in states.final.esxi_hosts[0].pnics] == [True, False]
+    assert simulate(snapshot, [s.change for s in plan.steps], RULES).accepted
     [step] = [s for s in plan.steps if s.action.action == "switch-remove-port-channel"]
     change = render(step, "arista_eos", "change")
     assert "interface Ethernet1\n   no channel-group\n   switchport mode trunk\n" in change
@@ -151,11 +167,16 @@ def test_unstacked_switches_go_to_port_id_and_lose_their_channels() -> None:
     snapshot = load_site([LABS / "ip-hash-unstacked-switches"])
     result = check_snapshot(snapshot, RULES)
     plan = build_plan(result, snapshot, rules=RULES)
-    assert [(s.device, s.action.action, s.stage) for s in plan.steps] == [
-        ("esx-fra-02.colo.example.de", "host-teaming", "host-undo"),
-        ("fra-sw1", "switch-remove-port-channel", "switch"),
-        ("fra-sw2", "switch-remove-port-channel", "switch"),
+    # One link keeps forwarding (KB 1022751): fra-sw2's port is shut first and back last.
+    assert [(s.device, s.action.action, s.stage, s.change.after) for s in plan.steps] == [
+        ("fra-sw2", "switch-port-admin", "members-down", "down"),
+        ("esx-fra-02.colo.example.de", "host-teaming", "host-undo", "loadbalance_srcid"),
+        ("fra-sw1", "switch-remove-port-channel", "switch", "no channel"),
+        ("fra-sw2", "switch-remove-port-channel", "switch", "no channel"),
+        ("fra-sw2", "switch-port-admin", "members-up", "up"),
     ]
+    assert plan.steps[0].change.values["ports"] == ["Ethernet1/13"]
+    assert simulate(snapshot, [s.change for s in plan.steps], RULES).accepted
     [choice] = plan.choices
     assert choice.chosen == "port ID on independent ports"
     [(name, reason)] = [(r.name, r.reason) for r in choice.rejected]
@@ -187,3 +208,16 @@ def test_a_fix_has_steps_or_several_alternatives() -> None:
         Fix.model_validate(
             {"applicability": "safe", "summary": "s", "alternatives": [alternative, {**alternative, "why": "x\ny"}]}
         )
+
+
+LAB_NAMES = sorted(p.name for p in LABS.iterdir() if (p / "expected.yaml").is_file())
+
+
+@pytest.mark.parametrize("lab", LAB_NAMES)
+def test_every_lab_plan_passes_the_outage_rules_at_every_state(lab: str) -> None:
+    """Shut members included: a plan never passes through a state with an outage the site did not have."""
+    snapshot = load_site([LABS / lab])
+    plan = build_plan(check_snapshot(snapshot, RULES), snapshot, rules=RULES)
+    simulation = simulate(snapshot, [s.change for s in plan.steps], RULES)
+    failure = simulation.first_failure
+    assert failure is None, (failure.step, failure.change.action, [(f.code, f.object) for f in failure.new_outages])

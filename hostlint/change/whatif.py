@@ -93,20 +93,24 @@ def _candidates(user: list[Step], prerequisites: list[Step]) -> list[tuple[str, 
         step.stage = "vmk" if step.change.action == "vmk-mtu" else "host"
     if not prerequisites:
         return [("the requested change", raise_order), ("the requested change, vmk first", lower_order)]
+    # Shut channel members stay shut around both ends' changes, the user's too (KB 1022751).
+    downs = [s for s in prerequisites if s.stage == "members-down"]
+    ups = [s for s in prerequisites if s.stage == "members-up"]
+    middle = [s for s in prerequisites if s.stage not in ("members-down", "members-up")]
     return [
-        ("prerequisites first, then the requested change", prerequisites + raise_order),
-        ("the requested change first, then the prerequisites", lower_order + prerequisites),
+        ("prerequisites first, then the requested change", downs + middle + raise_order + ups),
+        ("the requested change first, then the prerequisites", downs + lower_order + middle + ups),
     ]
 
 
 def _without_undo(findings: list[Finding], requested: list[tuple[SetRequest, Change]]) -> list[Finding]:
-    """The findings with only the alternative fixes that do not make the user's own kind of change
-    (setting the teaming back would undo the very change asked about)."""
+    """The findings without the alternative fixes made only of the user's own kind of change (setting
+    the teaming back would undo the very change asked about); what-if drops such steps from the rest."""
     kinds = {change.action for _, change in requested}
     kept = []
     for finding in findings:
         if finding.alternatives:
-            others = [c for c in finding.alternatives if not {r.action for r in c.fix} & kinds]
+            others = [c for c in finding.alternatives if not c.fix or {r.action for r in c.fix} - kinds]
             fix = next((c.fix for c in others if c.fix), [])
             finding = finding.model_copy(update={"alternatives": others, "fix": fix})
         kept.append(finding)

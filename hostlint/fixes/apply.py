@@ -187,7 +187,8 @@ def _pnic_port(snapshot: Snapshot, host: EsxiHost, nic: str) -> tuple[Any, Switc
 
 
 def _negotiate(pnic: Any, port: SwitchPort | None) -> None:
-    """Both ends auto: they agree on full duplex. One end still forced: the auto end falls to half."""
+    """Both ends auto: they agree on full duplex. One end still forced: the auto end falls to half.
+    Both forced: each end runs what it is set to."""
     if port is None:
         return
     host_auto = pnic.configured_speed_mbps is None and pnic.configured_duplex is None
@@ -197,6 +198,10 @@ def _negotiate(pnic: Any, port: SwitchPort | None) -> None:
     elif host_auto != port_auto:
         auto_end = pnic if host_auto else port
         auto_end.duplex = "half"
+    else:
+        # Both ends forced: each runs the duplex it is set to.
+        pnic.duplex = pnic.configured_duplex or pnic.duplex
+        port.duplex = port.configured_duplex or port.duplex
 
 
 def _host_nic_autoneg(snapshot: Snapshot, change: Change) -> None:
@@ -283,6 +288,28 @@ def _switch_remove_port_channel(snapshot: Snapshot, change: Change) -> None:
         channel.members = [m for m in channel.members if names.interface_key(m) not in leaving]
         if not channel.members and change.values.get("remove_interface"):
             switch.port_channels.remove(channel)
+    _renegotiate(snapshot, _on_switch(change.device))
+
+
+def _switch_port_admin(snapshot: Snapshot, change: Change) -> None:
+    """Shut ports are down at both ends: the switch shows them disabled (a channel member down) and
+    the host NIC cabled to each loses its link; back up, a static member bundles again."""
+    switch = _switch(snapshot, change.device)
+    up = change.after == "up"
+    for name in change.values["ports"]:
+        port = _port(switch, name)
+        port.status = "up" if up else "disabled"
+        if port.port_channel is not None:
+            port.member_state = "bundled" if up else "down"
+        for host in snapshot.esxi_hosts:
+            for pnic in host.pnics:
+                neighbour = pnic.neighbour
+                if (
+                    neighbour
+                    and names.device_key(neighbour.device_id) == names.device_key(switch.name)
+                    and names.interface_key(neighbour.port_id) == names.interface_key(port.name)
+                ):
+                    pnic.link_up = up
     _renegotiate(snapshot, _on_switch(change.device))
 
 
@@ -416,6 +443,7 @@ APPLIERS: dict[str, Callable[[Snapshot, Change], None]] = {
     "switch-hash": _switch_hash,
     "switch-remove-port-channel": _switch_remove_port_channel,
     "switch-port-mtu": _switch_port_mtu,
+    "switch-port-admin": _switch_port_admin,
     "switch-channel-mode-lacp": _switch_channel_mode_lacp,
     "switch-trunk-allow-vlan": _switch_trunk_allow_vlan,
     "switch-trunk-native-vlan": _switch_trunk_native_vlan,

@@ -1,9 +1,10 @@
 """The global plan: every finding's fix requests expanded into steps, merged, ordered by safety.
 
-Order: stage (host-undo < switch < host < vmk < switch-cleanup), actions marked first_in_stage
-first, then the order of the finding that first asked for the step, then device. Enabling IP hash
-thus runs host-to-port-ID first, the switch channel next, host IP hash last; raising MTU runs
-switch, then vSwitch, then vmk.
+Order: stage (members-down < host-undo < switch < host < vmk < switch-cleanup < members-up),
+actions marked first_in_stage first, then the order of the finding that first asked for the step,
+then device. Enabling IP hash thus runs host-to-port-ID first, the switch channel next, host IP
+hash last; raising MTU runs switch, then vSwitch, then vmk. A channel change under a live team
+is wrapped in shutting all but one of its links first and bringing them back last.
 """
 
 from __future__ import annotations
@@ -15,16 +16,19 @@ from typing import Any
 from hostlint.fixes import host_steps, kvm_steps, switch_steps
 from hostlint.fixes.actions import Action, load_actions
 from hostlint.fixes.facts import parse_fact
+from hostlint.fixes.members import one_link_forwarding
 from hostlint.fixes.site import Site
 from hostlint.fixes.steps import CannotFix, Change, Source, Step
 from hostlint.fixes.withhold import Withheld, unsafe_reason
 from hostlint.join.facts import Fact, Facts
 from hostlint.results import CheckResult, Finding, FixRequest
-from hostlint.rules.model import Rule, Stage
+from hostlint.rules.model import Rule
 from hostlint.site import SiteParams
 from hostlint.snapshot import Snapshot
 
-STAGES: tuple[Stage, ...] = ("host-undo", "switch", "host", "vmk", "switch-cleanup")
+# `members-down` and `members-up` hold no rule's step: the planner adds them around a channel change
+# under a live team, so one link keeps forwarding (hostlint.fixes.members).
+STAGES: tuple[str, ...] = ("members-down", "host-undo", "switch", "host", "vmk", "switch-cleanup", "members-up")
 # Looked up with the stage a fix request names (a string read from a rule or a stored result).
 STAGE_RANK: dict[str, int] = {stage: rank for rank, stage in enumerate(STAGES)}
 
@@ -138,6 +142,7 @@ class _Builder:
         # The stages are the safety: a later step (IP hash on the host) without the step that makes it
         # safe (the switch channel) recreates the outage, so it is left out, never written alone.
         blocked = min((STAGE_RANK[r.stage] for r in failed), default=len(STAGES))
+        added: list[Change] = []
         for request, changes in expanded:
             if changes is None:
                 continue
@@ -154,6 +159,12 @@ class _Builder:
                 self.plan.unchanged.append(Manual(source, request.action, "already as wanted on every device"))
             for change in changes:
                 self._add(change, request.stage, source)
+            added.extend(changes)
+        down, up = one_link_forwarding(fact, added, self.site)
+        for change in down:
+            self._add(change, "members-down", source)
+        for change in up:
+            self._add(change, "members-up", source)
 
     def _advise(self, finding: Finding, order: int) -> None:
         """The commands a display-only fix would run, for a person to adapt; nothing joins the plan."""
