@@ -221,3 +221,28 @@ def test_every_lab_plan_passes_the_outage_rules_at_every_state(lab: str) -> None
     simulation = simulate(snapshot, [s.change for s in plan.steps], RULES)
     failure = simulation.first_failure
     assert failure is None, (failure.step, failure.change.action, [(f.code, f.object) for f in failure.new_outages])
+
+
+def test_port_id_over_unstacked_channels_loses_them_rather_than_going_to_ip_hash() -> None:
+    """IP hash on the host would match each static channel's hash, but two unstacked switches cannot
+    share one channel: simulated, it gives LG001 and LG004, so the channels go instead."""
+    snapshot = load_site([LABS / "ip-hash-unstacked-switches"])
+    host = next(h for h in snapshot.esxi_hosts if h.name == "esx-fra-02.colo.example.de")
+    next(v for v in host.vswitches if v.name == "vSwitch1").teaming.policy = "loadbalance_srcid"
+    result = check_snapshot(snapshot, RULES)
+    assert [(f.code, f.object) for f in result.findings] == [("LG006", "esx-fra-02.colo.example.de/vSwitch1")]
+    plan = build_plan(result, snapshot, rules=RULES)
+    assert [(s.device, s.action.action) for s in plan.steps] == [
+        ("fra-sw2", "switch-port-admin"),
+        ("fra-sw1", "switch-remove-port-channel"),
+        ("fra-sw2", "switch-remove-port-channel"),
+        ("fra-sw2", "switch-port-admin"),
+    ]
+    [choice] = plan.choices
+    assert choice.chosen == "remove the port-channel"
+    [rejected] = choice.rejected
+    assert rejected.name == "host to IP hash"
+    assert rejected.reason.startswith("it would give LG001 (esx-fra-02.colo.example.de/vSwitch1: routes by IP hash")
+    assert "; LG004 (esx-fra-02.colo.example.de/vSwitch1: bundles its uplinks" in rejected.reason
+    text = plan_markdown(plan, snapshot)
+    assert "  - host to IP hash: not chosen, it would give LG001" in text

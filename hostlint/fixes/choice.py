@@ -69,8 +69,10 @@ def _verdict(
         return f"its steps could not be simulated ({exc})"
     failure = simulation.first_failure
     if failure is not None:
-        first = failure.new_outages[0]
-        return f"on the way, after step {failure.step}, it would give {first.code} ({first.object}: {first.message})"
+        outages = _named(failure.new_outages)
+        if failure.step == len(trial.plan.steps) and not failure.during:
+            return f"it would give {outages}"
+        return f"on the way, {'during' if failure.during else 'after'} step {failure.step}, it would give {outages}"
     assert simulation.final is not None
     before = {_key(f) for f in check_snapshot(snapshot, rules, site).findings}
     after = check_snapshot(simulation.final, rules, site).findings
@@ -78,8 +80,14 @@ def _verdict(
         return f"it would not clear {finding.code}"
     new = [f for f in after if _key(f) not in before]
     if new:
-        return "it would give " + "; ".join(f"{f.code} ({f.object}: {f.message})" for f in new[:2])
+        return f"it would give {_named(new)}"
     return None
+
+
+def _named(findings: list[Finding]) -> str:
+    """`LG001 (object: message); LG004 (...)`, at most three, and how many more."""
+    named = "; ".join(f"{f.code} ({f.object}: {f.message})" for f in findings[:3])
+    return named + (f"; and {len(findings) - 3} more" if len(findings) > 3 else "")
 
 
 def _choose(
