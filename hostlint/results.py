@@ -21,6 +21,14 @@ class FixRequest(BaseModel):
     params: dict[str, Any] = Field(default_factory=dict)
 
 
+class FixCandidate(BaseModel):
+    """One of a rule's alternative fixes, evaluated for one finding (its `fix` empty when no step applies)."""
+
+    name: str
+    why: str
+    fix: list[FixRequest] = Field(default_factory=list)
+
+
 class Finding(BaseModel):
     code: str
     name: str
@@ -33,6 +41,9 @@ class Finding(BaseModel):
     applicability: str | None = None
     fix: list[FixRequest] = Field(default_factory=list)
     fact: dict[str, Any] = Field(default_factory=dict, exclude=True)
+    # A rule with alternative fixes: every candidate, in the rule's order; `fix` is the first that
+    # applies. The planner chooses among them (hostlint.fixes.choice); like `fact`, never serialised.
+    alternatives: list[FixCandidate] = Field(default_factory=list, exclude=True)
 
 
 class Skipped(BaseModel):

@@ -4,6 +4,7 @@ pyvmomi scripts verify TLS by default and take the user from an option or HOSTLI
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -58,8 +59,11 @@ def _pyvmomi(tmp_path: Path) -> Path:
 def _run(script: Path, *args: str, **env: str) -> subprocess.CompletedProcess[str]:
     clean = {k: v for k, v in os.environ.items() if not k.startswith("HOSTLINT_VSPHERE")}
     clean.update(USER="someone", **env)
+    # The script's first step (the plan starts with switch steps, so not step 1).
+    first = re.search(r"^\s*# Step (\d+) ", script.read_text(encoding="utf-8"), flags=re.M)
+    assert first is not None
     return subprocess.run(
-        [sys.executable, str(script), "--server", "127.0.0.1", *args, "1"],
+        [sys.executable, str(script), "--server", "127.0.0.1", *args, first.group(1)],
         capture_output=True,
         text=True,
         env=clean,

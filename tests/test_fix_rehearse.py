@@ -55,9 +55,7 @@ def _esxi_or_switch_only(lab: str) -> bool:
 
 
 # Plans the rehearsal shows to be wrong (issue 13, Deliver 2); strict, so fixing one fails here until listed off.
-KNOWN_BAD = {
-    "ip-hash-unstacked-switches": "port ID towards the static channels gives a new LG006 (the channels stay)",
-}
+KNOWN_BAD: dict[str, str] = {}
 REHEARSED = [
     pytest.param(lab, marks=pytest.mark.xfail(strict=True, reason=KNOWN_BAD[lab])) if lab in KNOWN_BAD else lab
     for lab in ALL_LABS

@@ -88,6 +88,9 @@ def _switch(name: str, platform: str, ports: dict[int, int | None], lacp: set[in
             PortChannel(
                 name=channel(number),
                 mode="lacp-active" if number in lacp else "static",
+                switchport="trunk",
+                native_vlan=1,
+                allowed_vlans=[(10, 10), (20, 30)],
                 members=members,
                 mtu=1500,
                 status="up",

@@ -10,6 +10,7 @@ from __future__ import annotations
 import os
 import re
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -113,6 +114,10 @@ def _host(name: str, mode: str, ports: tuple[str, str], switch: str, domains: li
     )
 
 
+# A channel's switchport configuration as collected: a trunk carrying every VLAN, native VLAN 1.
+TRUNK_ALL: dict[str, Any] = {"switchport": "trunk", "native_vlan": 1, "allowed_vlans": [(1, 4094)]}
+
+
 def kvm_site(platform: str) -> Snapshot:
     """kvm01: balance-xor bond facing LACP channel 10, a jumbo guest on its 1500 bridge and an rtl8139
     guest; kvm02: 802.3ad bond facing static channel 20. Both on sw1 of `platform`.
@@ -135,8 +140,8 @@ def kvm_site(platform: str) -> Snapshot:
             for n in (1, 2, 3, 4)
         ],
         port_channels=[
-            PortChannel(name=channel(10), mode="lacp-active", members=[port(1), port(2)], mtu=9216),
-            PortChannel(name=channel(20), mode="static", members=[port(3), port(4)], mtu=9216),
+            PortChannel(name=channel(n), mode=mode, members=members, mtu=9216, **TRUNK_ALL)
+            for n, mode, members in ((10, "lacp-active", [port(1), port(2)]), (20, "static", [port(3), port(4)]))
         ],
     )
     guests = [

@@ -153,10 +153,12 @@ def test_verdicts_of_teaming_changes_name_their_steps() -> None:
     )
     code, out = plan(str(LABS / "clean"), "--set", "esx02*/vSwitch1.teaming=loadbalance_srcid")
     verdict = out.strip().splitlines()[-1]
-    # Going back to port ID: the host first, the channel removal after it: follow-up steps, named.
+    # Going back to port ID with one link of the team forwarding (KB 1022751): nx2's port shut before the
+    # host goes to port ID, both channels removed after it, nx2's port back last; each step named.
     assert code == Exit.FINDINGS and "introduces LG006 on esx02.lab.example.net/vSwitch1" in verdict
-    assert "safe with the follow-up steps 2-3 (nx1 " in verdict and "nx2 " in verdict
-    assert "prerequisite" not in verdict
+    assert (
+        "the prerequisite steps 1, 3, 4, 5 (nx2 Ethernet1/13, nx1 Ethernet1/13, nx2 Ethernet1/13 and 1 more)" in verdict
+    )
 
 
 def test_lowering_a_vswitch_lowers_its_vmks_first() -> None:

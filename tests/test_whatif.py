@@ -43,17 +43,21 @@ def test_enabling_ip_hash_on_plain_ports_plans_switch_first() -> None:
     result = what_if(_plain_ports_srcid(), RULES, ["esx01*/vSwitch1.teaming=loadbalance_ip"])
     assert [(f.code, f.object) for f in result.introduced] == [("LG001", "esx01.lab.example.net/vSwitch1")]
     assert not result.safe_as_given and result.simulation.accepted
+    # One link keeps forwarding while both ends change (KB 1022751): nx2's port is shut around them.
     assert _steps(result) == [
+        ("members-down", "nx2", "switch-port-admin"),
         ("switch", "nx1", "switch-static-port-channel"),
         ("switch", "nx2", "switch-static-port-channel"),
         ("host", "esx01.lab.example.net", "host-teaming"),
+        ("members-up", "nx2", "switch-port-admin"),
     ]
 
 
 def test_host_first_would_have_been_an_outage() -> None:
     result = what_if(_plain_ports_srcid(), RULES, ["esx01*/vSwitch1.teaming=loadbalance_ip"])
     steps = [s.change for s in result.plan.steps]
-    wrong = simulate(_plain_ports_srcid(), [steps[-1], *steps[:-1]], RULES)
+    host = next(i for i, c in enumerate(steps) if c.action == "host-teaming")
+    wrong = simulate(_plain_ports_srcid(), [steps[host], *steps[:host], *steps[host + 1 :]], RULES)
     assert not wrong.accepted
     assert wrong.first_failure.step == 1
     assert [f.code for f in wrong.first_failure.new_outages] == ["LG001"]
@@ -66,9 +70,11 @@ def test_going_back_to_port_id_is_host_first() -> None:
     result = what_if(site, RULES, ["esx02*/vSwitch1.teaming=loadbalance_srcid"])
     assert [f.code for f in result.introduced] == ["LG006"]
     assert _steps(result) == [
+        ("members-down", "nx2", "switch-port-admin"),
         ("host", "esx02.lab.example.net", "host-teaming"),
         ("switch", "nx1", "switch-remove-port-channel"),
         ("switch", "nx2", "switch-remove-port-channel"),
+        ("members-up", "nx2", "switch-port-admin"),
     ]
     assert result.simulation.accepted
     reverse = [s.change for s in result.plan.steps][::-1]
@@ -141,8 +147,8 @@ def test_cli_reports_outage_and_plan_on_access_ports(tmp_path: Path) -> None:
     assert run.return_value == Exit.FINDINGS
     document = json.loads(run.stdout)
     assert document["safe_as_given"] is False and document["plan_accepted"] is True
-    assert [s["device"] for s in document["steps"]] == ["nx1", "nx2", "esx01.lab.example.net"]
-    assert document["steps"][-1]["requested"] is True
+    assert [s["device"] for s in document["steps"]] == ["nx2", "nx1", "nx2", "esx01.lab.example.net", "nx2"]
+    assert document["steps"][-2]["requested"] is True
     plan_md = (tmp_path / "fix" / "PLAN.md").read_text()
     assert plan_md.index("nx1") < plan_md.index("loadbalance_srcid -> loadbalance_ip")
 
@@ -251,11 +257,13 @@ def test_pre_change_lab_enabling_ip_hash_reports_outage_and_switch_first_plan() 
     document = json.loads(run.stdout)
     assert [(f["code"], f["object"]) for f in document["introduced"]] == [("LG001", "esx01.lab.example.net/vSwitch1")]
     assert [(s["device"], s["action"]) for s in document["steps"]] == [
+        ("nx2", "switch-port-admin"),
         ("nx1", "switch-hash"),
         ("nx1", "switch-static-port-channel"),
         ("nx2", "switch-hash"),
         ("nx2", "switch-static-port-channel"),
         ("esx01.lab.example.net", "host-teaming"),
+        ("nx2", "switch-port-admin"),
     ]
     assert document["plan_accepted"] is True
 
@@ -289,7 +297,8 @@ def test_pinned_port_group_keeps_port_id_when_the_vswitch_moves_to_ip_hash() -> 
         # Once the port-channel the vSwitch needs is built, port ID on it is LG006: that matters.
         "VM-Prod": ([], {"policy": "loadbalance_srcid"}, ["LG006"]),
     }
-    assert result.plan.steps[-1].change.action == "host-teaming"
+    # The last change before the shut channel members come back (KB 1022751).
+    assert [s for s in result.plan.steps if s.stage != "members-up"][-1].change.action == "host-teaming"
 
 
 def test_inheriting_port_group_follows_the_vswitch() -> None:

@@ -93,10 +93,28 @@ def _candidates(user: list[Step], prerequisites: list[Step]) -> list[tuple[str, 
         step.stage = "vmk" if step.change.action == "vmk-mtu" else "host"
     if not prerequisites:
         return [("the requested change", raise_order), ("the requested change, vmk first", lower_order)]
+    # Shut channel members stay shut around both ends' changes, the user's too (KB 1022751).
+    downs = [s for s in prerequisites if s.stage == "members-down"]
+    ups = [s for s in prerequisites if s.stage == "members-up"]
+    middle = [s for s in prerequisites if s.stage not in ("members-down", "members-up")]
     return [
-        ("prerequisites first, then the requested change", prerequisites + raise_order),
-        ("the requested change first, then the prerequisites", lower_order + prerequisites),
+        ("prerequisites first, then the requested change", downs + middle + raise_order + ups),
+        ("the requested change first, then the prerequisites", downs + lower_order + middle + ups),
     ]
+
+
+def _without_undo(findings: list[Finding], requested: list[tuple[SetRequest, Change]]) -> list[Finding]:
+    """The findings without the alternative fixes made only of the user's own kind of change (setting
+    the teaming back would undo the very change asked about); what-if drops such steps from the rest."""
+    kinds = {change.action for _, change in requested}
+    kept = []
+    for finding in findings:
+        if finding.alternatives:
+            others = [c for c in finding.alternatives if not c.fix or {r.action for r in c.fix} - kinds]
+            fix = next((c.fix for c in others if c.fix), [])
+            finding = finding.model_copy(update={"alternatives": others, "fix": fix})
+        kept.append(finding)
+    return kept
 
 
 def what_if(snapshot: Snapshot, rules: list[Rule], sets: list[str]) -> WhatIf:
@@ -121,7 +139,7 @@ def what_if(snapshot: Snapshot, rules: list[Rule], sets: list[str]) -> WhatIf:
 
     # Fixes for what the change introduces, planned on the changed state, less any step that makes
     # the user's own kind of change on the same object (it would undo or redo that change).
-    needed = build_plan(CheckResult(findings=result.introduced), after_state)
+    needed = build_plan(CheckResult(findings=_without_undo(result.introduced, requested)), after_state, rules=rules)
     touched = {(c.device, c.action, c.target) for _, c in requested}
     actions = load_actions()
     # What the domain requires first (switch path, then vSwitch, for an MTU raise), named after the

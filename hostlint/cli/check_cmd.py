@@ -163,7 +163,7 @@ def check(
         from hostlint.fixes.plan import build_plan
         from hostlint.fixes.write import FixFolderError, write_plan
 
-        plan = build_plan(result, snapshot, unsafe=unsafe_fixes)
+        plan = build_plan(result, snapshot, unsafe=unsafe_fixes, rules=rules, site=site)
         try:
             written = write_plan(plan, snapshot, fix_script, force)
         except FixFolderError as exc:

@@ -156,7 +156,8 @@ def _pnic_port(snapshot: Snapshot, host: EsxiHost, nic: str) -> tuple[Any, Switc
 
 
 def _negotiate(pnic: Any, port: SwitchPort | None) -> None:
-    """Both ends auto: they agree on full duplex. One end still forced: the auto end falls to half."""
+    """Both ends auto: they agree on full duplex. One end still forced: the auto end falls to half.
+    Both forced: each end runs what it is set to."""
     if port is None:
         return
     host_auto = pnic.configured_speed_mbps is None and pnic.configured_duplex is None
@@ -166,6 +167,10 @@ def _negotiate(pnic: Any, port: SwitchPort | None) -> None:
     elif host_auto != port_auto:
         auto_end = pnic if host_auto else port
         auto_end.duplex = "half"
+    else:
+        # Both ends forced: each runs the duplex it is set to.
+        pnic.duplex = pnic.configured_duplex or pnic.duplex
+        port.duplex = port.configured_duplex or port.duplex
 
 
 def _join_channel(

@@ -1,9 +1,10 @@
 """The global plan: every finding's fix requests expanded into steps, merged, ordered by safety.
 
-Order: stage (host-undo < switch < host < vmk < switch-cleanup), actions marked first_in_stage
-first, then the order of the finding that first asked for the step, then device. Enabling IP hash
-thus runs host-to-port-ID first, the switch channel next, host IP hash last; raising MTU runs
-switch, then vSwitch, then vmk.
+Order: stage (members-down < host-undo < switch < host < vmk < switch-cleanup < members-up),
+actions marked first_in_stage first, then the order of the finding that first asked for the step,
+then device. Enabling IP hash thus runs host-to-port-ID first, the switch channel next, host IP
+hash last; raising MTU runs switch, then vSwitch, then vmk. A channel change under a live team
+is wrapped in shutting all but one of its links first and bringing them back last.
 """
 
 from __future__ import annotations
@@ -14,15 +15,19 @@ from typing import Any
 from hostlint.fixes.actions import Action, expander_of, load_actions
 from hostlint.fixes.facts import parse_fact
 from hostlint.fixes.families import add_family
+from hostlint.fixes.members import one_link_forwarding
 from hostlint.fixes.site import Site
 from hostlint.fixes.steps import CannotFix, Change, Source, Step
 from hostlint.fixes.withhold import Withheld, unsafe_reason
 from hostlint.join.facts import Fact, Facts
 from hostlint.results import CheckResult, Finding, FixRequest
-from hostlint.rules.model import Stage
+from hostlint.rules.model import Rule
+from hostlint.site import SiteParams
 from hostlint.snapshot import Snapshot
 
-STAGES: tuple[Stage, ...] = ("host-undo", "switch", "host", "vmk", "switch-cleanup")
+# `members-down` and `members-up` hold no rule's step: the planner adds them around a channel change
+# under a live team, so one link keeps forwarding (hostlint.fixes.members).
+STAGES: tuple[str, ...] = ("members-down", "host-undo", "switch", "host", "vmk", "switch-cleanup", "members-up")
 # Looked up with the stage a fix request names (a string read from a rule or a stored result).
 STAGE_RANK: dict[str, int] = {stage: rank for rank, stage in enumerate(STAGES)}
 
@@ -48,6 +53,24 @@ class Conflict:
 
 
 @dataclass
+class Rejected:
+    """An alternative fix the plan did not take, and why."""
+
+    name: str
+    reason: str
+
+
+@dataclass
+class Choice:
+    """Which of a finding's alternative fixes the plan took (None: none cleared it), and why not the others."""
+
+    source: Source
+    chosen: str | None
+    why: str
+    rejected: list[Rejected] = field(default_factory=list)
+
+
+@dataclass
 class Plan:
     steps: list[Step] = field(default_factory=list)
     conflicts: list[Conflict] = field(default_factory=list)
@@ -59,6 +82,8 @@ class Plan:
     held_back: list[Finding] = field(default_factory=list)
     # Fixes not written because a name in them cannot be written safely (the findings stay).
     withheld: list[Withheld] = field(default_factory=list)
+    # Findings with alternative fixes: the one taken and why the others were not.
+    choices: list[Choice] = field(default_factory=list)
 
 
 def _source(finding: Finding, order: int) -> Source:
@@ -74,7 +99,8 @@ class _Builder:
         self.by_identity: dict[tuple[str, ...], Step] = {}
         self.seq = 0
 
-    def add_finding(self, finding: Finding, order: int) -> None:
+    def add_finding(self, finding: Finding, order: int, requests: list[FixRequest] | None = None) -> None:
+        """Plan `finding`'s fix: `requests` (one of its alternatives) or its `fix`."""
         if finding.applicability == "display-only" or not finding.fix:
             self.plan.advice.append(finding)
             if finding.fix:
@@ -86,12 +112,14 @@ class _Builder:
             return
         source = _source(finding, order)
         fact = parse_fact(finding.fact)
-        expanded = [(request, self._expand(request, fact, source)) for request in finding.fix]
+        wanted = finding.fix if requests is None else requests
+        expanded = [(request, self._expand(request, fact, source)) for request in wanted]
         failed = [request for request, changes in expanded if changes is None]
         withheld = {w.action for w in self.plan.withheld if w.source == source}
         # The stages are the safety: a later step (IP hash on the host) without the step that makes it
         # safe (the switch channel) recreates the outage, so it is left out, never written alone.
         blocked = min((STAGE_RANK[r.stage] for r in failed), default=len(STAGES))
+        added: list[Change] = []
         for request, changes in expanded:
             if changes is None:
                 continue
@@ -108,6 +136,12 @@ class _Builder:
                 self.plan.unchanged.append(Manual(source, request.action, "already as wanted on every device"))
             for change in changes:
                 self._add(change, request.stage, source)
+            added.extend(changes)
+        down, up = one_link_forwarding(fact, added, self.site)
+        for change in down:
+            self._add(change, "members-down", source)
+        for change in up:
+            self._add(change, "members-up", source)
 
     def _advise(self, finding: Finding, order: int) -> None:
         """The commands a display-only fix would run, for a person to adapt; nothing joins the plan."""
@@ -205,17 +239,49 @@ def _conflicts(steps: list[Step]) -> list[Conflict]:
     ]
 
 
-def build_plan(
-    result: CheckResult, snapshot: Snapshot, actions: dict[str, Action] | None = None, unsafe: bool = True
+def assemble(
+    result: CheckResult,
+    snapshot: Snapshot,
+    actions: dict[str, Action],
+    unsafe: bool,
+    picked: dict[int, int | None] | None = None,
 ) -> Plan:
-    """The plan for `result`'s findings; with `unsafe=False` fixes marked unsafe are held back."""
-    builder = _Builder(snapshot, actions if actions is not None else load_actions(), unsafe, result.facts)
+    """The plan for `result`'s findings, each finding (by order) in `picked` with the alternative it
+    names (None: left out, not decided yet), every other with its `fix`."""
+    picked = picked or {}
+    builder = _Builder(snapshot, actions, unsafe, result.facts)
     for order, finding in enumerate(result.findings):
-        builder.add_finding(finding, order)
+        if order not in picked:
+            builder.add_finding(finding, order)
+        elif (index := picked[order]) is not None:
+            builder.add_finding(finding, order, finding.alternatives[index].fix)
     plan = builder.plan
     plan.steps.sort(key=lambda s: (STAGE_RANK[s.stage], not s.action.first_in_stage, s.order, s.device, s.seq))
     for number, step in enumerate(plan.steps, 1):
         step.number = number
     chain_rollbacks(plan.steps)
     plan.conflicts = _conflicts(plan.steps)
+    return plan
+
+
+def build_plan(
+    result: CheckResult,
+    snapshot: Snapshot,
+    actions: dict[str, Action] | None = None,
+    unsafe: bool = True,
+    rules: list[Rule] | None = None,
+    site: SiteParams | None = None,
+) -> Plan:
+    """The plan for `result`'s findings; with `unsafe=False` fixes marked unsafe are held back.
+
+    A finding with alternative fixes gets the least disruptive one that, simulated on the whole
+    site with the rest of the plan, clears it without another finding (hostlint.fixes.choice;
+    `rules` and `site` are what that check runs, hostlint's own rules by default).
+    """
+    from hostlint.fixes.choice import choose_all
+
+    actions = actions if actions is not None else load_actions()
+    picked, choices = choose_all(result, snapshot, actions, unsafe, rules, site)
+    plan = assemble(result, snapshot, actions, unsafe, picked)
+    plan.choices = choices
     return plan

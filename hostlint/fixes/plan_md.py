@@ -125,6 +125,17 @@ def _conflicts(plan: Plan) -> list[str]:
     return [*lines, ""]
 
 
+def _choices(plan: Plan) -> list[str]:
+    if not plan.choices:
+        return []
+    lines = ["## Fixes chosen", "", "These findings have more than one fix; the plan above takes one for each.", ""]
+    for choice in plan.choices:
+        taken = f"**{md(choice.chosen)}**" if choice.chosen else "no alternative"
+        lines.append(f"- {choice.source.code} {md_code(choice.source.object)}: {taken}, {md(choice.why)}")
+        lines += [f"  - {md(other.name)}: not chosen, {md(other.reason)}" for other in choice.rejected]
+    return [*lines, ""]
+
+
 def _held_back(plan: Plan) -> list[str]:
     if not plan.held_back:
         return []
@@ -223,5 +234,13 @@ def plan_markdown(plan: Plan, snapshot: Snapshot) -> str:
             lines += _step_section(step)
     else:
         lines += ["No step to run.", ""]
-    lines += _conflicts(plan) + _held_back(plan) + _withheld(plan) + _manual(plan) + _advice(plan) + _rollback(plan)
+    lines += (
+        _conflicts(plan)
+        + _choices(plan)
+        + _held_back(plan)
+        + _withheld(plan)
+        + _manual(plan)
+        + _advice(plan)
+        + _rollback(plan)
+    )
     return "\n".join(lines).rstrip("\n") + "\n"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from hostlint import platforms as registry
+from hostlint import vlans
 from hostlint.fixes.facts import known
 from hostlint.fixes.site import Site, channel
 from hostlint.fixes.spelling import channel_interface, channel_number, hash_command
@@ -118,3 +119,8 @@ def _trunks(uplinks: list[UplinkFact]) -> dict[tuple[str, str], UplinkFact]:
         if uplink.vlan_mode == "trunk" and uplink.switch and uplink.vlan_interface:
             found.setdefault((uplink.switch, uplink.vlan_interface), uplink)
     return dict(sorted(found.items()))
+
+
+def _words(ranges: vlans.Ranges) -> list[str]:
+    """A VLAN set as switch words, one per range (`["10", "20-30"]`; `["none"]`)."""
+    return [vlans.text([r]) for r in ranges] or ["none"]

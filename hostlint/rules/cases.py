@@ -6,6 +6,7 @@
         message: not all in one port-channel   # optional: substrings of the finding
         actual: vmnic3 -> nx1                   # optional
         fix: [host-teaming, ...]                # optional: the fix's action names, in order
+        alternatives: [[host-teaming], []]      # optional: each alternative fix's actions that apply
         fact: {policy: loadbalance_ip, active: [vmnic2, vmnic3], uplinks: [...]}
 
 Defaults fill `object`, `host` and the other required fields of the fact, so a case writes only
@@ -69,6 +70,8 @@ class Case(Strict):
     message: str | None = None
     actual: str | None = None
     fix: list[str] | None = None
+    # A rule with alternative fixes: each candidate's action names (empty: no step applies), in order.
+    alternatives: list[list[str]] | None = None
     # A skip case may pin the reason it is skipped for (e.g. the unknown field it names).
     reason: str | None = None
 
@@ -161,6 +164,9 @@ def run_case(rule: Rule, case: Case) -> CaseOutcome:
             problems.append(f"actual {finding.actual!r} does not contain {case.actual!r}")
         if case.fix is not None and [step.action for step in finding.fix] != case.fix:
             problems.append(f"fix {[step.action for step in finding.fix]} is not {case.fix}")
+        candidates = [[step.action for step in c.fix] for c in finding.alternatives]
+        if case.alternatives is not None and candidates != case.alternatives:
+            problems.append(f"alternatives {candidates} are not {case.alternatives}")
     elif result.skipped and case.reason is not None and case.reason not in result.skipped[0].reason:
         problems.append(f"skip reason {result.skipped[0].reason!r} does not contain {case.reason!r}")
     return CaseOutcome(case, outcome, problems)

@@ -39,6 +39,11 @@ def rule_markdown(rule: Rule) -> str:
     if rule.fix:
         lines += ["## Fix", "", f"*Applicability: {rule.fix.applicability}.* {rule.fix.summary}", ""]
         lines += [f"{n}. `{s.action}` ({_step_where(s)})" for n, s in enumerate(rule.fix.steps, 1)]
+        if rule.fix.alternatives:
+            lines += ["Alternatives, in the rule's order:", ""]
+        for alternative in rule.fix.alternatives:
+            lines += [f"- **{alternative.name}**: {alternative.why}"]
+            lines += [f"  {n}. `{s.action}` ({_step_where(s)})" for n, s in enumerate(alternative.steps, 1)]
         lines.append("")
     lines += ["## References", ""]
     lines += [f"- [{ref.title}]({ref.url})" for ref in rule.references]

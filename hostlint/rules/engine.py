@@ -30,7 +30,7 @@ import cel
 from pydantic import BaseModel
 
 from hostlint.join.facts import KINDS, Fact, Facts
-from hostlint.results import CheckResult, Finding, FixRequest, Passed, Skipped
+from hostlint.results import CheckResult, Finding, FixCandidate, FixRequest, Passed, Skipped
 from hostlint.rules.model import Rule
 from hostlint.rules.reads import Projector, key_function
 
@@ -236,7 +236,7 @@ class CompiledRule:
             except (ValueError, RuntimeError) as exc:
                 raise RuleEvaluationError(f"{rule.code}: {field}: {exc}") from exc
 
-        steps = rule.fix.steps if rule.fix else []
+        steps = [step for candidate in rule.fix.candidates for step in candidate.steps] if rule.fix else []
         return cls(
             rule=rule,
             when=compile_("when", rule.when),
@@ -297,16 +297,24 @@ class CompiledRule:
         actual = run(self.actual, scope, "actual")
         fields = {k: _text(run(p, scope, k)) for k, p in self.values.items()}
         fields.update(object=fact.object, host=fact.host, expected=_text(expected), actual=_text(actual))
-        fix = []
+        fix: list[FixRequest] = []
+        alternatives: list[FixCandidate] = []
         if rule.fix:
             kind = _host_kind(fact, rule)
-            for step, params, when in zip(rule.fix.steps, self.params, self.step_when, strict=True):
-                if (kind is not None and kind not in rule.step_hosts(step)) or not run(
-                    when, scope, f"fix.{step.action}.when"
-                ):
-                    continue
-                evaluated = {k: run(p, scope, f"fix.{k}") for k, p in params.items()}
-                fix.append(FixRequest(action=step.action, stage=step.stage, params=evaluated))
+            compiled = iter(zip(self.params, self.step_when, strict=True))
+            for candidate in rule.fix.candidates:
+                requests = []
+                for step, (params, when) in zip(candidate.steps, compiled, strict=False):
+                    if (kind is not None and kind not in rule.step_hosts(step)) or not run(
+                        when, scope, f"fix.{step.action}.when"
+                    ):
+                        continue
+                    evaluated = {k: run(p, scope, f"fix.{k}") for k, p in params.items()}
+                    requests.append(FixRequest(action=step.action, stage=step.stage, params=evaluated))
+                alternatives.append(FixCandidate(name=candidate.name, why=candidate.why, fix=requests))
+            fix = next((c.fix for c in alternatives if c.fix), [])
+            if not rule.fix.alternatives:
+                alternatives = []
         result.findings.append(
             Finding(
                 code=rule.code,
@@ -320,6 +328,7 @@ class CompiledRule:
                 applicability=rule.fix.applicability if rule.fix else None,
                 fix=fix,
                 fact=scope.data,
+                alternatives=alternatives,
             )
         )
 

@@ -59,10 +59,54 @@ class FixStep(Strict):
     hosts: list[Literal["esxi", "kvm"]] | None = Field(default=None, min_length=1)
 
 
+class Alternative(Strict):
+    """One candidate fix among several: its steps and, in one line, what it does and when it fits.
+
+    The planner takes the least disruptive candidate that, simulated on the whole site with the
+    rest of the plan, clears the finding without another one (hostlint.fixes.choice).
+    """
+
+    name: str
+    why: str
+    steps: list[FixStep] = Field(min_length=1)
+
+    @field_validator("name", "why")
+    @classmethod
+    def _one_line(cls, text: str) -> str:
+        if not text.strip() or "\n" in text.strip():
+            raise ValueError("one line of text")
+        return text.strip()
+
+
 class Fix(Strict):
+    """`steps` (one fix) or `alternatives` (several candidates, the planner chooses)."""
+
     applicability: Applicability
     summary: str
     steps: list[FixStep] = Field(default_factory=list)
+    alternatives: list[Alternative] = Field(default_factory=list)
+
+    @model_validator(mode="after")
+    def _steps_or_alternatives(self) -> Fix:
+        if self.steps and self.alternatives:
+            raise ValueError("a fix has `steps` or `alternatives`, not both")
+        if len(self.alternatives) == 1:
+            raise ValueError("one alternative is a fix's `steps`: write them there")
+        return self
+
+    @property
+    def candidates(self) -> list[Alternative]:
+        """The alternatives, or the one fix as a single candidate."""
+        if self.alternatives:
+            return self.alternatives
+        return [Alternative.model_construct(name="fix", why=self.summary, steps=self.steps)]
+
+    def labelled_steps(self) -> list[tuple[str, FixStep]]:
+        """Every step with where it is written (`fix.steps.0`, `fix.alternatives.1.steps.0`)."""
+        found = [(f"fix.steps.{n}", step) for n, step in enumerate(self.steps)]
+        for a, alternative in enumerate(self.alternatives):
+            found += [(f"fix.alternatives.{a}.steps.{n}", step) for n, step in enumerate(alternative.steps)]
+        return found
 
 
 class Rule(Strict):
@@ -104,11 +148,11 @@ class Rule(Strict):
     @model_validator(mode="after")
     def _step_hosts_reached(self) -> Rule:
         reached = self.host_kinds
-        for n, step in enumerate(self.fix.steps if self.fix else []):
+        for label, step in self.fix.labelled_steps() if self.fix else []:
             beyond = [kind for kind in step.hosts or [] if kind not in reached]
             if beyond:
                 raise ValueError(
-                    f"fix.steps.{n}.hosts: {', '.join(beyond)} is not a host kind this rule reaches"
+                    f"{label}.hosts: {', '.join(beyond)} is not a host kind this rule reaches"
                     f" ({', '.join(reached) or 'none'})"
                 )
         return self

@@ -36,6 +36,13 @@ def expressions(rule: Rule) -> list[tuple[str, tuple[str | int, ...], str]]:
     for n, step in enumerate(rule.fix.steps if rule.fix else []):
         found.append((f"fix.steps.{n}.when", ("fix", "steps", n, "when"), step.when))
         found += [(f"fix.steps.{n}.params.{k}", ("fix", "steps", n, "params", k), v) for k, v in step.params.items()]
+    for a, alternative in enumerate(rule.fix.alternatives if rule.fix else []):
+        for n, step in enumerate(alternative.steps):
+            where = ("fix", "alternatives", a, "steps", n)
+            found.append((f"fix.alternatives.{a}.steps.{n}.when", (*where, "when"), step.when))
+            found += [
+                (f"fix.alternatives.{a}.steps.{n}.params.{k}", (*where, "params", k), v) for k, v in step.params.items()
+            ]
     return found
 
 

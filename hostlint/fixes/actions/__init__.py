@@ -112,8 +112,8 @@ def load_units(directory: Path, package: str) -> dict[str, Unit]:
 
 def _step_problems(rule: Rule, where: str, actions: dict[str, Unit]) -> list[str]:
     problems = []
-    for n, step in enumerate(rule.fix.steps if rule.fix else []):
-        label = f"{where}: fix.steps.{n}"
+    for written, step in rule.fix.labelled_steps() if rule.fix else []:
+        label = f"{where}: {written}"
         unit = actions.get(step.action)
         if unit is None:
             close = difflib.get_close_matches(step.action, list(actions), n=1)

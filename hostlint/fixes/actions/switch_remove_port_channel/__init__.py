@@ -9,12 +9,58 @@ from hostlint.fixes.actions import Applier, Expander
 from hostlint.fixes.apply import _channel, _on_switch, _port, _renegotiate
 from hostlint.fixes.apply import _switch as _switch_in
 from hostlint.fixes.facts import uplinks_of
-from hostlint.fixes.site import Site
+from hostlint.fixes.site import Site, port
 from hostlint.fixes.spelling import channel_interface
-from hostlint.fixes.steps import Change
-from hostlint.fixes.switch_steps import _channels_of, _number
+from hostlint.fixes.steps import CannotFix, Change
+from hostlint.fixes.switch_steps import _channels_of, _number, _words
 from hostlint.join.facts import Fact
 from hostlint.snapshot import Snapshot
+from hostlint.snapshot.switch import PortChannel, Switch
+
+# Where a member leaving its channel keeps switchport configuration of its own that equals the
+# channel's (IOS, NX-OS: members must match their channel to bundle), the channel's is carried over
+# only where the collected member differs or was not read; EOS keeps trunk and VLANs on the channel
+# interface alone and Junos on the ae unit, so there it is always carried (DOMAIN.md).
+MEMBERS_MATCH_CHANNEL = ("cisco_ios", "cisco_nxos")
+
+
+def _vlan_config(mode: str | None, access: int | None, native: int | None, allowed: Any) -> dict[str, Any] | None:
+    """An interface's switchport mode and VLANs as the fix templates read them; None when not read."""
+    if mode == "access" and access is not None:
+        return {"mode": "access", "access_vlan": access}
+    if mode == "trunk" and native is not None and allowed is not None:
+        ranges = [[low, high] for low, high in allowed]
+        return {"mode": "trunk", "native_vlan": native, "allowed": _words(allowed), "allowed_vlans": ranges}
+    return None
+
+
+def _channel_config(switch: Switch, existing: PortChannel) -> dict[str, Any]:
+    """The channel interface's switchport configuration, which its members must carry once it goes."""
+    if existing.switchport == "routed":
+        raise CannotFix(f"{switch.name} {existing.name} is a routed port-channel: remove it by hand")
+    config = _vlan_config(existing.switchport, existing.access_vlan, existing.native_vlan, existing.allowed_vlans)
+    if config is None:
+        raise CannotFix(
+            f"{switch.name} {existing.name}: its switchport and VLAN configuration was not collected, so what its"
+            " members would carry without it is unknown: remove the channel by hand"
+        )
+    return config
+
+
+def _carry(switch: Switch, ports: list[str], config: dict[str, Any]) -> list[dict[str, Any]]:
+    """The members that must be given the channel's switchport configuration, with their own before."""
+    carried = []
+    for name in ports:
+        found = port(switch, name)
+        own = (
+            _vlan_config(found.mode, found.access_vlan, found.native_vlan, found.allowed_vlans)
+            if found is not None
+            else None
+        )
+        if switch.platform in MEMBERS_MATCH_CHANNEL and own == config:
+            continue
+        carried.append({"port": name, "before": own})
+    return carried
 
 
 def remove_port_channel(params: dict[str, Any], fact: Fact, site: Site) -> list[Change]:
@@ -22,7 +68,15 @@ def remove_port_channel(params: dict[str, Any], fact: Fact, site: Site) -> list[
     for switch, existing, ports in _channels_of(uplinks_of(fact, site), site):
         number = _number(switch, existing)
         remove_interface = {names.interface_key(m) for m in existing.members} <= {names.interface_key(p) for p in ports}
-        notes = ["the port-channel interface's own settings are not in the snapshot"] if remove_interface else []
+        config = _channel_config(switch, existing)
+        carry = _carry(switch, ports, config)
+        notes = []
+        unknown = [c["port"] for c in carry if c["before"] is None]
+        if unknown and switch.platform == "arista_eos":
+            notes.append(
+                f"{', '.join(unknown)}: own switchport configuration not collected; the rollback leaves them with"
+                f" {existing.name}'s"
+            )
         changes.append(
             Change(
                 action="switch-remove-port-channel",
@@ -37,6 +91,8 @@ def remove_port_channel(params: dict[str, Any], fact: Fact, site: Site) -> list[
                     "remove_interface": remove_interface,
                     "multichassis_id": existing.multichassis_id,
                     "mtu": existing.mtu,
+                    "config": config,
+                    "carry": carry,
                 },
                 after="no channel",
                 notes=notes,
@@ -49,10 +105,22 @@ def _switch_remove_port_channel(snapshot: Snapshot, change: Change) -> None:
     switch = _switch_in(snapshot, change.device)
     channel = _channel(switch, change.values["interface"])
     leaving = {names.interface_key(p) for p in change.values["members"]}
+    config = change.values["config"]
+    carried = {names.interface_key(c["port"]) for c in change.values["carry"]}
+    mtu = change.values["mtu"]
     for name in change.values["members"]:
         port = _port(switch, name)
         port.port_channel = None
         port.member_state = None
+        if names.interface_key(name) in carried:
+            # The member takes the channel's switchport configuration (the templates write it).
+            port.mode = config["mode"]
+            port.access_vlan = config.get("access_vlan")
+            port.native_vlan = config.get("native_vlan")
+            allowed = config.get("allowed_vlans")
+            port.allowed_vlans = [(low, high) for low, high in allowed] if allowed is not None else None
+        if mtu is not None and mtu > 1500 and switch.platform in ("arista_eos", "juniper_junos"):
+            port.mtu = mtu
     if channel is not None:
         channel.members = [m for m in channel.members if names.interface_key(m) not in leaving]
         if not channel.members and change.values.get("remove_interface"):

@@ -12,15 +12,10 @@ from hostlint.fixes.apply import _vlan_interface
 from hostlint.fixes.facts import uplinks_of
 from hostlint.fixes.site import Site
 from hostlint.fixes.steps import CannotFix, Change
-from hostlint.fixes.switch_steps import _switch, _trunks
+from hostlint.fixes.switch_steps import _switch, _trunks, _words
 from hostlint.join.facts import Fact
 from hostlint.snapshot import Snapshot
 from hostlint.snapshot.switch import Switch
-
-
-def _words(ranges: vlans.Ranges) -> list[str]:
-    """A VLAN set as switch words, one per range (`["10", "20-30"]`; `["none"]`)."""
-    return [vlans.text([r]) for r in ranges] or ["none"]
 
 
 def _vlan_definition(switch: Switch) -> str:

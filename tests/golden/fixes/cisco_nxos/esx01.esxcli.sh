@@ -1,13 +1,13 @@
 #!/bin/sh
 # hostlint fix script for esx01 (esxcli), generated from a snapshot: review it before use.
 # hostlint runs nothing. These steps are part of one plan across devices: run ONE step at a time,
-# in PLAN.md order, and check its verify result before the next step. Steps here: 1 2 15 16 17 18 19 20.
+# in PLAN.md order, and check its verify result before the next step. Steps here: 4 5 18 19 20 21 22 23.
 # Usage, in the ESXi shell: sh esx01.esxcli.sh STEP
 #
 set -eu
 
-step_1() {
-    # Step 1 of 20 [not disruptive] host-teaming (stage host-undo)
+step_4() {
+    # Step 4 of 26 [not disruptive] host-teaming (stage host-undo)
     # LG001 esx01/vSwitch1: LG001 on esx01/vSwitch1
     # what: vSwitch1: load balancing loadbalance_ip -> loadbalance_srcid
     esxcli network vswitch standard policy failover set -v vSwitch1 -l portid
@@ -17,8 +17,8 @@ step_1() {
     #   Load Balancing: srcport
 }
 
-step_2() {
-    # Step 2 of 20 [not disruptive] host-teaming (stage host-undo)
+step_5() {
+    # Step 5 of 26 [not disruptive] host-teaming (stage host-undo)
     # LG002 esx01/vSwitch3: LG002 on esx01/vSwitch3
     # what: vSwitch3: load balancing loadbalance_ip -> loadbalance_srcid
     esxcli network vswitch standard policy failover set -v vSwitch3 -l portid
@@ -28,8 +28,8 @@ step_2() {
     #   Load Balancing: srcport
 }
 
-step_15() {
-    # Step 15 of 20 [not disruptive] host-teaming (stage host)
+step_18() {
+    # Step 18 of 26 [not disruptive] host-teaming (stage host)
     # LG001 esx01/vSwitch1: LG001 on esx01/vSwitch1
     # what: vSwitch1: load balancing loadbalance_srcid -> loadbalance_ip
     esxcli network vswitch standard policy failover set -v vSwitch1 -l iphash
@@ -39,8 +39,8 @@ step_15() {
     #   Load Balancing: iphash
 }
 
-step_16() {
-    # Step 16 of 20 [not disruptive] host-teaming (stage host)
+step_19() {
+    # Step 19 of 26 [not disruptive] host-teaming (stage host)
     # LG002 esx01/vSwitch3: LG002 on esx01/vSwitch3
     # what: vSwitch3: load balancing loadbalance_srcid -> loadbalance_ip
     esxcli network vswitch standard policy failover set -v vSwitch3 -l iphash
@@ -50,8 +50,8 @@ step_16() {
     #   Load Balancing: iphash
 }
 
-step_17() {
-    # Step 17 of 20 [not disruptive] host-active-uplinks (stage host)
+step_20() {
+    # Step 20 of 26 [not disruptive] host-active-uplinks (stage host)
     # LG005 esx01/vSwitch0: LG005 on esx01/vSwitch0
     # what: vSwitch0: active vmnic0, failure detection link; remove vmnic1 from vSwitch0
     # REVIEW: vSwitch0 is left with one uplink: removing vmnic1 loses failover
@@ -67,8 +67,8 @@ step_17() {
     #   Uplinks: without vmnic1
 }
 
-step_18() {
-    # Step 18 of 20 [DISRUPTIVE] host-nic-autoneg (stage host)
+step_21() {
+    # Step 21 of 26 [DISRUPTIVE] host-nic-autoneg (stage host)
     # LK001 esx01/vmnic0: LK001 on esx01/vmnic0
     # what: vmnic0: 1000 Mb/s full duplex (forced) -> auto-negotiate
     # REVIEW: vmnic0 bounces: make sure the host keeps management on another uplink
@@ -80,8 +80,8 @@ step_18() {
     #   Link Status: Up
 }
 
-step_19() {
-    # Step 19 of 20 [DISRUPTIVE] host-vswitch-mtu (stage host)
+step_22() {
+    # Step 22 of 26 [DISRUPTIVE] host-vswitch-mtu (stage host)
     # MT002 esx01/vSwitch1: MT002 on esx01/vSwitch1
     # what: vSwitch1: MTU 1500 -> 9000
     esxcli network vswitch standard set -v vSwitch1 -m 9000
@@ -91,8 +91,8 @@ step_19() {
     #   MTU: 9000
 }
 
-step_20() {
-    # Step 20 of 20 [not disruptive] vmk-mtu (stage vmk)
+step_23() {
+    # Step 23 of 26 [not disruptive] vmk-mtu (stage vmk)
     # MT003 esx01/vmk1: MT003 on esx01/vmk1
     # what: vmk1: MTU 1500 -> 9000
     # REVIEW: vSwitch1 has MTU 1500 in the snapshot: raise it before this step
@@ -106,13 +106,13 @@ step_20() {
 }
 
 case "${1:-}" in
-    1) step_1 ;;
-    2) step_2 ;;
-    15) step_15 ;;
-    16) step_16 ;;
-    17) step_17 ;;
+    4) step_4 ;;
+    5) step_5 ;;
     18) step_18 ;;
     19) step_19 ;;
     20) step_20 ;;
-    *) echo "usage: sh esx01.esxcli.sh STEP (steps here: 1 2 15 16 17 18 19 20; order: PLAN.md)" >&2; exit 2 ;;
+    21) step_21 ;;
+    22) step_22 ;;
+    23) step_23 ;;
+    *) echo "usage: sh esx01.esxcli.sh STEP (steps here: 4 5 18 19 20 21 22 23; order: PLAN.md)" >&2; exit 2 ;;
 esac

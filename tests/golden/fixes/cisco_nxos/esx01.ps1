@@ -1,6 +1,6 @@
 # hostlint fix script for esx01 (PowerCLI), generated from a snapshot: review it before use.
 # hostlint runs nothing. These steps are part of one plan across devices: run ONE step at a time,
-# in PLAN.md order, and check its verify result before the next step. Steps here: 1, 2, 15, 16, 17, 18, 19, 20.
+# in PLAN.md order, and check its verify result before the next step. Steps here: 4, 5, 18, 19, 20, 21, 22, 23.
 # Connect-VIServer first (this script holds no credentials), then: ./esx01.ps1 -Step STEP
 #
 param([Parameter(Mandatory = $true)][int]$Step)
@@ -8,8 +8,8 @@ $ErrorActionPreference = 'Stop'
 $vmhost = Get-VMHost -Name 'esx01'
 
 switch ($Step) {
-    1 {
-        # Step 1 of 20 [not disruptive] host-teaming (stage host-undo)
+    4 {
+        # Step 4 of 26 [not disruptive] host-teaming (stage host-undo)
         # LG001 esx01/vSwitch1: LG001 on esx01/vSwitch1
         # what: vSwitch1: load balancing loadbalance_ip -> loadbalance_srcid
         Get-VirtualSwitch -VMHost $vmhost -Standard -Name 'vSwitch1' | Get-NicTeamingPolicy |
@@ -19,8 +19,8 @@ switch ($Step) {
         # expect:
         #   LoadBalancingPolicy: LoadBalanceSrcId
     }
-    2 {
-        # Step 2 of 20 [not disruptive] host-teaming (stage host-undo)
+    5 {
+        # Step 5 of 26 [not disruptive] host-teaming (stage host-undo)
         # LG002 esx01/vSwitch3: LG002 on esx01/vSwitch3
         # what: vSwitch3: load balancing loadbalance_ip -> loadbalance_srcid
         Get-VirtualSwitch -VMHost $vmhost -Standard -Name 'vSwitch3' | Get-NicTeamingPolicy |
@@ -30,8 +30,8 @@ switch ($Step) {
         # expect:
         #   LoadBalancingPolicy: LoadBalanceSrcId
     }
-    15 {
-        # Step 15 of 20 [not disruptive] host-teaming (stage host)
+    18 {
+        # Step 18 of 26 [not disruptive] host-teaming (stage host)
         # LG001 esx01/vSwitch1: LG001 on esx01/vSwitch1
         # what: vSwitch1: load balancing loadbalance_srcid -> loadbalance_ip
         Get-VirtualSwitch -VMHost $vmhost -Standard -Name 'vSwitch1' | Get-NicTeamingPolicy |
@@ -41,8 +41,8 @@ switch ($Step) {
         # expect:
         #   LoadBalancingPolicy: LoadBalanceIP
     }
-    16 {
-        # Step 16 of 20 [not disruptive] host-teaming (stage host)
+    19 {
+        # Step 19 of 26 [not disruptive] host-teaming (stage host)
         # LG002 esx01/vSwitch3: LG002 on esx01/vSwitch3
         # what: vSwitch3: load balancing loadbalance_srcid -> loadbalance_ip
         Get-VirtualSwitch -VMHost $vmhost -Standard -Name 'vSwitch3' | Get-NicTeamingPolicy |
@@ -52,8 +52,8 @@ switch ($Step) {
         # expect:
         #   LoadBalancingPolicy: LoadBalanceIP
     }
-    17 {
-        # Step 17 of 20 [not disruptive] host-active-uplinks (stage host)
+    20 {
+        # Step 20 of 26 [not disruptive] host-active-uplinks (stage host)
         # LG005 esx01/vSwitch0: LG005 on esx01/vSwitch0
         # what: vSwitch0: active vmnic0, failure detection link; remove vmnic1 from vSwitch0
         # REVIEW: vSwitch0 is left with one uplink: removing vmnic1 loses failover
@@ -67,8 +67,8 @@ switch ($Step) {
         # expect:
         #   ActiveNic: vmnic0; StandbyNic: (none); NetworkFailoverDetectionPolicy: LinkStatus
     }
-    18 {
-        # Step 18 of 20 [DISRUPTIVE] host-nic-autoneg (stage host)
+    21 {
+        # Step 21 of 26 [DISRUPTIVE] host-nic-autoneg (stage host)
         # LK001 esx01/vmnic0: LK001 on esx01/vmnic0
         # what: vmnic0: 1000 Mb/s full duplex (forced) -> auto-negotiate
         # REVIEW: vmnic0 bounces: make sure the host keeps management on another uplink
@@ -78,8 +78,8 @@ switch ($Step) {
         # expect:
         #   (nothing: no configured speed means auto-negotiate)
     }
-    19 {
-        # Step 19 of 20 [DISRUPTIVE] host-vswitch-mtu (stage host)
+    22 {
+        # Step 22 of 26 [DISRUPTIVE] host-vswitch-mtu (stage host)
         # MT002 esx01/vSwitch1: MT002 on esx01/vSwitch1
         # what: vSwitch1: MTU 1500 -> 9000
         Get-VirtualSwitch -VMHost $vmhost -Standard -Name 'vSwitch1' | Set-VirtualSwitch -Mtu 9000 -Confirm:$false
@@ -88,8 +88,8 @@ switch ($Step) {
         # expect:
         #   Mtu: 9000
     }
-    20 {
-        # Step 20 of 20 [not disruptive] vmk-mtu (stage vmk)
+    23 {
+        # Step 23 of 26 [not disruptive] vmk-mtu (stage vmk)
         # MT003 esx01/vmk1: MT003 on esx01/vmk1
         # what: vmk1: MTU 1500 -> 9000
         # REVIEW: vSwitch1 has MTU 1500 in the snapshot: raise it before this step
@@ -101,5 +101,5 @@ switch ($Step) {
         #   Mtu: 9000
         #   Summary.PacketLost: 0
     }
-    default { throw "steps here: 1, 2, 15, 16, 17, 18, 19, 20; order: PLAN.md" }
+    default { throw "steps here: 4, 5, 18, 19, 20, 21, 22, 23; order: PLAN.md" }
 }

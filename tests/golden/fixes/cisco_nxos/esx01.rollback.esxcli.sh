@@ -1,13 +1,13 @@
 #!/bin/sh
 # hostlint ROLLBACK script for esx01 (esxcli), generated from a snapshot: review it before use.
 # hostlint runs nothing. These steps are part of one plan across devices: run ONE step at a time,
-# in the reverse of the plan order (PLAN.md, Rollback), and check its verify result before the next step. Steps here: 20 19 18 17 16 15 2 1.
+# in the reverse of the plan order (PLAN.md, Rollback), and check its verify result before the next step. Steps here: 23 22 21 20 19 18 5 4.
 # Usage, in the ESXi shell: sh esx01.rollback.esxcli.sh STEP
 #
 set -eu
 
-step_20() {
-    # Undo step 20 of 20 [not disruptive] vmk-mtu (stage vmk)
+step_23() {
+    # Undo step 23 of 26 [not disruptive] vmk-mtu (stage vmk)
     # MT003 esx01/vmk1: MT003 on esx01/vmk1
     # what: vmk1: MTU 1500 -> 9000
     # REVIEW: vSwitch1 has MTU 1500 in the snapshot: raise it before this step
@@ -19,8 +19,8 @@ step_20() {
     #   vmk1 ... MTU: 1500
 }
 
-step_19() {
-    # Undo step 19 of 20 [DISRUPTIVE] host-vswitch-mtu (stage host)
+step_22() {
+    # Undo step 22 of 26 [DISRUPTIVE] host-vswitch-mtu (stage host)
     # MT002 esx01/vSwitch1: MT002 on esx01/vSwitch1
     # what: vSwitch1: MTU 1500 -> 9000
     esxcli network vswitch standard set -v vSwitch1 -m 1500
@@ -30,8 +30,8 @@ step_19() {
     #   MTU: 1500
 }
 
-step_18() {
-    # Undo step 18 of 20 [DISRUPTIVE] host-nic-autoneg (stage host)
+step_21() {
+    # Undo step 21 of 26 [DISRUPTIVE] host-nic-autoneg (stage host)
     # LK001 esx01/vmnic0: LK001 on esx01/vmnic0
     # what: vmnic0: 1000 Mb/s full duplex (forced) -> auto-negotiate
     # REVIEW: vmnic0 bounces: make sure the host keeps management on another uplink
@@ -44,8 +44,8 @@ step_18() {
     #   Duplex: Full
 }
 
-step_17() {
-    # Undo step 17 of 20 [not disruptive] host-active-uplinks (stage host)
+step_20() {
+    # Undo step 20 of 26 [not disruptive] host-active-uplinks (stage host)
     # LG005 esx01/vSwitch0: LG005 on esx01/vSwitch0
     # what: vSwitch0: active vmnic0, failure detection link; remove vmnic1 from vSwitch0
     # REVIEW: vSwitch0 is left with one uplink: removing vmnic1 loses failover
@@ -60,8 +60,8 @@ step_17() {
     #   Standby Adapters: vmnic1
 }
 
-step_16() {
-    # Undo step 16 of 20 [not disruptive] host-teaming (stage host)
+step_19() {
+    # Undo step 19 of 26 [not disruptive] host-teaming (stage host)
     # LG002 esx01/vSwitch3: LG002 on esx01/vSwitch3
     # what: vSwitch3: load balancing loadbalance_srcid -> loadbalance_ip
     esxcli network vswitch standard policy failover set -v vSwitch3 -l portid
@@ -71,8 +71,8 @@ step_16() {
     #   Load Balancing: srcport
 }
 
-step_15() {
-    # Undo step 15 of 20 [not disruptive] host-teaming (stage host)
+step_18() {
+    # Undo step 18 of 26 [not disruptive] host-teaming (stage host)
     # LG001 esx01/vSwitch1: LG001 on esx01/vSwitch1
     # what: vSwitch1: load balancing loadbalance_srcid -> loadbalance_ip
     esxcli network vswitch standard policy failover set -v vSwitch1 -l portid
@@ -82,8 +82,8 @@ step_15() {
     #   Load Balancing: srcport
 }
 
-step_2() {
-    # Undo step 2 of 20 [not disruptive] host-teaming (stage host-undo)
+step_5() {
+    # Undo step 5 of 26 [not disruptive] host-teaming (stage host-undo)
     # LG002 esx01/vSwitch3: LG002 on esx01/vSwitch3
     # what: vSwitch3: load balancing loadbalance_ip -> loadbalance_srcid
     esxcli network vswitch standard policy failover set -v vSwitch3 -l iphash
@@ -93,8 +93,8 @@ step_2() {
     #   Load Balancing: iphash
 }
 
-step_1() {
-    # Undo step 1 of 20 [not disruptive] host-teaming (stage host-undo)
+step_4() {
+    # Undo step 4 of 26 [not disruptive] host-teaming (stage host-undo)
     # LG001 esx01/vSwitch1: LG001 on esx01/vSwitch1
     # what: vSwitch1: load balancing loadbalance_ip -> loadbalance_srcid
     esxcli network vswitch standard policy failover set -v vSwitch1 -l iphash
@@ -105,13 +105,13 @@ step_1() {
 }
 
 case "${1:-}" in
+    23) step_23 ;;
+    22) step_22 ;;
+    21) step_21 ;;
     20) step_20 ;;
     19) step_19 ;;
     18) step_18 ;;
-    17) step_17 ;;
-    16) step_16 ;;
-    15) step_15 ;;
-    2) step_2 ;;
-    1) step_1 ;;
-    *) echo "usage: sh esx01.rollback.esxcli.sh STEP (steps here: 20 19 18 17 16 15 2 1; order: PLAN.md)" >&2; exit 2 ;;
+    5) step_5 ;;
+    4) step_4 ;;
+    *) echo "usage: sh esx01.rollback.esxcli.sh STEP (steps here: 23 22 21 20 19 18 5 4; order: PLAN.md)" >&2; exit 2 ;;
 esac

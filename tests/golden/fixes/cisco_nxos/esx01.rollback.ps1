@@ -1,6 +1,6 @@
 # hostlint ROLLBACK script for esx01 (PowerCLI), generated from a snapshot: review it before use.
 # hostlint runs nothing. These steps are part of one plan across devices: run ONE step at a time,
-# in the reverse of the plan order (PLAN.md, Rollback), and check its verify result before the next step. Steps here: 20, 19, 18, 17, 16, 15, 2, 1.
+# in the reverse of the plan order (PLAN.md, Rollback), and check its verify result before the next step. Steps here: 23, 22, 21, 20, 19, 18, 5, 4.
 # Connect-VIServer first (this script holds no credentials), then: ./esx01.rollback.ps1 -Step STEP
 #
 param([Parameter(Mandatory = $true)][int]$Step)
@@ -8,8 +8,8 @@ $ErrorActionPreference = 'Stop'
 $vmhost = Get-VMHost -Name 'esx01'
 
 switch ($Step) {
-    20 {
-        # Undo step 20 of 20 [not disruptive] vmk-mtu (stage vmk)
+    23 {
+        # Undo step 23 of 26 [not disruptive] vmk-mtu (stage vmk)
         # MT003 esx01/vmk1: MT003 on esx01/vmk1
         # what: vmk1: MTU 1500 -> 9000
         # REVIEW: vSwitch1 has MTU 1500 in the snapshot: raise it before this step
@@ -20,8 +20,8 @@ switch ($Step) {
         # expect:
         #   Mtu: 1500
     }
-    19 {
-        # Undo step 19 of 20 [DISRUPTIVE] host-vswitch-mtu (stage host)
+    22 {
+        # Undo step 22 of 26 [DISRUPTIVE] host-vswitch-mtu (stage host)
         # MT002 esx01/vSwitch1: MT002 on esx01/vSwitch1
         # what: vSwitch1: MTU 1500 -> 9000
         Get-VirtualSwitch -VMHost $vmhost -Standard -Name 'vSwitch1' | Set-VirtualSwitch -Mtu 1500 -Confirm:$false
@@ -30,8 +30,8 @@ switch ($Step) {
         # expect:
         #   Mtu: 1500
     }
-    18 {
-        # Undo step 18 of 20 [DISRUPTIVE] host-nic-autoneg (stage host)
+    21 {
+        # Undo step 21 of 26 [DISRUPTIVE] host-nic-autoneg (stage host)
         # LK001 esx01/vmnic0: LK001 on esx01/vmnic0
         # what: vmnic0: 1000 Mb/s full duplex (forced) -> auto-negotiate
         # REVIEW: vmnic0 bounces: make sure the host keeps management on another uplink
@@ -42,8 +42,8 @@ switch ($Step) {
         # expect:
         #   SpeedMb: 1000; Duplex: Full
     }
-    17 {
-        # Undo step 17 of 20 [not disruptive] host-active-uplinks (stage host)
+    20 {
+        # Undo step 20 of 26 [not disruptive] host-active-uplinks (stage host)
         # LG005 esx01/vSwitch0: LG005 on esx01/vSwitch0
         # what: vSwitch0: active vmnic0, failure detection link; remove vmnic1 from vSwitch0
         # REVIEW: vSwitch0 is left with one uplink: removing vmnic1 loses failover
@@ -59,8 +59,8 @@ switch ($Step) {
         # expect:
         #   ActiveNic: vmnic0; StandbyNic: vmnic1
     }
-    16 {
-        # Undo step 16 of 20 [not disruptive] host-teaming (stage host)
+    19 {
+        # Undo step 19 of 26 [not disruptive] host-teaming (stage host)
         # LG002 esx01/vSwitch3: LG002 on esx01/vSwitch3
         # what: vSwitch3: load balancing loadbalance_srcid -> loadbalance_ip
         Get-VirtualSwitch -VMHost $vmhost -Standard -Name 'vSwitch3' | Get-NicTeamingPolicy |
@@ -70,8 +70,8 @@ switch ($Step) {
         # expect:
         #   LoadBalancingPolicy: LoadBalanceSrcId
     }
-    15 {
-        # Undo step 15 of 20 [not disruptive] host-teaming (stage host)
+    18 {
+        # Undo step 18 of 26 [not disruptive] host-teaming (stage host)
         # LG001 esx01/vSwitch1: LG001 on esx01/vSwitch1
         # what: vSwitch1: load balancing loadbalance_srcid -> loadbalance_ip
         Get-VirtualSwitch -VMHost $vmhost -Standard -Name 'vSwitch1' | Get-NicTeamingPolicy |
@@ -81,8 +81,8 @@ switch ($Step) {
         # expect:
         #   LoadBalancingPolicy: LoadBalanceSrcId
     }
-    2 {
-        # Undo step 2 of 20 [not disruptive] host-teaming (stage host-undo)
+    5 {
+        # Undo step 5 of 26 [not disruptive] host-teaming (stage host-undo)
         # LG002 esx01/vSwitch3: LG002 on esx01/vSwitch3
         # what: vSwitch3: load balancing loadbalance_ip -> loadbalance_srcid
         Get-VirtualSwitch -VMHost $vmhost -Standard -Name 'vSwitch3' | Get-NicTeamingPolicy |
@@ -92,8 +92,8 @@ switch ($Step) {
         # expect:
         #   LoadBalancingPolicy: LoadBalanceIP
     }
-    1 {
-        # Undo step 1 of 20 [not disruptive] host-teaming (stage host-undo)
+    4 {
+        # Undo step 4 of 26 [not disruptive] host-teaming (stage host-undo)
         # LG001 esx01/vSwitch1: LG001 on esx01/vSwitch1
         # what: vSwitch1: load balancing loadbalance_ip -> loadbalance_srcid
         Get-VirtualSwitch -VMHost $vmhost -Standard -Name 'vSwitch1' | Get-NicTeamingPolicy |
@@ -103,5 +103,5 @@ switch ($Step) {
         # expect:
         #   LoadBalancingPolicy: LoadBalanceIP
     }
-    default { throw "steps here: 20, 19, 18, 17, 16, 15, 2, 1; order: PLAN.md" }
+    default { throw "steps here: 23, 22, 21, 20, 19, 18, 5, 4; order: PLAN.md" }
 }

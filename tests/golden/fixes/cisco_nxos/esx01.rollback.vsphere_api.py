@@ -2,7 +2,7 @@
 """hostlint ROLLBACK script for the host named in HOST (vSphere API, pyvmomi), generated from a snapshot: review it before use.
 
 hostlint runs nothing. These steps are part of one plan across devices: run ONE step at a time,
-in the reverse of the plan order (PLAN.md, Rollback), and check its verify result before the next step. Steps here: 20, 19, 18, 17, 16, 15, 2, 1.
+in the reverse of the plan order (PLAN.md, Rollback), and check its verify result before the next step. Steps here: 23, 22, 21, 20, 19, 18, 5, 4.
 Usage: HOSTLINT_VSPHERE_PASSWORD=... python3 esx01.rollback.vsphere_api.py --server VCENTER --user USER STEP
 The user may come from HOSTLINT_VSPHERE_USER instead. TLS is verified against the system CAs or
 --ca-bundle FILE; --insecure skips verification (a lab only).
@@ -55,8 +55,8 @@ def _host(si):
 HOST = 'esx01'
 
 
-def change_20(ns):
-    # Undo step 20 of 20 [not disruptive] vmk-mtu (stage vmk)
+def change_23(ns):
+    # Undo step 23 of 26 [not disruptive] vmk-mtu (stage vmk)
     # MT003 esx01/vmk1: MT003 on esx01/vmk1
     # REVIEW: vSwitch1 has MTU 1500 in the snapshot: raise it before this step
     spec = vmk(ns, 'vmk1').spec
@@ -64,26 +64,26 @@ def change_20(ns):
     ns.UpdateVirtualNic(device='vmk1', nic=spec)
 
 
-def verify_20(ns):
+def verify_23(ns):
     # expect: mtu: 1500
     print("mtu:", vmk(ns, 'vmk1').spec.mtu)
 
 
-def change_19(ns):
-    # Undo step 19 of 20 [DISRUPTIVE] host-vswitch-mtu (stage host)
+def change_22(ns):
+    # Undo step 22 of 26 [DISRUPTIVE] host-vswitch-mtu (stage host)
     # MT002 esx01/vSwitch1: MT002 on esx01/vSwitch1
     spec = vswitch(ns, 'vSwitch1').spec
     spec.mtu = 1500
     ns.UpdateVirtualSwitch(vswitchName='vSwitch1', spec=spec)
 
 
-def verify_19(ns):
+def verify_22(ns):
     # expect: mtu: 1500
     print("mtu:", vswitch(ns, 'vSwitch1').mtu)
 
 
-def change_18(ns):
-    # Undo step 18 of 20 [DISRUPTIVE] host-nic-autoneg (stage host)
+def change_21(ns):
+    # Undo step 21 of 26 [DISRUPTIVE] host-nic-autoneg (stage host)
     # LK001 esx01/vmnic0: LK001 on esx01/vmnic0
     # REVIEW: vmnic0 bounces: make sure the host keeps management on another uplink
     ns.UpdatePhysicalNicLinkSpeed(
@@ -92,15 +92,15 @@ def change_18(ns):
     )
 
 
-def verify_18(ns):
+def verify_21(ns):
     # expect: configured: (1000, True) actual: (1000, True)
     nic = pnic(ns, 'vmnic0')
     configured, actual = nic.spec.linkSpeed, nic.linkSpeed
     print("configured:", configured and (configured.speedMb, configured.duplex), "actual:", actual and (actual.speedMb, actual.duplex))
 
 
-def change_17(ns):
-    # Undo step 17 of 20 [not disruptive] host-active-uplinks (stage host)
+def change_20(ns):
+    # Undo step 20 of 26 [not disruptive] host-active-uplinks (stage host)
     # LG005 esx01/vSwitch0: LG005 on esx01/vSwitch0
     # REVIEW: vSwitch0 is left with one uplink: removing vmnic1 loses failover
     spec = vswitch(ns, 'vSwitch0').spec
@@ -111,66 +111,66 @@ def change_17(ns):
     ns.UpdateVirtualSwitch(vswitchName='vSwitch0', spec=spec)
 
 
-def verify_17(ns):
+def verify_20(ns):
     # expect: active: ['vmnic0'] standby: ['vmnic1'] beacon: True
     teaming = vswitch(ns, 'vSwitch0').spec.policy.nicTeaming
     print("active:", list(teaming.nicOrder.activeNic), "standby:", list(teaming.nicOrder.standbyNic or []),
           "beacon:", teaming.failureCriteria.checkBeacon)
 
 
-def change_16(ns):
-    # Undo step 16 of 20 [not disruptive] host-teaming (stage host)
+def change_19(ns):
+    # Undo step 19 of 26 [not disruptive] host-teaming (stage host)
     # LG002 esx01/vSwitch3: LG002 on esx01/vSwitch3
     spec = vswitch(ns, 'vSwitch3').spec
     spec.policy.nicTeaming.policy = 'loadbalance_srcid'
     ns.UpdateVirtualSwitch(vswitchName='vSwitch3', spec=spec)
 
 
-def verify_16(ns):
+def verify_19(ns):
     # expect: policy: loadbalance_srcid
     print("policy:", vswitch(ns, 'vSwitch3').spec.policy.nicTeaming.policy)
 
 
-def change_15(ns):
-    # Undo step 15 of 20 [not disruptive] host-teaming (stage host)
+def change_18(ns):
+    # Undo step 18 of 26 [not disruptive] host-teaming (stage host)
     # LG001 esx01/vSwitch1: LG001 on esx01/vSwitch1
     spec = vswitch(ns, 'vSwitch1').spec
     spec.policy.nicTeaming.policy = 'loadbalance_srcid'
     ns.UpdateVirtualSwitch(vswitchName='vSwitch1', spec=spec)
 
 
-def verify_15(ns):
+def verify_18(ns):
     # expect: policy: loadbalance_srcid
     print("policy:", vswitch(ns, 'vSwitch1').spec.policy.nicTeaming.policy)
 
 
-def change_2(ns):
-    # Undo step 2 of 20 [not disruptive] host-teaming (stage host-undo)
+def change_5(ns):
+    # Undo step 5 of 26 [not disruptive] host-teaming (stage host-undo)
     # LG002 esx01/vSwitch3: LG002 on esx01/vSwitch3
     spec = vswitch(ns, 'vSwitch3').spec
     spec.policy.nicTeaming.policy = 'loadbalance_ip'
     ns.UpdateVirtualSwitch(vswitchName='vSwitch3', spec=spec)
 
 
-def verify_2(ns):
+def verify_5(ns):
     # expect: policy: loadbalance_ip
     print("policy:", vswitch(ns, 'vSwitch3').spec.policy.nicTeaming.policy)
 
 
-def change_1(ns):
-    # Undo step 1 of 20 [not disruptive] host-teaming (stage host-undo)
+def change_4(ns):
+    # Undo step 4 of 26 [not disruptive] host-teaming (stage host-undo)
     # LG001 esx01/vSwitch1: LG001 on esx01/vSwitch1
     spec = vswitch(ns, 'vSwitch1').spec
     spec.policy.nicTeaming.policy = 'loadbalance_ip'
     ns.UpdateVirtualSwitch(vswitchName='vSwitch1', spec=spec)
 
 
-def verify_1(ns):
+def verify_4(ns):
     # expect: policy: loadbalance_ip
     print("policy:", vswitch(ns, 'vSwitch1').spec.policy.nicTeaming.policy)
 
 
-STEPS = {20: (change_20, verify_20), 19: (change_19, verify_19), 18: (change_18, verify_18), 17: (change_17, verify_17), 16: (change_16, verify_16), 15: (change_15, verify_15), 2: (change_2, verify_2), 1: (change_1, verify_1)}
+STEPS = {23: (change_23, verify_23), 22: (change_22, verify_22), 21: (change_21, verify_21), 20: (change_20, verify_20), 19: (change_19, verify_19), 18: (change_18, verify_18), 5: (change_5, verify_5), 4: (change_4, verify_4)}
 
 
 def _endpoint(server):
