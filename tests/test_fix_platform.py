@@ -125,9 +125,11 @@ def test_mt001_lowers_the_vmk_only_when_the_path_does_not_carry_it() -> None:
 
 def test_pyvmomi_server_is_a_name_host_port_or_url_like_collect_takes(tmp_path: Path) -> None:
     script = _pyvmomi(tmp_path)
+    first = re.search(r"^\s*# Step (\d+) ", script.read_text(encoding="utf-8"), flags=re.M)
+    assert first is not None
     for server in ("https://vc.example.net:notaport/sdk", "http://vc.example.net/sdk", "https://"):
         bad = subprocess.run(
-            [sys.executable, str(script), "--server", server, "--user", "u", "1"],
+            [sys.executable, str(script), "--server", server, "--user", "u", first.group(1)],
             capture_output=True,
             text=True,
             timeout=60,

@@ -122,7 +122,11 @@ def junos_site(model: str) -> Snapshot:
 
 
 def rehearse(
-    snapshot: Snapshot, tmp_path: Path, result: object = None, partners: frozenset[str] = frozenset()
+    snapshot: Snapshot,
+    tmp_path: Path,
+    result: object = None,
+    partners: frozenset[str] = frozenset(),
+    vlans: dict[str, int] | None = None,
 ) -> dict[str, tuple[Switch, Switch, Switch]]:
     """Every Junos script of the plan pasted step by step with its confirm, then its rollback script.
     Returns switch -> (state before, after the change script, after the rollback script)."""
@@ -132,7 +136,7 @@ def rehearse(
         start = next(s for s in snapshot.switches if s.name == name)
         state = start.model_copy(deep=True)
         # The scripts say: VLANs a trunk is given must exist (`set vlans NAME vlan-id N`); the site has them.
-        session = JunosSession(state, partners, clock=Clock(), vlans={"VM-100": 100})
+        session = JunosSession(state, partners, clock=Clock(), vlans=vlans or {"VM-100": 100})
         for block, confirm in steps_of(change):
             assert refused(paste(session, state, block)) == [], block
             assert session.pending is not None or not any(line.startswith("commit confirmed") for line in block)
@@ -212,9 +216,15 @@ def test_every_junos_step_and_its_rollback_on_the_synthetic_site(kind: str, tmp_
 
 def test_the_cabling_lab_plan_rehearsed(tmp_path: Path) -> None:
     snapshot = load_site([ROOT / "fixtures" / "labs" / "cabling-file"])
+    # The lab leaves ae23's VLANs unread, and then its removal is left to a person (tests/test_fix_choice.py);
+    # here they are known: the trunk of esx-zrh-03's vSwitch1 port groups, which its member carries once it goes.
+    qfx = next(s for s in snapshot.switches if s.name == "zrh-qfx02")
+    ae23 = next(c for c in qfx.port_channels if c.name == "ae23")
+    ae23.switchport, ae23.native_vlan, ae23.allowed_vlans = "trunk", 1, [(50, 51), (300, 300), (310, 310)]
     result = check_snapshot(snapshot, load_rules())
     junos = [s.name for s in snapshot.switches if s.platform == "juniper_junos"]
-    states = rehearse(snapshot, tmp_path, result)
+    vlans = {"NFS": 50, "vMotion": 51, "VM-Prod": 300, "VM-Test": 310}
+    states = rehearse(snapshot, tmp_path, result, vlans=vlans)
     # zrh-qfx02's decommissioned ae23 (one member, LACP towards nothing) is removed, then restored.
     assert set(states) == {"zrh-qfx02"} and set(junos) >= set(states)
     start, after, back = states["zrh-qfx02"]
@@ -331,7 +341,9 @@ def test_plan_step_without_its_confirm_is_undone(tmp_path: Path) -> None:
         if not block:
             continue  # a step left to a person (REVIEW only)
         assert refused(paste(session, state, block)) == []
-        assert state != start
+        # Bringing a port back (`delete ... disable`) changes nothing here: its shutdown was undone already.
+        brings_back = any(line.startswith("delete interfaces ") and line.endswith(" disable") for line in block)
+        assert state != start or brings_back
         clock.now += 10 * 60
         session.prompt()
         assert state == start
