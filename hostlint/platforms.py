@@ -196,7 +196,6 @@ SWITCHES: tuple[SwitchPlatform, ...] = (
         hash_source="junos",
         channel_static_unless_lacp=True,
         vlan_syntax="junos",
-        native_vlan_note="ELS syntax; a non-ELS EX sets `unit 0 family ethernet-switching native-vlan-id`",
         multichassis_by_hand="MC-LAG (mc-ae)",
         sources={
             "interfaces": "show interfaces extensive",

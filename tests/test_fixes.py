@@ -43,7 +43,14 @@ PLATFORMS: dict[str, dict[str, Any]] = {
         "pair": "vpc",
     },
     "arista_eos": {"port": "Ethernet{}", "channel": "Port-Channel{}", "hash": ("src-dst-mac", None), "pair": "mlag"},
-    "juniper_junos": {"port": "xe-0/0/{}", "channel": "ae{}", "hash": ("src-dst-ip-port", None), "pair": None},
+    "juniper_junos": {
+        "port": "xe-0/0/{}",
+        "channel": "ae{}",
+        "hash": ("src-dst-ip-port", None),
+        "pair": None,
+        # An EX ELS switch; tests/test_fixes_junos_families.py varies the family.
+        "model": "ex4300-48t",
+    },
 }
 
 
@@ -62,6 +69,7 @@ def _switch(name: str, platform: str, ports: dict[int, int | None], lacp: set[in
     return Switch(
         name=name,
         platform=platform,
+        model=spec.get("model"),
         load_balance=LoadBalance(hash=hash_name, raw=raw),
         ports=[
             SwitchPort(

@@ -15,6 +15,7 @@ from typing import Any
 from hostlint.fixes import host_steps, kvm_steps, switch_steps
 from hostlint.fixes.actions import Action, load_actions
 from hostlint.fixes.facts import parse_fact
+from hostlint.fixes.families import add_family
 from hostlint.fixes.site import Site
 from hostlint.fixes.steps import CannotFix, Change, Source, Step
 from hostlint.fixes.withhold import Withheld, unsafe_reason
@@ -147,6 +148,8 @@ class _Builder:
                 action = self.actions.get(change.action)
                 if action is None or not all(p in action.platforms for p in change.platforms):
                     continue
+                if add_family(change, action, self.site.switch(change.device)) is not None:
+                    continue
                 reason = unsafe_reason(change, action, request.stage)
                 if reason is not None:
                     self._withhold(Withheld(source, request.action, reason))
@@ -172,6 +175,12 @@ class _Builder:
             if missing:
                 reason = f"no {', '.join(missing)} commands for {change.action} on {change.device}"
                 self.plan.manual.append(Manual(source, request.action, reason))
+                return None
+        for change in changes:
+            # Junos statements that differ by family: written for the switch's family or not at all.
+            family_reason = add_family(change, self.actions[change.action], self.site.switch(change.device))
+            if family_reason is not None:
+                self.plan.manual.append(Manual(source, request.action, f"{change.device}: {family_reason}"))
                 return None
         for change in changes:
             # Every change of the request or none: a channel on one vPC peer without the other is no fix.

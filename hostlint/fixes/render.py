@@ -46,6 +46,11 @@ def _environment(language: str) -> jinja2.Environment:
     return env
 
 
+def environment(language: str) -> jinja2.Environment:
+    """The template environment of a script language (`text` for what people read)."""
+    return _environment(language)
+
+
 class TemplateError(Exception):
     """A fix action template that does not render (a defect in rules/fixes, not in the site)."""
 
@@ -59,6 +64,8 @@ def _context(step: Step, platform: str, mirror: bool = False) -> dict[str, Any]:
     change = step.change
     before, after = (change.after, change.before) if mirror else (change.before, change.after)
     return {
+        # A Junos change carries its switch's family (hostlint.fixes.families); None elsewhere.
+        "junos_family": None,
         **change.values,
         "before": before,
         "after": after,
