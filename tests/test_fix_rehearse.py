@@ -1,17 +1,21 @@
 """Remediation rehearsed: the fix scripts hostlint writes for every lab are run, not only read.
 
 - Every shell script of every lab's full plan (`--unsafe-fixes`) passes `sh -n`.
-- esxcli scripts run step by step with `sh` against tests/esxcli_emulator.py (installed as `esxcli` on
-  PATH, its state the lab's ESXi host as JSON). Switch steps of the same plan are applied to the snapshot
-  through the simulated applier (hostlint/fixes/apply.py), not through a switch emulator yet. After the
-  plan, the emulator state goes back into the snapshot, `check` runs again: the targeted findings are
-  gone and nothing new appeared. Then the rollback scripts run in reverse and every ESXi host's facts
-  equal the original exactly (the switches are put back from the original snapshot: switch rollback is
-  not rehearsed yet).
+- Every lab whose plan is esxcli and switch steps: the lab's switches are served over SSH by
+  StatefulSwitch emulators (tests/switch_emulator/stateful, tests/switch_rehearsal.py) and collected
+  with hostlint's real switch collection; that collection and the lab's hosts are what is checked and
+  planned. In plan order, esxcli steps run with `sh` against tests/esxcli_emulator.py (installed as
+  `esxcli` on PATH, its state the lab's ESXi host as JSON) and switch steps are pasted over SSH with
+  netmiko (`send_config_set`, as an engineer would) from the switch files hostlint wrote. Then the
+  switches are collected again and `check` runs: the targeted findings are gone and nothing new
+  appeared. Then every rollback runs in reverse (esxcli undo scripts, switch rollback files pasted),
+  the switches are collected once more: their facts equal the first collection, and every ESXi host's
+  facts equal the original exactly.
 """
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import shutil
@@ -20,6 +24,8 @@ import sys
 from pathlib import Path
 
 import pytest
+from switch_emulator.stateful import SESSIONS
+from switch_rehearsal import SwitchSite, forced_ends, settle_links
 
 from hostlint.check import check_snapshot
 from hostlint.fixes import build_plan
@@ -39,6 +45,7 @@ SH = shutil.which("sh") or "/bin/sh"
 SWITCH_PLATFORMS = set(SWITCH_NAMES)
 
 
+@functools.cache
 def _plan(lab: str):
     snapshot = load_site([LABS / lab])
     result = check_snapshot(snapshot, RULES)
@@ -47,10 +54,8 @@ def _plan(lab: str):
 
 def _esxi_or_switch_only(lab: str) -> bool:
     _, _, plan = _plan(lab)
-    return (
-        bool(plan.steps)
-        and all("esxcli" in s.change.platforms or set(s.change.platforms) <= SWITCH_PLATFORMS for s in plan.steps)
-        and any("esxcli" in s.change.platforms for s in plan.steps)
+    return bool(plan.steps) and all(
+        "esxcli" in s.change.platforms or set(s.change.platforms) <= SWITCH_PLATFORMS for s in plan.steps
     )
 
 
@@ -62,6 +67,11 @@ REHEARSED = [
     pytest.param(lab, marks=pytest.mark.xfail(strict=True, reason=KNOWN_BAD[lab])) if lab in KNOWN_BAD else lab
     for lab in ALL_LABS
     if _esxi_or_switch_only(lab)
+]
+WITH_ESXCLI = [
+    p
+    for p in REHEARSED
+    if any("esxcli" in s.change.platforms for s in _plan(p.values[0] if not isinstance(p, str) else p)[2].steps)
 ]
 
 
@@ -135,8 +145,64 @@ def _keys(findings) -> set[tuple[str, str]]:
     return {(f.code, f.object) for f in findings}
 
 
+def _without_session(snapshot: Snapshot) -> set[str]:
+    return {s.platform for s in snapshot.switches} - set(SESSIONS)
+
+
 @pytest.mark.parametrize("lab", REHEARSED)
+def test_plan_runs_on_emulators_clears_its_findings_and_rolls_back(
+    lab: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    original = load_site([LABS / lab])
+    if missing := _without_session(original):
+        pytest.skip(f"no configuration session for {sorted(missing)} (switch_emulator.stateful.SESSIONS)")
+    folder = tmp_path / "fix"
+    env = _install(tmp_path)
+    state = tmp_path / "host.json"
+    with SwitchSite(original, tmp_path / "known_hosts") as switches:
+        # What the engineer checks and plans from: the lab's hosts and the switches as collected.
+        first = switches.collect(monkeypatch)
+        snapshot = original.model_copy(update={"switches": first}, deep=True)
+        result = check_snapshot(snapshot, RULES)
+        assert _codes(result.findings) == _codes(check_snapshot(original, RULES).findings)
+        plan = build_plan(result, snapshot, unsafe=True)
+        write_plan(plan, snapshot, folder)
+        # The hosts as the esxcli emulator leaves them; the switches are the emulators' live states.
+        working = snapshot.model_copy(update={"switches": switches.states()}, deep=False)
+        working.esxi_hosts = [h.model_copy(deep=True) for h in snapshot.esxi_hosts]
+        for step in plan.steps:
+            links = forced_ends(working)
+            if "esxcli" in step.change.platforms:
+                _run_step(working, folder, state, env, step.device, step.number, rollback=False)
+            else:
+                switches.paste(folder, step, rollback=False)
+            settle_links(working, links)
+        if any("esxcli" in s.change.platforms for s in plan.steps):
+            ran = [json.loads(line) for line in Path(f"{state}.log").read_text(encoding="utf-8").splitlines()]
+            assert ran and all(argv[-1] != "get" for argv in ran)
+        collected = working.model_copy(update={"switches": switches.collect(monkeypatch)})
+        after = _keys(check_snapshot(collected, RULES).findings)
+        targeted = {(s.code, s.object) for step in plan.steps for s in step.sources}
+        assert not targeted & after, f"still there after the plan: {sorted(targeted & after)}"
+        assert not after - _keys(result.findings), f"new after the plan: {sorted(after - _keys(result.findings))}"
+        for step in reversed(plan.steps):
+            links = forced_ends(working)
+            if "esxcli" in step.change.platforms:
+                _run_step(working, folder, state, env, step.device, step.number, rollback=True)
+            else:
+                switches.paste(folder, step, rollback=True)
+            settle_links(working, links)
+        last = switches.collect(monkeypatch)
+    assert [s.model_dump() for s in last] == [s.model_dump() for s in first]
+    assert [h.model_dump() for h in working.esxi_hosts] == [h.model_dump() for h in original.esxi_hosts]
+
+
+@pytest.mark.parametrize("lab", WITH_ESXCLI)
 def test_esxcli_plan_runs_clears_its_findings_and_rolls_back(lab: str, tmp_path: Path) -> None:
+    """The esxcli steps alone, switch steps through the simulated applier: the stand-in for platforms
+    that have no configuration session in switch_emulator.stateful.SESSIONS yet."""
+    if not _without_session(load_site([LABS / lab])):
+        pytest.skip("every switch of the lab has its session: rehearsed over SSH instead")
     snapshot, result, plan = _plan(lab)
     folder = tmp_path / "fix"
     write_plan(plan, snapshot, folder)
@@ -162,9 +228,15 @@ def test_esxcli_plan_runs_clears_its_findings_and_rolls_back(lab: str, tmp_path:
     assert [h.model_dump() for h in working.esxi_hosts] == [h.model_dump() for h in snapshot.esxi_hosts]
 
 
+def _codes(findings) -> list[str]:
+    return sorted(f.code for f in findings)
+
+
 def test_rehearsal_covers_the_esxi_labs() -> None:
     labs = {p if isinstance(p, str) else p.values[0] for p in REHEARSED}
     assert {"demo", "ip-hash-standby-beacon", "jumbo-mismatch", "duplex-mismatch", "ip-hash-lacp"} <= labs
+    # Plans of switch steps only are rehearsed too, on every platform.
+    assert {"dvs-jumbo-paths", "ip-hash-wrong-hash", "port-channel-no-ip-hash", "vlan-trunks", "cabling-file"} <= labs
 
 
 @pytest.mark.parametrize(
