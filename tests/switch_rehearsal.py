@@ -187,7 +187,7 @@ def forced_ends(snapshot: Snapshot) -> dict[int, tuple[Any, Any, tuple[Any, Any]
 def settle_links(snapshot: Snapshot, before: dict[int, tuple[Any, Any, tuple[Any, Any], tuple[Any, Any]]]) -> None:
     """Links where either end's forced speed/duplex changed come up again: both ends auto agree on full
     duplex; a forced end runs its forced duplex and its auto partner falls to half (parallel detection,
-    IEEE 802.3 clause 28)."""
+    IEEE 802.3 clause 28). An end whose duplex the snapshot does not know stays unknown."""
     now = {id(p): (p, s) for p, s in cabled(snapshot)}
     for key, (pnic, port) in now.items():
         old = before.get(key)
@@ -195,8 +195,10 @@ def settle_links(snapshot: Snapshot, before: dict[int, tuple[Any, Any, tuple[Any
             continue
         host_auto = _forced(pnic) == (None, None)
         port_auto = _forced(port) == (None, None)
-        if host_auto and port_auto:
-            pnic.duplex = port.duplex = "full"
-            continue
-        for end, auto in ((pnic, host_auto), (port, port_auto)):
-            end.duplex = "half" if auto else (end.configured_duplex or end.duplex)
+        for end, auto, partner_auto in ((pnic, host_auto, port_auto), (port, port_auto, host_auto)):
+            if end.duplex is None:
+                continue  # a link state the snapshot does not know stays unknown: nothing here can tell it
+            if auto:
+                end.duplex = "full" if partner_auto else "half"
+            else:
+                end.duplex = end.configured_duplex or end.duplex

@@ -145,6 +145,20 @@ def _keys(findings) -> set[tuple[str, str]]:
     return {(f.code, f.object) for f in findings}
 
 
+def _run_plan(
+    steps: list, working: Snapshot, switches: SwitchSite, folder: Path, state: Path, env: dict[str, str], rollback: bool
+) -> None:
+    """Each step in the order given: esxcli steps with `sh`, switch steps pasted over SSH; after each,
+    the links whose forced speed/duplex changed come up again."""
+    for step in steps:
+        links = forced_ends(working)
+        if "esxcli" in step.change.platforms:
+            _run_step(working, folder, state, env, step.device, step.number, rollback=rollback)
+        else:
+            switches.paste(folder, step, rollback=rollback)
+        settle_links(working, links)
+
+
 def _without_session(snapshot: Snapshot) -> set[str]:
     return {s.platform for s in snapshot.switches} - set(SESSIONS)
 
@@ -170,13 +184,7 @@ def test_plan_runs_on_emulators_clears_its_findings_and_rolls_back(
         # The hosts as the esxcli emulator leaves them; the switches are the emulators' live states.
         working = snapshot.model_copy(update={"switches": switches.states()}, deep=False)
         working.esxi_hosts = [h.model_copy(deep=True) for h in snapshot.esxi_hosts]
-        for step in plan.steps:
-            links = forced_ends(working)
-            if "esxcli" in step.change.platforms:
-                _run_step(working, folder, state, env, step.device, step.number, rollback=False)
-            else:
-                switches.paste(folder, step, rollback=False)
-            settle_links(working, links)
+        _run_plan(plan.steps, working, switches, folder, state, env, rollback=False)
         if any("esxcli" in s.change.platforms for s in plan.steps):
             ran = [json.loads(line) for line in Path(f"{state}.log").read_text(encoding="utf-8").splitlines()]
             assert ran and all(argv[-1] != "get" for argv in ran)
@@ -185,13 +193,7 @@ def test_plan_runs_on_emulators_clears_its_findings_and_rolls_back(
         targeted = {(s.code, s.object) for step in plan.steps for s in step.sources}
         assert not targeted & after, f"still there after the plan: {sorted(targeted & after)}"
         assert not after - _keys(result.findings), f"new after the plan: {sorted(after - _keys(result.findings))}"
-        for step in reversed(plan.steps):
-            links = forced_ends(working)
-            if "esxcli" in step.change.platforms:
-                _run_step(working, folder, state, env, step.device, step.number, rollback=True)
-            else:
-                switches.paste(folder, step, rollback=True)
-            settle_links(working, links)
+        _run_plan(list(reversed(plan.steps)), working, switches, folder, state, env, rollback=True)
         last = switches.collect(monkeypatch)
     assert [s.model_dump() for s in last] == [s.model_dump() for s in first]
     assert [h.model_dump() for h in working.esxi_hosts] == [h.model_dump() for h in original.esxi_hosts]
@@ -315,3 +317,36 @@ def test_every_esxcli_step_of_the_synthetic_site_runs_and_rolls_back(tmp_path: P
             _restore_switch(working, snapshot, step.device)
     assert len(esxcli_steps) >= 5
     assert [h.model_dump() for h in working.esxi_hosts] == [h.model_dump() for h in snapshot.esxi_hosts]
+
+
+@pytest.mark.parametrize("platform", sorted(SWITCH_PLATFORMS))
+def test_every_step_of_the_synthetic_site_runs_on_emulators_and_rolls_back(
+    platform: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The synthetic site of tests/test_fixes.py asks for every switch action on each platform: every
+    block is pasted over SSH in plan order with the esxcli steps (none rejected), then every undo in
+    reverse; the switches collected again equal the first collection, the hosts their start."""
+    from test_fixes import findings_for, site
+
+    original = site(platform)
+    if missing := _without_session(original):
+        pytest.skip(f"no configuration session for {sorted(missing)} (switch_emulator.stateful.SESSIONS)")
+    folder = tmp_path / "fix"
+    env = _install(tmp_path)
+    state = tmp_path / "host.json"
+    with SwitchSite(original, tmp_path / "known_hosts") as switches:
+        first = switches.collect(monkeypatch)
+        snapshot = original.model_copy(update={"switches": first}, deep=True)
+        plan = build_plan(findings_for(snapshot), snapshot, unsafe=True)
+        write_plan(plan, snapshot, folder)
+        actions = {s.action.action for s in plan.steps if platform in s.change.platforms}
+        assert len(actions) >= 7, actions
+        working = snapshot.model_copy(update={"switches": switches.states()}, deep=False)
+        working.esxi_hosts = [h.model_copy(deep=True) for h in snapshot.esxi_hosts]
+        _run_plan(plan.steps, working, switches, folder, state, env, rollback=False)
+        changed = switches.collect(monkeypatch)
+        assert [s.model_dump() for s in changed] != [s.model_dump() for s in first]
+        _run_plan(list(reversed(plan.steps)), working, switches, folder, state, env, rollback=True)
+        last = switches.collect(monkeypatch)
+    assert [s.model_dump() for s in last] == [s.model_dump() for s in first]
+    assert [h.model_dump() for h in working.esxi_hosts] == [h.model_dump() for h in original.esxi_hosts]
