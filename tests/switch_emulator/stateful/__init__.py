@@ -11,22 +11,12 @@ cisco.py, Junos in junos.py), whose prompt is the switch's prompt. Serve one ove
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Protocol
 
 from hostlint.snapshot.switch import Switch
 from switch_emulator.cli_text import invalid, terminal
+from switch_emulator.stateful.cisco import EosSession, IosSession, NxosSession
 from switch_emulator.stateful.render_cisco import render_eos, render_ios, render_nxos
-
-
-class Session(Protocol):
-    """The configuration session of one platform (the contract's `ConfigSession`)."""
-
-    def __init__(self, state: Switch, lacp_partners: frozenset[str]) -> None: ...
-
-    def prompt(self) -> str: ...
-
-    def execute(self, line: str) -> str: ...
-
+from switch_emulator.stateful.session import ConfigSession
 
 # Platform -> show command renderer: the output of a show command on a state, None for a command it
 # does not know (the switch then rejects it as the platform does).
@@ -35,8 +25,12 @@ RENDERERS: dict[str, Callable[[Switch, str], str | None]] = {
     "cisco_nxos": render_nxos,
     "arista_eos": render_eos,
 }
-# Platform -> configuration session class (filled where the sessions live; see stateful.md).
-SESSIONS: dict[str, type[Session]] = {}
+# Platform -> configuration session class (stateful.md: IOS, NX-OS, EOS in cisco.py; Junos in junos.py).
+SESSIONS: dict[str, type[ConfigSession]] = {
+    "cisco_ios": IosSession,
+    "cisco_nxos": NxosSession,
+    "arista_eos": EosSession,
+}
 
 _HANG_UP = ("exit", "quit", "logout")
 
@@ -48,7 +42,7 @@ class StatefulSwitch:
         self,
         state: Switch,
         lacp_partners: frozenset[str] = frozenset(),
-        session: type[Session] | None = None,
+        session: type[ConfigSession] | None = None,
     ) -> None:
         self.state = state.model_copy(deep=True)
         self.platform = state.platform
