@@ -8,6 +8,7 @@ and after the rollback the switch must equal what it was. Then what the real dev
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -106,6 +107,33 @@ def rehearse(result: CheckResult, snapshot: Snapshot, tmp_path: Path) -> int:
     return len(scripts)
 
 
+def _steps(script: str) -> dict[int, str]:
+    """Step number -> its block (comments, configure terminal ... end) in a switch fix script."""
+    bodies = re.finditer(r"^! (?:Undo step|Step) (\d+) of .*?^! end of step \1$", script, flags=re.M | re.S)
+    found = {int(m.group(1)): m.group(0) for m in bodies}
+    assert len(found) == script.count("! end of step "), "a step block without its end"
+    return found
+
+
+def rehearse_each_step(result: CheckResult, snapshot: Snapshot, tmp_path: Path) -> int:
+    """Each step's undo, pasted right after the step, gives back the switch from before the step
+    (earlier steps applied); returns the number of steps rehearsed."""
+    count = 0
+    for name, (change, rollback, switch) in _scripts(result, snapshot, tmp_path).items():
+        undo = _steps(rollback)
+        state = made_whole(switch)
+        session = SESSIONS[switch.platform](state, lacp_partners(snapshot, switch))
+        for number, block in _steps(change).items():
+            before = state.model_copy(deep=True)
+            assert paste(session, block) == [], f"{name} step {number} refused"
+            after = state.model_copy(deep=True)
+            assert paste(session, undo[number]) == [], f"{name} undo {number} refused"
+            assert _differences(state, before) == [], f"{name}: undo {number} does not restore the switch"
+            assert paste(session, block) == [] and state == after, f"{name} step {number} again differs"
+            count += 1
+    return count
+
+
 def _differences(after: Switch, before: Switch) -> list[str]:
     found = [f"{p.name}: {a!r} != {b!r}" for p, a, b in _pairs(after.ports, before.ports) if a != b]
     found += [f"{c.name}: {a!r} != {b!r}" for c, a, b in _pairs(after.port_channels, before.port_channels) if a != b]
@@ -150,6 +178,21 @@ _EOS_REMOVED_CHANNEL = pytest.mark.xfail(
 def test_synthetic_site_scripts_are_accepted_and_roll_back(platform: str, tmp_path: Path) -> None:
     snapshot = site(platform)
     assert rehearse(findings_for(snapshot), snapshot, tmp_path) >= 1
+
+
+@pytest.mark.parametrize("lab", LABS)
+def test_each_lab_step_is_undone_by_its_rollback_step(lab: str, tmp_path: Path) -> None:
+    snapshot = load_site([ROOT / "fixtures" / "labs" / lab])
+    rehearse_each_step(check_snapshot(snapshot, load_rules()), snapshot, tmp_path)
+
+
+@pytest.mark.parametrize(
+    "platform",
+    [p if p != "arista_eos" else pytest.param(p, marks=_EOS_REMOVED_CHANNEL) for p in PLATFORMS],
+)
+def test_each_synthetic_step_is_undone_by_its_rollback_step(platform: str, tmp_path: Path) -> None:
+    snapshot = site(platform)
+    assert rehearse_each_step(findings_for(snapshot), snapshot, tmp_path) >= 5
 
 
 @pytest.mark.parametrize("platform", PLATFORMS)
@@ -299,6 +342,20 @@ def test_refused_like_the_device(platform: str, setup: list[str], line: str, ans
     assert answer in got, f"{platform}: {line!r} answered {got!r}"
 
 
+def test_nxos_lacp_modes_need_feature_lacp() -> None:
+    """On a switch with no LACP channel (so no `feature lacp` to assume), `mode active` is no command
+    until `feature lacp` (NX-INT, Enabling LACP)."""
+    state = _switch("cisco_nxos")
+    state.port_channels = [c for c in state.port_channels if c.mode == "static"]
+    session = SESSIONS["cisco_nxos"](state, frozenset({"Ethernet1/11"}))
+    assert paste(session, "configure terminal\ninterface Ethernet1/11") == []
+    before = state.model_copy(deep=True)
+    refused = session.execute("channel-group 40 mode active")
+    assert refused.endswith("^\n% Invalid command at '^' marker.\n") and state == before
+    assert paste(session, "feature lacp\ninterface Ethernet1/11\nchannel-group 40 mode active\nend") == []
+    assert next(p for p in state.ports if p.name == "Ethernet1/11").member_state == "bundled"
+
+
 @pytest.mark.parametrize("platform", PLATFORMS)
 def test_a_refused_line_in_a_range_changes_no_port(platform: str) -> None:
     """One port of a range that cannot take a line: none of them does (NX-OS member MTU, EOS member
@@ -418,6 +475,11 @@ def test_prompts_follow_the_mode() -> None:
         "cisco_nxos": ["sw1#", "sw1(config)#", "sw1(config-if)#"],
         "arista_eos": ["sw1#", "sw1(config)#", "sw1(config-if-Et1)#"],
     }
+    # A global command refused from a submode leaves the submode as it was.
+    session, _ = _session("cisco_ios")
+    paste(session, f"configure terminal\ninterface {_port('cisco_ios', 1)}")
+    assert "% Invalid input" in session.execute("no interface Port-channel99")
+    assert session.prompt() == "sw1(config-if)#"
 
 
 def test_abbreviations_ranges_and_global_commands_in_a_submode() -> None:
@@ -434,6 +496,23 @@ def test_abbreviations_ranges_and_global_commands_in_a_submode() -> None:
     assert session.execute("mtu 9000") == "" and state == before
 
 
+def test_do_runs_exec_commands_and_show_commands_go_where_the_mode_takes_them() -> None:
+    for platform in PLATFORMS:
+        session, _ = _session(platform)
+        assert session.show_command("show interfaces") == "show interfaces"
+        session.execute("configure terminal")
+        session.execute(f"interface {_port(platform, 1)}")
+        assert session.show_command("do show interfaces") == "show interfaces"
+        # IOS wants `do` in configuration modes; NX-OS and EOS take show commands there.
+        expected = None if platform == "cisco_ios" else "show interfaces"
+        assert session.show_command("show interfaces") == expected, platform
+        prompt = session.prompt()
+        assert session.execute("do copy running-config startup-config").strip()
+        assert session.prompt() == prompt
+        refused = session.execute("do frobnicate")
+        assert refused.strip() and session.prompt() == prompt
+
+
 def test_saving_answers_as_each_platform_does() -> None:
     answers = {}
     for platform in PLATFORMS:
@@ -444,3 +523,19 @@ def test_saving_answers_as_each_platform_does() -> None:
         "cisco_nxos": "Copy complete.",
         "arista_eos": "Copy completed successfully.",
     }
+
+
+@pytest.mark.parametrize("platform", PLATFORMS)
+def test_a_member_whose_vlans_differ_from_the_channel_is_suspended(platform: str) -> None:
+    """IOS and NX-OS suspend a member whose switchport lines differ from its channel's; NX-OS `force`
+    makes the port take the channel's; EOS members' own lines do not count."""
+    port = _port(platform, 2)  # trunk allowing 10, native VLAN 5
+    session, state = _session(platform, frozenset({port}))
+    channel = next(c for c in state.port_channels if c.name.endswith("30"))
+    channel.switchport, channel.allowed_vlans, channel.native_vlan = "trunk", [(10, 10)], 1
+    assert paste(session, f"configure terminal\ninterface {port}\nchannel-group 30 mode active\nend") == []
+    member = next(p for p in state.ports if p.name == port)
+    assert member.member_state == ("bundled" if platform == "arista_eos" else "suspended")
+    if platform == "cisco_nxos":
+        assert paste(session, f"configure terminal\ninterface {port}\nchannel-group 30 force mode active\nend") == []
+        assert (member.member_state, member.native_vlan) == ("bundled", 1)

@@ -111,29 +111,49 @@ class CiscoLikeSession:
         if not words or words[0].startswith("!"):
             return ""  # a comment line: every one of the three CLIs ignores it
         prompt = self.prompt()
+        offset = 0
         modes: list[list[Rule]] = [self.rules(self.mode)]
-        if self.mode == "config-if":
+        if self.mode != "exec" and words[0].lower() == "do" and len(words) > 1:
+            # `do CMD`: an exec command from configuration mode, which stays as it is.
+            offset, modes = 1, [self.rules("exec")]
+        elif self.mode == "config-if":
             # A global command typed in a submode runs in global configuration (and leaves the submode).
             modes.append(self.rules("config"))
-        first = parse(modes[0], words)
-        parsed = first
+        parsed = parse(modes[0], words[offset:])
+        saved = (self.mode, self.targets)
         if parsed.rule is None and len(modes) > 1:
             fallback = parse(modes[1], words)
             if fallback.rule is not None:
-                self.mode = "config"
-                self.targets = []
+                self.mode, self.targets = "config", []
                 parsed = fallback
         if parsed.rule is None:
             if parsed.incomplete:
                 return self.incomplete_text(prompt, text)
-            return self.invalid_text(prompt, found, parsed.failed_at)
+            return self.invalid_text(prompt, found, parsed.failed_at + offset)
         try:
             answer = parsed.rule.handler(parsed.args)
         except BadWord as bad:
-            return self.invalid_text(prompt, found, bad.index)
+            self.mode, self.targets = saved
+            return self.invalid_text(prompt, found, bad.index + offset)
         except Reject as rejected:
+            self.mode, self.targets = saved
             return rejected.text if rejected.text.endswith("\n") else rejected.text + "\n"
+        if offset and self.mode == "exec":
+            self.mode, self.targets = saved  # `do configure terminal` changes nothing
         return answer + "\n" if answer and not answer.endswith("\n") else answer
+
+    def show_command(self, line: str) -> str | None:
+        """The show command `line` asks for, if this mode takes one (IOS: `show` in exec mode, `do
+        show` in configuration; NX-OS and EOS: `show` anywhere, `do show` too), else None. For the
+        switch that routes show commands to its renderer."""
+        words = line.split()
+        if self.mode != "exec" and words[:1] == ["do"]:
+            words = words[1:]
+        elif self.mode != "exec" and not self.show_in_config:
+            return None
+        return " ".join(words) if words[:1] == ["show"] else None
+
+    show_in_config: ClassVar[bool] = True
 
     # --- texts ----------------------------------------------------------------------------------
 
@@ -288,7 +308,26 @@ class CiscoLikeSession:
         port.port_channel = channel.name
         self.member_modes[names.interface_key(port.name)] = mode
         port.member_state = self.member_state(port, mode)
+        if port.member_state not in (None, "down") and self.incompatible(port, channel):
+            port.member_state = "suspended"
         self.channel_status(channel)
+
+    # Compared when a port joins a channel: a member whose (known) value differs is suspended (IOS-L2
+    # "EtherChannel Configuration Guidelines", %EC-5-CANNOT_BUNDLE2 "... will be suspended"; NX-INT
+    # "Compatibility Requirements": "the software suspends that port in the port channel").
+    compatibility: ClassVar[tuple[tuple[str, str], ...]] = (
+        ("mode", "switchport"),
+        ("access_vlan", "access_vlan"),
+        ("native_vlan", "native_vlan"),
+        ("allowed_vlans", "allowed_vlans"),
+    )
+
+    def incompatible(self, port: SwitchPort, channel: PortChannel) -> bool:
+        for port_field, channel_field in self.compatibility:
+            mine, theirs = getattr(port, port_field), getattr(channel, channel_field)
+            if mine is not None and theirs is not None and mine != theirs:
+                return True
+        return False
 
     def leave(self, port: SwitchPort) -> None:
         channel = self.channel(port.port_channel) if port.port_channel else None
@@ -535,6 +574,7 @@ _IOS_HASHES = (
 
 class IosSession(CiscoLikeSession):
     platform = "cisco_ios"
+    show_in_config = False  # IOS-FUND: exec commands in configuration modes need `do`
     invalid = "{caret}\n% Invalid input detected at '^' marker.\n"
     incomplete = "% Incomplete command.\n"
     enter_config = "Enter configuration commands, one per line.  End with CNTL/Z."
@@ -594,6 +634,10 @@ class IosSession(CiscoLikeSession):
             Rule("no speed", lambda _: self.set_speed(None, None, False), "IOS-CMD speed"),
             Rule("duplex {auto|full|half}", self.duplex_rule, "IOS-CMD duplex"),
             Rule("no duplex", lambda _: self.set_duplex(None), "IOS-CMD duplex"),
+            # IOS-CMD speed: `speed nonegotiate` / `negotiation auto` on 1G SFP ports; without
+            # negotiation such a port runs 1000 full.
+            Rule("negotiation auto", lambda _: self.set_speed(None, None, True), "IOS-CMD negotiation auto"),
+            Rule("no negotiation auto", lambda _: self.set_speed(1000, "full", True), "IOS-CMD negotiation auto"),
             *_common_interface_rules(self, "IOS-CMD", "IOS-L2", 4094),
         ]
 
@@ -649,6 +693,7 @@ class NxosSession(CiscoLikeSession):
     channel_numbers = (1, 4096)
     # NX-INT "Compatibility Requirements": members carry the channel's MTU and switchport lines.
     mtu_follows_channel = True
+    compatibility = (*CiscoLikeSession.compatibility, ("mtu", "mtu"))
 
     def exec_rules(self) -> list[Rule]:
         return [
@@ -676,7 +721,7 @@ class NxosSession(CiscoLikeSession):
                 "NX-INT port-channel load-balance (rotate)",
             ),
             Rule("no port-channel load-balance", lambda _: self.set_hash("src-dst ip-l4port"), "NX-INT default"),
-            Rule("feature {lacp|vpc|lldp|interface-vlan|udld}", lambda _: "", "NX-INT feature lacp / feature vpc"),
+            Rule("feature {lacp|vpc|lldp|interface-vlan|udld}", self.feature, "NX-INT feature lacp / feature vpc"),
             Rule("end", self.end, "NX-FUND end"),
             Rule("exit", self.exit, "NX-FUND exit"),
         ]
@@ -685,12 +730,12 @@ class NxosSession(CiscoLikeSession):
         rules = [
             Rule(
                 "channel-group <1-4096> [force] mode {active|passive|on}",
-                lambda a: self.channel_group(a[0], normalise.channel_mode(a[2])),
-                "NX-INT channel-group",
+                self.nxos_channel_group,
+                "NX-INT channel-group; LACP modes need `feature lacp` (NX-INT, Enabling LACP)",
             ),
             Rule(
                 "channel-group <1-4096> [force]",
-                lambda a: self.channel_group(a[0], "static"),
+                lambda a: self.nxos_join(a[0], bool(a[1]), "static"),
                 "NX-INT channel-group (mode on by default)",
             ),
             Rule("no channel-group", self.no_channel_group, "NX-INT no channel-group"),
@@ -715,6 +760,39 @@ class NxosSession(CiscoLikeSession):
                 Rule("no vpc <1-4096>", lambda _: self.set_multichassis(None), "NX-INT no vpc"),
             ]
         return rules
+
+    def __init__(self, state: Switch, lacp_partners: frozenset[str]) -> None:
+        super().__init__(state, lacp_partners)
+        # `feature lacp` is not in the model: on where an LACP channel already runs (hostlint's
+        # templates write it before the first one).
+        lacp = any(c.mode in ("lacp-active", "lacp-passive") for c in state.port_channels)
+        self.features = {"lacp"} if lacp else set()
+
+    def feature(self, args: Args) -> str:
+        self.features.add(str(args[0]))
+        return ""
+
+    def nxos_channel_group(self, args: Args) -> str:
+        if args[2] != "on" and "lacp" not in self.features:
+            raise BadWord(4 if args[1] else 3)  # without the feature, its keywords are not commands
+        return self.nxos_join(args[0], bool(args[1]), normalise.channel_mode(args[2]))
+
+    def nxos_join(self, number: int, force: bool, mode: ChannelMode) -> str:
+        """`force`: the port takes the channel's compatibility parameters (NX-INT "Compatibility
+        Requirements": "you can force ports with incompatible parameters to join")."""
+        channel = self.channel(self.channel_name(number))
+        if force and channel is not None and channel.members:
+            for port in self.ports_only():
+                self.check_join(port, number, mode)
+            for port in self.ports_only():
+                port.mode, port.access_vlan, port.native_vlan = (
+                    channel.switchport,
+                    channel.access_vlan,
+                    channel.native_vlan,
+                )
+                port.allowed_vlans = None if channel.allowed_vlans is None else list(channel.allowed_vlans)
+                port.mtu = channel.mtu
+        return self.channel_group(number, mode)
 
     def interface_many(self, args: Args, index: int) -> str:
         self.targets = self.interface_list(str(args[0]), index)
@@ -791,8 +869,10 @@ class EosSession(CiscoLikeSession):
     physical = ("Ethernet",)
     # EOS "Port Channels and LACP": channel-group numbers 1-2000.
     channel_numbers = (1, 2000)
-    # EOS: a member's switchport lines are the Port-Channel's business (members are not written to).
+    # EOS: a member's switchport lines are the Port-Channel's business (members are not written to,
+    # and a member's own lines neither suspend it nor take effect).
     vlans_follow_channel = False
+    compatibility = ()
 
     def exec_rules(self) -> list[Rule]:
         return [
