@@ -335,6 +335,13 @@ def _words(ranges: vlans.Ranges) -> list[str]:
     return [vlans.text([r]) for r in ranges] or ["none"]
 
 
+def _vlan_definition(switch: Switch) -> str:
+    """How the platform defines a VLAN: Junos refuses to commit a `vlan members` id no VLAN has."""
+    if registry.switch(switch.platform).vlan_syntax == "junos":
+        return "`set vlans NAME vlan-id N`; Junos refuses the commit otherwise"
+    return "`vlan N`"
+
+
 def trunk_allow_vlan(params: dict[str, Any], fact: Fact, site: Site) -> list[Change]:
     """`switchport trunk allowed vlan add` of the wanted VLANs a trunk lacks; never a replacement."""
     wanted = vlans.merge([(int(low), int(high)) for low, high in params["vlans"]])
@@ -358,7 +365,9 @@ def trunk_allow_vlan(params: dict[str, Any], fact: Fact, site: Site) -> list[Cha
                 values={"interface": interface, "vlans": words},
                 after=_words(vlans.merge(allowed + lacking)),
                 before=_words(allowed),
-                notes=[f"VLAN {','.join(words)} must exist on {switch.name} (`vlan N`) to be forwarded"],
+                notes=[
+                    f"VLAN {','.join(words)} must exist on {switch.name} ({_vlan_definition(switch)}) to be forwarded"
+                ],
             )
         )
     others = [
