@@ -212,7 +212,7 @@ class SwitchSite:
         """hostlint's switch collection over SSH; the management address is the inventory's (the lab's),
         not the loopback the test connects to."""
         monkeypatch.setenv(PASSWORD_ENV, PASSWORD)
-        collected = collect_switches(self.devices, concurrency=8, policy=HostKeyPolicy(self.known_hosts))
+        collected = collect_switches(self.devices, concurrency=4, policy=HostKeyPolicy(self.known_hosts))
         assert collected.collection_errors == [], collected.collection_errors
         for switch in collected.switches:
             switch.mgmt_address = self.addresses[switch.name]

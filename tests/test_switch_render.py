@@ -177,7 +177,7 @@ def collected(tmp_path_factory):
         with pytest.MonkeyPatch.context() as patch:
             patch.setenv(PASSWORD_ENV, "lab-secret")
             known_hosts = emulator.write_known_hosts(tmp_path_factory.mktemp("ssh") / "known_hosts")
-            snapshot = collect_switches(devices, concurrency=8, policy=HostKeyPolicy(known_hosts))
+            snapshot = collect_switches(devices, concurrency=4, policy=HostKeyPolicy(known_hosts))
     return snapshot
 
 

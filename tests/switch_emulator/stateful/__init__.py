@@ -14,6 +14,7 @@ from collections.abc import Callable
 
 from hostlint.snapshot.switch import Switch
 from switch_emulator.cli_text import invalid, terminal
+from switch_emulator.stateful import junos
 from switch_emulator.stateful.cisco import EosSession, IosSession, NxosSession
 from switch_emulator.stateful.render_cisco import render_eos, render_ios, render_nxos
 from switch_emulator.stateful.session import ConfigSession
@@ -24,12 +25,14 @@ RENDERERS: dict[str, Callable[[Switch, str], str | None]] = {
     "cisco_ios": render_ios,
     "cisco_nxos": render_nxos,
     "arista_eos": render_eos,
+    "juniper_junos": junos.render,
 }
 # Platform -> configuration session class (stateful.md: IOS, NX-OS, EOS in cisco.py; Junos in junos.py).
 SESSIONS: dict[str, type[ConfigSession]] = {
     "cisco_ios": IosSession,
     "cisco_nxos": NxosSession,
     "arista_eos": EosSession,
+    "juniper_junos": junos.JunosSession,
 }
 
 _HANG_UP = ("exit", "quit", "logout")
@@ -69,7 +72,7 @@ class StatefulSwitch:
     def execute(self, line: str) -> str:
         command = " ".join(line.split())
         if not command:
-            return ""
+            return self._edit_level("")
         text = terminal(self.platform, command) if self.in_exec_mode() else None
         if text is not None:
             return text
@@ -78,7 +81,14 @@ class StatefulSwitch:
             return invalid(self.platform, self.prompt(), command) if shown is None else _terminated(shown)
         answer = self.session.execute(line)
         self.log.append((command, answer))
-        return answer
+        return self._edit_level(answer)
+
+    def _edit_level(self, answer: str) -> str:
+        """Junos shows the edit level above every configuration-mode prompt (Junos OS CLI User Guide,
+        "Junos OS Configuration Mode": `[edit]`); the sessions here edit from the top."""
+        if self.platform != "juniper_junos" or self.in_exec_mode():
+            return answer
+        return (_terminated(answer) if answer else "") + "\n[edit]\n"
 
 
 def _terminated(text: str) -> str:
