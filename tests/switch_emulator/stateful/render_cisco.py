@@ -191,10 +191,7 @@ def _interface_block(platform: str, state: Switch, item: SwitchPort | PortChanne
 
 
 def _channel_config(platform: str, state: Switch, channel: PortChannel, indent: str) -> list[str]:
-    lines = _interface_block(platform, state, channel, "")
-    if channel.status == "down" and not _members(state, channel):
-        lines.append("shutdown")
-    return [f"{indent}{line}" for line in lines]
+    return [f"{indent}{line}" for line in _interface_block(platform, state, channel, "")]
 
 
 def _interfaces_config(platform: str, state: Switch, indent: str, separator: str | None) -> list[str]:
