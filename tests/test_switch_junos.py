@@ -384,6 +384,18 @@ def test_script_and_plan_md_sequence_leaves_every_change_in_place(tmp_path: Path
     assert state == expected != snapshot.switches[0]
 
 
+def test_commit_check_also_confirms_and_the_default_is_ten_minutes() -> None:
+    session, state, clock = _session()
+    answers = dict(paste(session, state, ["configure", "set interfaces xe-0/0/11 mtu 9216", "commit confirmed"]))
+    assert "rolled back in 10 minutes" in answers["commit confirmed"]
+    assert session.execute("commit check") == "configuration check succeeds\n"
+    clock.now += 3600
+    session.prompt()
+    assert _mtu(state, "xe-0/0/11") == 9202
+    assert session.execute("rollback 60") != "load complete\n"
+    assert session.execute("rollback 7") == "error: rollback 7 does not exist\n"
+
+
 def test_rollback_and_compare() -> None:
     session, state, _clock = _session()
     paste(session, state, ["configure", "set interfaces xe-0/0/11 mtu 9216", "commit", "exit"])

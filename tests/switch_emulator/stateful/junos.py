@@ -4,7 +4,7 @@ show commands hostlint's collector sends, both over hostlint's own `Switch` mode
 The configuration is kept as Junos keeps it, a hierarchy of statements, here flattened to its `set`
 form: statement path -> values. It starts as the configuration the state implies (`configuration`),
 `set`/`delete`/`copy`/`rename` change a candidate, and only `commit` applies the candidate to the state
-(`_derive`). The grammar is the part of the Junos hierarchy hostlint's templates touch, per family
+(`_Deriver`). The grammar is the part of the Junos hierarchy hostlint's templates touch, per family
 (hostlint.junos_families: EX/QFX ELS, EX non-ELS); each rule cites the Junos page it follows:
 
 - CLI: Junos OS CLI User Guide, "Junos OS Configuration Mode" (`configure`, `configure private`,
