@@ -2,7 +2,9 @@
 
 Each switch shows its platform's prompt, accepts the terminal/paging commands
 netmiko sends while preparing a session, answers the show commands it has
-captured output for, and rejects anything else the way the platform does.
+captured output for, and rejects anything else the way the platform does. A switch
+given a `stateful` (switch_emulator.stateful.StatefulSwitch) answers from its state
+instead, accepts configuration, and its prompt follows the mode it is in.
 """
 
 from __future__ import annotations
@@ -11,31 +13,26 @@ import asyncio
 import logging
 import socket
 from dataclasses import dataclass, field
+from typing import Protocol
 
 import asyncssh
 from loopback_ssh import LoopbackSsh
+
+from switch_emulator.cli_text import invalid, terminal
 
 # A client that hangs up mid-answer makes asyncio warn about every write that follows; a real switch
 # does not care either.
 logging.getLogger("asyncio").setLevel(logging.ERROR)
 
-# What each platform says to the commands netmiko sends before the first show command.
-_SESSION = {
-    "cisco_ios": {"terminal length 0": "", "terminal width 511": ""},
-    "cisco_nxos": {"terminal length 0": "", "terminal width 511": ""},
-    "arista_eos": {"terminal length 0": "Pagination disabled.", "terminal width 511": "Width set to 511 columns."},
-    "juniper_junos": {
-        "set cli screen-width 511": "Screen width set to 511",
-        "set cli complete-on-space off": "Disabling complete-on-space",
-        "set cli screen-length 0": "Screen length set to 0",
-    },
-}
-_INVALID = {
-    "cisco_ios": "{caret}\n% Invalid input detected at '^' marker.\n",
-    "cisco_nxos": "{caret}\n% Invalid command at '^' marker.\n",
-    "arista_eos": "% Invalid input (at token 1: '{word}')\n",
-    "juniper_junos": "{caret}\nsyntax error, expecting <command>.\n",
-}
+
+class Stateful(Protocol):
+    """A switch that keeps state (switch_emulator.stateful.StatefulSwitch): its prompt follows its mode."""
+
+    def prompt(self) -> str: ...
+
+    def execute(self, line: str) -> str: ...
+
+    def hangs_up(self, line: str) -> bool: ...
 
 
 @dataclass
@@ -44,7 +41,9 @@ class EmulatedSwitch:
 
     name: str
     platform: str
-    outputs: dict[str, str]
+    outputs: dict[str, str] = field(default_factory=dict)
+    # When set, the switch answers from this state (and accepts configuration) instead of `outputs`.
+    stateful: Stateful | None = None
     username: str = "netadmin"
     password: str = "lab-secret"
     delays: dict[str, float] = field(default_factory=dict)
@@ -56,25 +55,30 @@ class EmulatedSwitch:
 
     @property
     def prompt(self) -> str:
+        if self.stateful is not None:
+            return self.stateful.prompt()
         if self.platform == "juniper_junos":
             return f"{self.username}@{self.name}> "
         return f"{self.name}#"
 
+    def hangs_up(self, command: str) -> bool:
+        if self.stateful is not None:
+            return self.stateful.hangs_up(command)
+        return command in ("exit", "quit", "logout")
+
     def answer(self, line: str) -> str:
+        if self.stateful is not None:
+            return self.stateful.execute(line)
         command = " ".join(line.split())
         if not command:
             return ""
-        if command in _SESSION[self.platform]:
-            text = _SESSION[self.platform][command]
-            return text + "\n" if text else ""
+        text = terminal(self.platform, command)
+        if text is not None:
+            return text
         if command in self.outputs:
             text = self.outputs[command]
             return text if text.endswith("\n") else text + "\n"
-        # Real CLIs point at the first word they do not know; here that is the one after `show`.
-        words = command.split()
-        bad = 1 if len(words) > 1 else 0
-        caret = " " * (len(self.prompt) + len(" ".join(words[:bad])) + (1 if bad else 0)) + "^"
-        return _INVALID[self.platform].format(caret=caret, word=words[bad])
+        return invalid(self.platform, self.prompt, command)
 
 
 class _Server(asyncssh.SSHServer):
@@ -108,7 +112,7 @@ async def _session(process: asyncssh.SSHServerProcess, switch: EmulatedSwitch) -
             # The switch echoes what was typed itself (the line editor's echo is off), so that input
             # typed ahead of the first prompt still comes out as prompt, echo, answer, prompt.
             process.stdout.write(line.rstrip("\r\n") + "\r\n")
-            if command in ("exit", "quit", "logout"):
+            if switch.hangs_up(command):
                 break
             if command == switch.drop_on:
                 process.channel.get_connection().abort()  # the TCP connection goes, mid-command

@@ -1,0 +1,38 @@
+"""What each platform's CLI says to the session commands netmiko sends, and to a command it does not know."""
+
+from __future__ import annotations
+
+# What each platform says to the commands netmiko sends before the first show command.
+TERMINAL = {
+    "cisco_ios": {"terminal length 0": "", "terminal width 511": ""},
+    "cisco_nxos": {"terminal length 0": "", "terminal width 511": ""},
+    "arista_eos": {"terminal length 0": "Pagination disabled.", "terminal width 511": "Width set to 511 columns."},
+    "juniper_junos": {
+        "set cli screen-width 511": "Screen width set to 511",
+        "set cli complete-on-space off": "Disabling complete-on-space",
+        "set cli screen-length 0": "Screen length set to 0",
+    },
+}
+_INVALID = {
+    "cisco_ios": "{caret}\n% Invalid input detected at '^' marker.\n",
+    "cisco_nxos": "{caret}\n% Invalid command at '^' marker.\n",
+    "arista_eos": "% Invalid input (at token 1: '{word}')\n",
+    "juniper_junos": "{caret}\nsyntax error, expecting <command>.\n",
+}
+
+
+def terminal(platform: str, command: str) -> str | None:
+    """The answer to a terminal/paging command (newline-terminated unless empty); None: not one."""
+    text = TERMINAL[platform].get(command)
+    if text is None:
+        return None
+    return text + "\n" if text else ""
+
+
+def invalid(platform: str, prompt: str, command: str) -> str:
+    """The rejection of a show command: real CLIs point at the first word they do not know; here
+    that is the one after `show`."""
+    words = command.split()
+    bad = 1 if len(words) > 1 else 0
+    caret = " " * (len(prompt) + len(" ".join(words[:bad])) + (1 if bad else 0)) + "^"
+    return _INVALID[platform].format(caret=caret, word=words[bad])
