@@ -57,6 +57,17 @@ PLATFORMS: dict[str, dict[str, Any]] = {
 # --- a small site per switch platform -------------------------------------------------------------
 
 
+def _member_vlans(platform: str, in_channel: int | None) -> dict[str, Any]:
+    """A channel member's own VLAN lines as its switch shows them: IOS and NX-OS members carry their
+    channel's (they must match it to bundle); an EOS member keeps its own, here a bare trunk (all VLANs);
+    a Junos member has no unit of its own while in an ae."""
+    if in_channel is None or platform == "juniper_junos":
+        return {}
+    if platform == "arista_eos":
+        return {"native_vlan": 1, "allowed_vlans": [(1, 4094)]}
+    return {"native_vlan": 1, "allowed_vlans": [(10, 10), (20, 30)]}
+
+
 def _switch(name: str, platform: str, ports: dict[int, int | None], lacp: set[int], peer: str | None) -> Switch:
     """`ports`: port number -> channel number (or None); channels in `lacp` negotiate, the others are static."""
     spec = PLATFORMS[platform]
@@ -81,6 +92,7 @@ def _switch(name: str, platform: str, ports: dict[int, int | None], lacp: set[in
                 member_state="bundled" if in_channel is not None else None,
                 configured_speed_mbps=1000 if number == 1 else None,
                 configured_duplex="full" if number == 1 else None,
+                **_member_vlans(platform, in_channel),
             )
             for number, in_channel in ports.items()
         ],

@@ -174,20 +174,7 @@ def test_lab_scripts_are_accepted_and_roll_back(lab: str, tmp_path: Path) -> Non
     rehearse(result, snapshot, tmp_path)
 
 
-# EOS: removing a Port-Channel does not roll back to the same switch. Here (before issue 13 Deliver 2)
-# the rollback's `channel-group` creates it again with EOS's defaults (an access port in VLAN 1), not
-# the trunk it was. With the plan-choice branch's templates (the channel's lines carried onto the
-# members, the channel recreated with them), the members keep the carried lines where their own were
-# not read, since the rollback cannot know them. Remove the mark once a rollback restores both.
-_EOS_REMOVED_CHANNEL = pytest.mark.xfail(
-    strict=True, reason="issue 13 Deliver 2: EOS channel removal's rollback does not restore the switch"
-)
-
-
-@pytest.mark.parametrize(
-    "platform",
-    [p if p != "arista_eos" else pytest.param(p, marks=_EOS_REMOVED_CHANNEL) for p in PLATFORMS],
-)
+@pytest.mark.parametrize("platform", PLATFORMS)
 def test_synthetic_site_scripts_are_accepted_and_roll_back(platform: str, tmp_path: Path) -> None:
     snapshot = site(platform)
     assert rehearse(findings_for(snapshot), snapshot, tmp_path) >= 1
@@ -199,10 +186,7 @@ def test_each_lab_step_is_undone_by_its_rollback_step(lab: str, tmp_path: Path) 
     rehearse_each_step(check_snapshot(snapshot, load_rules()), snapshot, tmp_path)
 
 
-@pytest.mark.parametrize(
-    "platform",
-    [p if p != "arista_eos" else pytest.param(p, marks=_EOS_REMOVED_CHANNEL) for p in PLATFORMS],
-)
+@pytest.mark.parametrize("platform", PLATFORMS)
 def test_each_synthetic_step_is_undone_by_its_rollback_step(platform: str, tmp_path: Path) -> None:
     snapshot = site(platform)
     assert rehearse_each_step(findings_for(snapshot), snapshot, tmp_path) >= 5
