@@ -72,9 +72,7 @@ def _lab_plan(lab: str):
 ALL_LABS = sorted(p.name for p in LABS.iterdir() if (p / "expected.yaml").is_file())
 VSPHERE_LABS = [lab for lab in ALL_LABS if any("vsphere-api" in s.change.platforms for s in _lab_plan(lab).steps)]
 # Plans the rehearsal shows to be wrong (issue 13, Deliver 2); strict, so fixing one fails here until listed off.
-KNOWN_BAD = {
-    "ip-hash-unstacked-switches": "port ID towards the static channels gives a new LG006 (the channels stay)",
-}
+KNOWN_BAD: dict[str, str] = {}
 REHEARSED = [
     pytest.param(lab, marks=pytest.mark.xfail(strict=True, reason=KNOWN_BAD[lab])) if lab in KNOWN_BAD else lab
     for lab in VSPHERE_LABS
