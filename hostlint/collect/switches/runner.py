@@ -160,6 +160,11 @@ def without_echo(output: str, command: str) -> str:
     return output
 
 
+# A switch always prints its version, its configuration and its interfaces: a blank answer to one of those
+# is no answer (netmiko gave up on a prompt that came late), never a switch without them.
+ALWAYS_ANSWERED = ("version", "config", "interfaces")
+
+
 def _rejection(output: str, spec: PlatformSpec) -> str | None:
     for line in output.splitlines():
         if any(marker in line for marker in spec.rejected):
@@ -197,6 +202,12 @@ def collect_device(
             except Exception as exc:  # a timeout or a dropped session ends this device, not the run
                 errors.append(_command_failure(command.command, exc, watchdog))
                 break
+            if not output.strip() and command.section in ALWAYS_ANSWERED:
+                errors.append(
+                    f"command {command.command!r}: empty answer (the prompt may have come late); what it shows is"
+                    " unknown"
+                )
+                continue
             rejected = _rejection(output, spec)
             if rejected:
                 if not command.optional:
