@@ -108,6 +108,10 @@ class SwitchPlatform(Target):
     unanswered_lacp_member: Literal["individual", "suspended"] = "suspended"
     # MTU is set on the port-channel and its members follow; IOS wants it on both.
     mtu_on_members: bool = False
+    # Channel members carry their channel's switchport and VLAN lines (they must match it to bundle); where
+    # they do not (EOS: the Port-Channel alone; Junos: the ae unit), a member leaving the channel falls back
+    # to its own configuration, so removing a channel carries the channel's lines and MTU onto the members.
+    members_match_channel: bool = False
     # Junos: a channel without LACP options is static, and static members have no summary.
     channel_static_unless_lacp: bool = False
     # How its configuration states VLANs: `switchport ... vlan` lines, or Junos `vlan members`.
@@ -133,6 +137,7 @@ SWITCHES: tuple[SwitchPlatform, ...] = (
         jumbo=9198,
         hash_source="ios",
         writes_hash=True,
+        members_match_channel=True,
         unanswered_lacp_member="individual",
         mtu_on_members=True,
         sources={
@@ -152,6 +157,7 @@ SWITCHES: tuple[SwitchPlatform, ...] = (
         jumbo=9216,
         hash_source="nxos",
         writes_hash=True,
+        members_match_channel=True,
         sources={
             "interfaces": "show interface",
             "channel_mode": "show running-config",

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from hostlint import names
+from hostlint import platforms as registry
 from hostlint.fixes.actions import Applier, Expander
 from hostlint.fixes.apply import _channel, _on_switch, _port, _renegotiate
 from hostlint.fixes.apply import _switch as _switch_in
@@ -17,11 +18,11 @@ from hostlint.join.facts import Fact
 from hostlint.snapshot import Snapshot
 from hostlint.snapshot.switch import PortChannel, Switch
 
-# Where a member leaving its channel keeps switchport configuration of its own that equals the
-# channel's (IOS, NX-OS: members must match their channel to bundle), the channel's is carried over
-# only where the collected member differs or was not read; EOS keeps trunk and VLANs on the channel
-# interface alone and Junos on the ae unit, so there it is always carried (DOMAIN.md).
-MEMBERS_MATCH_CHANNEL = ("cisco_ios", "cisco_nxos")
+
+def _members_match(switch: Switch) -> bool:
+    """Whether the platform's members keep their channel's switchport lines (hostlint.platforms): there the
+    channel's are carried only where the collected member differs or was not read; elsewhere always."""
+    return registry.switch(switch.platform).members_match_channel
 
 
 def _vlan_config(mode: str | None, access: int | None, native: int | None, allowed: Any) -> dict[str, Any] | None:
@@ -57,7 +58,7 @@ def _carry(switch: Switch, ports: list[str], config: dict[str, Any]) -> list[dic
             if found is not None
             else None
         )
-        if switch.platform in MEMBERS_MATCH_CHANNEL and own == config:
+        if _members_match(switch) and own == config:
             continue
         carried.append({"port": name, "before": own})
     return carried
@@ -72,7 +73,8 @@ def remove_port_channel(params: dict[str, Any], fact: Fact, site: Site) -> list[
         carry = _carry(switch, ports, config)
         notes = []
         unknown = [c["port"] for c in carry if c["before"] is None]
-        if unknown and switch.platform == "arista_eos":
+        entry = registry.switch(switch.platform)
+        if unknown and not entry.members_match_channel and entry.vlan_syntax == "switchport":
             notes.append(
                 f"{', '.join(unknown)}: own switchport configuration not collected; the rollback leaves them with"
                 f" {existing.name}'s"
@@ -119,7 +121,7 @@ def _switch_remove_port_channel(snapshot: Snapshot, change: Change) -> None:
             port.native_vlan = config.get("native_vlan")
             allowed = config.get("allowed_vlans")
             port.allowed_vlans = [(low, high) for low, high in allowed] if allowed is not None else None
-        if mtu is not None and mtu > 1500 and switch.platform in ("arista_eos", "juniper_junos"):
+        if mtu is not None and mtu > 1500 and not _members_match(switch):
             port.mtu = mtu
     if channel is not None:
         channel.members = [m for m in channel.members if names.interface_key(m) not in leaving]
