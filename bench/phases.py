@@ -11,7 +11,7 @@ Phases: `import` (hostlint's modules, as the CLI imports them), `rules-load`
 `rules` (CEL over every fact), `report` (sort + JSON rendering).
 `cpu_seconds` is the process's CPU time, steadier than wall time on a busy machine;
 `gc_seconds` is the part of a phase spent in the cyclic garbage collector, which is paused
-during load, join and rules as `hostlint check` pauses it (hostlint.check.gc_paused);
+during load, join and rules as `hostlint check` pauses it (hostlint.gcpause.gc_paused);
 `peak_rss_mib` after each phase is the process's high-water mark so far.
 """
 
@@ -80,7 +80,7 @@ def measure(path: Path, profile: str | None = None, profile_out: Path | None = N
 
     phase("import", import_hostlint)
 
-    from hostlint.check import gc_paused
+    from hostlint.gcpause import gc_paused
     from hostlint.join import build_facts
     from hostlint.report import render
     from hostlint.rules import load_rules, run_rules

@@ -22,7 +22,15 @@ from pyVmomi.VmomiSupport import DataObject, ManagedObject
 from hostlint.cli.exit import Exit
 from hostlint.cli.main import cli
 from hostlint.collect.vsphere import collect, connect, disconnect, fastretrieve, parse_server, tls_context
-from hostlint.collect.vsphere.retrieve import RoundTrips, retrieve_hosts, retrieve_switches, retrieve_vms
+from hostlint.collect.vsphere.fastparse import NotRead, NotReadError, Projection
+from hostlint.collect.vsphere.retrieve import (
+    HOST_PROJECTIONS,
+    HOST_PROPERTIES,
+    RoundTrips,
+    retrieve_hosts,
+    retrieve_switches,
+    retrieve_vms,
+)
 from hostlint.snapshot import Snapshot
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -81,26 +89,34 @@ CASES: list[tuple[str, Any, tuple[str, ...], str]] = [
 ]
 
 
-def same_objects(a: Any, b: Any, where: str = "") -> None:
-    """Deep equality of pyvmomi values: same classes, same attributes, same managed object ids and stub."""
+def same_objects(a: Any, b: Any, where: str = "", projected: bool = False) -> None:
+    """Deep equality of pyvmomi values: same classes, same attributes, same managed object ids and stub.
+
+    `projected`: `a` was built with the host projections; a field it left out (NotRead) is not compared.
+    """
+    if projected and isinstance(a, NotRead):
+        return
     assert type(a) is type(b), f"{where}: {type(a).__name__} != {type(b).__name__}"
     if isinstance(a, ManagedObject):
         assert (a._moId, a._stub) == (b._moId, b._stub), where
     elif isinstance(a, DataObject):
         assert vars(a).keys() == vars(b).keys(), where
         for name, value in vars(a).items():
-            same_objects(value, vars(b)[name], f"{where}.{name}")
+            same_objects(value, vars(b)[name], f"{where}.{name}", projected)
     elif isinstance(a, list | tuple):
         assert len(a) == len(b), where
         for index, (x, y) in enumerate(zip(a, b, strict=True)):
-            same_objects(x, y, f"{where}[{index}]")
+            same_objects(x, y, f"{where}[{index}]", projected)
     else:
         assert a == b, where
 
 
-def _retrieved(content: Any, parser: fastretrieve.Parser, trips: RoundTrips) -> list[Any]:
+def _retrieved(
+    content: Any, parser: fastretrieve.Parser, trips: RoundTrips, projections: dict[str, Projection] | None = None
+) -> list[Any]:
     try:
-        hosts = retrieve_hosts(content, 3, trips, parallel=2, parser=parser)  # 3 a page: the paging too
+        # 3 a page, 2 a slice: the paging and the slicing too
+        hosts = retrieve_hosts(content, 3, trips, parallel=2, parser=parser, slice_size=2, projections=projections)
         switches, portgroups = retrieve_switches(content, 3, trips, parser=parser)
         vms = retrieve_vms(content, 3, trips, parser=parser)
     except vmodl.MethodFault as fault:
@@ -128,6 +144,7 @@ def test_fast_and_pyvmomi_parsers_give_the_same_snapshot_and_objects(
                 trips[parser] = RoundTrips()
                 objects[parser] = _retrieved(service_instance.content, parser, trips[parser])
                 trips[parser].fell_back(collection.trips.fallbacks)
+            projected = _retrieved(service_instance.content, "lxml", RoundTrips(), HOST_PROJECTIONS)
         finally:
             disconnect(service_instance)
     assert snapshots["lxml"] == snapshots["pyvmomi"]
@@ -136,9 +153,23 @@ def test_fast_and_pyvmomi_parsers_give_the_same_snapshot_and_objects(
     if case == "site-vms-denied":
         assert any("NoPermission" in error.reason for error in collected.collection_errors)
     same_objects(objects["lxml"], objects["pyvmomi"], case)
+    # Projected: every field built is pyvmomi's, and the fields left out are NotRead, not a default.
+    same_objects(projected, objects["pyvmomi"], case, projected=True)
+    if isinstance(projected[0], tuple):
+        assert any(_not_read(props) for _, props, _ in projected), "the projections left fields out"
     assert trips["lxml"].calls == trips["pyvmomi"].calls  # the same requests, pages included
     # The fast builder read every object itself: this is the path under test, not the fallback.
     assert trips["lxml"].fallbacks == {}
+
+
+def _not_read(value: Any) -> bool:
+    if isinstance(value, NotRead):
+        return True
+    if isinstance(value, DataObject):
+        return any(_not_read(field) for field in vars(value).values())
+    if isinstance(value, list | tuple):
+        return any(_not_read(item) for item in value)
+    return False
 
 
 @pytest.mark.slow
@@ -318,3 +349,79 @@ def test_an_element_the_type_does_not_have_fails_as_pyvmomi_fails():
     with pytest.raises(AttributeError) as slow_error:
         SoapAdapter.SoapResponseDeserializer(_stub()).Deserialize(ENVELOPE.format(objects=bad).encode(), result_type)
     assert str(fast_error.value) == str(slow_error.value) == "warpFactor"
+
+
+# --- projections: only the fields the collector reads are built --------------------------------
+
+PCI = """<objects><obj type="HostSystem">host-4</obj>
+<propSet><name>hardware.pciDevice</name><val xsi:type="ArrayOfHostPciDevice">
+<HostPciDevice><id>0000:3b:00.0</id><classId>512</classId><bus>59</bus><slot>0</slot><function>0</function>
+<vendorId>-32634</vendorId><subVendorId>0</subVendorId><vendorName>Intel Corporation</vendorName>
+<deviceId>5515</deviceId>
+<subDeviceId>0</subDeviceId><deviceName>Ethernet Controller X710</deviceName></HostPciDevice>
+</val></propSet>
+<propSet><name>config.virtualNicManagerInfo</name><val xsi:type="HostVirtualNicManagerInfo"><netConfig>
+<nicType>vmotion</nicType><multiSelectAllowed>true</multiSelectAllowed><candidateVnic><device>vmk1</device>
+<key>vmotion.key-vim.host.VirtualNic-vmk1</key><portgroup>vMotion</portgroup><spec><mtu>9000</mtu></spec></candidateVnic>
+<selectedVnic>vmotion.key-vim.host.VirtualNic-vmk1</selectedVnic></netConfig></val></propSet>
+</objects>"""
+
+
+def test_a_projection_builds_the_fields_named_and_refuses_the_others():
+    stub = _stub()
+    data = ENVELOPE.format(objects=PCI).encode()
+    full = fastretrieve._Reader(stub).page(io.BytesIO(data)).items[0].props
+    page = fastretrieve._Reader(stub, HOST_PROJECTIONS).page(io.BytesIO(data))
+    assert page.fallbacks == {}
+    props = page.items[0].props
+    device, complete = props["hardware.pciDevice"][0], full["hardware.pciDevice"][0]
+    assert type(device) is type(complete) is vim.host.PciDevice
+    assert (device.id, device.classId, device.vendorName, device.deviceName) == (
+        "0000:3b:00.0",
+        512,
+        "Intel Corporation",
+        "Ethernet Controller X710",
+    )
+    assert device.deviceClassName is None  # named, not sent: unset, as pyvmomi leaves it
+    assert complete.bus == 59 and isinstance(device.bus, NotRead)
+    # Using a field the projection left out is an error naming it, never a default.
+    with pytest.raises(NotReadError, match=r"vim.host.PciDevice.bus was not read"):
+        bool(device.bus)
+    with pytest.raises(NotReadError):
+        _ = getattr(device, "vendorId", None) or 0
+    with pytest.raises(NotReadError):
+        _ = device.subDeviceId == 0
+    # Nested: every field of a service's configuration, of each candidate only its key and device.
+    config = props["config.virtualNicManagerInfo"].netConfig[0]
+    assert (config.nicType, config.multiSelectAllowed, list(config.selectedVnic)) == (
+        "vmotion",
+        True,
+        ["vmotion.key-vim.host.VirtualNic-vmk1"],
+    )
+    candidate = config.candidateVnic[0]
+    assert (candidate.key, candidate.device) == ("vmotion.key-vim.host.VirtualNic-vmk1", "vmk1")
+    assert isinstance(candidate.spec, NotRead)
+    assert repr(candidate.spec) == "<not read: vim.host.VirtualNic.spec>"
+    assert full["config.virtualNicManagerInfo"].netConfig[0].candidateVnic[0].spec.mtu == 9000
+
+
+def _property_type(kind: Any, path: str) -> Any:
+    for name in path.split("."):
+        kind = kind._propInfo[name].type
+        kind = kind.Item if issubclass(kind, list) else kind
+    return kind
+
+
+def _check_projection(kind: Any, projection: Projection, where: str) -> None:
+    known = set(kind._propInfo)
+    for name in projection.fields or ():
+        assert name in known, f"{where}: {kind.__name__} has no property {name!r}"
+    for name, inner in projection.inner.items():
+        assert name in known, f"{where}: {kind.__name__} has no property {name!r}"
+        _check_projection(_property_type(kind, name), inner, f"{where}.{name}")
+
+
+@pytest.mark.parametrize("path", sorted(HOST_PROJECTIONS))
+def test_every_projected_name_is_a_property_of_its_type(path):
+    assert path in HOST_PROPERTIES
+    _check_projection(_property_type(vim.HostSystem, path), HOST_PROJECTIONS[path], path)

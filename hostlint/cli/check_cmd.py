@@ -9,12 +9,13 @@ import click
 
 from hostlint.baseline import load_baseline
 from hostlint.baseline import write_baseline as write_baseline_file
-from hostlint.check import check_snapshot, gc_paused
+from hostlint.check import check_snapshot
 from hostlint.cli.collect_vsphere_cmd import esxi_ssh_options, esxi_ssh_settings, ssh_host_keys
 from hostlint.cli.exit import Exit
 from hostlint.cli.host_keys import KnownHostsError
 from hostlint.cli.settings import chosen_rules, config_options, echo_error, rules_dir_option
 from hostlint.config import ConfigError, load_config
+from hostlint.gcpause import gc_paused
 from hostlint.report import FORMATS, render
 from hostlint.rules import RuleError
 from hostlint.rules.model import PROFILES

@@ -25,6 +25,7 @@ from hostlint.collect.vsphere.retrieve import (
     retrieve_switches,
     retrieve_vms,
 )
+from hostlint.gcpause import gc_paused
 from hostlint.snapshot import Snapshot
 from hostlint.snapshot.common import CollectionError
 from hostlint.snapshot.esxi import DvsHostMember
@@ -113,6 +114,19 @@ def collect(
     `parser`: how the bulk retrievals' answers are read, `lxml` (fast) or `pyvmomi`; by default
     HOSTLINT_VSPHERE_PARSER, else lxml. Both give the same snapshot (tests/test_vsphere_fastparse.py).
     """
+    with gc_paused():
+        return _collect(service_instance, source, page_size, concurrency, progress, parallel, parser)
+
+
+def _collect(
+    service_instance: vim.ServiceInstance,
+    source: str,
+    page_size: int,
+    concurrency: int,
+    progress: Progress | None,
+    parallel: int,
+    parser: Parser | None,
+) -> Collection:
     parser = parser or parser_from_env()
     progress = progress or Progress()
     trips = RoundTrips()

@@ -6,6 +6,11 @@ time. Here lxml builds each `<objects>` element as a small tree (in C) and a bui
 with per-type tables computed once: the resulting objects are instances of the same pyvmomi
 classes with the same attribute values, defaults included, so everything downstream is unchanged.
 
+A `Projection` names the fields the collector reads of a large value (every host's PCI devices, the
+candidate VMkernel NICs of each service): only those are built, through lxml's own tag filter, and
+every other field of that object holds `NotRead`, which refuses to be used (a conversion that starts
+reading a field it did not declare fails loudly, never with a plausible default).
+
 The builder knows the common shapes only: data objects, arrays, strings, numbers, booleans,
 enumerations, dates, binary and managed object references. Anything else (an unknown
 `xsi:type`, an element the type does not have, a fault inside the data, a server GUID) raises
@@ -17,7 +22,7 @@ from __future__ import annotations
 import base64
 import sys
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from pyVmomi import Iso8601 as _iso8601
@@ -35,6 +40,51 @@ class Unexpected(Exception):
     """A shape the fast path does not handle; the message says which. The object goes to pyvmomi."""
 
 
+class NotReadError(RuntimeError):
+    """A field left out by a projection was used: the projection must name it (a programming error)."""
+
+
+class NotRead:
+    """Stands for a field a projection left out: any use but `repr` and `is` raises NotReadError."""
+
+    __slots__ = ("where",)
+
+    def __init__(self, where: str) -> None:
+        self.where = where
+
+    def _refuse(self, *args: object, **kwargs: object) -> Any:
+        raise NotReadError(f"{self.where} was not read by the fast parser: name it in the projection (retrieve.py)")
+
+    __bool__ = __eq__ = __ne__ = __hash__ = __iter__ = __len__ = __contains__ = __getitem__ = _refuse
+    __str__ = __int__ = __float__ = __index__ = __lt__ = __le__ = __gt__ = __ge__ = __format__ = _refuse
+
+    def __getattr__(self, name: str) -> Any:
+        return self._refuse()
+
+    def __repr__(self) -> str:
+        return f"<not read: {self.where}>"
+
+
+@dataclass(frozen=True, eq=False)
+class Projection:
+    """The part of a data object the collector reads.
+
+    `fields`: only these properties are built (None: all of them); `inner`: how a property's own
+    value (each item, for an array) is projected in turn.
+    """
+
+    fields: frozenset[str] | None = None
+    inner: dict[str, Projection] = field(default_factory=dict)
+
+    @classmethod
+    def only(cls, *names: str, **inner: Projection) -> Projection:
+        return cls(fields=frozenset(names) | frozenset(inner), inner=inner)
+
+    @classmethod
+    def within(cls, **inner: Projection) -> Projection:
+        return cls(fields=None, inner=inner)
+
+
 @dataclass(frozen=True, slots=True)
 class _Prop:
     """One property; `leaf` and `plain` say how an element without `xsi:type` is read, precomputed."""
@@ -44,6 +94,7 @@ class _Prop:
     is_list: bool
     leaf: Callable[[str], Any] | None  # its text becomes the value (or an array item)
     plain: type | None  # a data object of this (compatible) type
+    projection: Projection | None  # how its value is projected
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,6 +109,7 @@ class _Layout:
     template: dict[str, Any]
     lists: tuple[tuple[str, type], ...]
     props: dict[str, _Prop]  # by element tag, namespace included
+    wanted: tuple[str, ...] | None  # with a projection: the tags of the fields built
 
 
 def _default(info: Any) -> Any:
@@ -142,7 +194,7 @@ class Tables:
     def __init__(self, version: str) -> None:
         self._version = version
         self._types: dict[tuple[str, str], type] = {}
-        self._layouts: dict[type, _Layout] = {}
+        self._layouts: dict[tuple[type, Projection | None], _Layout] = {}
         self._leaves: dict[type, Callable[[str], Any] | None] = {}
         self._compatible: dict[type, type] = {}
 
@@ -171,14 +223,18 @@ class Tables:
             self._compatible[kind] = found
         return found
 
-    def layout(self, kind: Any) -> _Layout:
-        found = self._layouts.get(kind)
+    def layout(self, kind: Any, projection: Projection | None = None) -> _Layout:
+        found = self._layouts.get((kind, projection))
         if found is None:
             namespace = VmomiSupport.GetWsdlNamespace(kind._version)
             template = object.__new__(kind)
             lists: list[tuple[str, type]] = []
             props: dict[str, _Prop] = {}
+            fields = projection.fields if projection is not None else None
             for info in kind._GetPropertyList():
+                if fields is not None and info.name not in fields:
+                    _set(template, info.name, NotRead(f"{kind.__name__}.{info.name}"))
+                    continue
                 is_list = issubclass(info.type, list)
                 if is_list:
                     lists.append((info.name, info.type))
@@ -191,9 +247,11 @@ class Tables:
                 plain = plain_type if leaf is None and issubclass(plain_type, DataObject) else None
                 if plain is not None and issubclass(plain, Exception):
                     plain = None
-                props[f"{{{namespace}}}{info.name}"] = _Prop(info.name, info.type, is_list, leaf, plain)
-            found = _Layout(template=template.__dict__, lists=tuple(lists), props=props)
-            self._layouts[kind] = found
+                inner = projection.inner.get(info.name) if projection is not None else None
+                props[f"{{{namespace}}}{info.name}"] = _Prop(info.name, info.type, is_list, leaf, plain, inner)
+            wanted = tuple(props) if fields is not None else None
+            found = _Layout(template=template.__dict__, lists=tuple(lists), props=props, wanted=wanted)
+            self._layouts[(kind, projection)] = found
         return found
 
     def leaf(self, kind: type) -> Callable[[str], Any] | None:
@@ -251,7 +309,7 @@ class Builder:
         self.namespaces = namespaces
         self._tables = tables(stub.version)
 
-    def value(self, element: Any, static: type) -> Any:
+    def value(self, element: Any, static: type, projection: Projection | None = None) -> Any:
         """One element as pyvmomi would deserialise it where its declared type is `static`."""
         kind = static
         xsi = element.get(XSI_TYPE)
@@ -269,17 +327,17 @@ class Builder:
                 raise Unexpected(f"{element.tag} has elements inside a {kind.__name__} value")
             return convert(element.text or "")
         if issubclass(kind, list):
-            return self._array(element, kind)
+            return self._array(element, kind, projection)
         if issubclass(kind, ManagedObject):
             return self._reference(element, kind)
-        return self.data_object(element, kind)
+        return self.data_object(element, kind, projection)
 
-    def _array(self, element: Any, kind: type) -> list[Any]:
+    def _array(self, element: Any, kind: type, projection: Projection | None) -> list[Any]:
         item = kind.Item  # type: ignore[attr-defined]
         found = kind()
         for child in element:
             if isinstance(child.tag, str):
-                found.append(self.value(child, item))
+                found.append(self.value(child, item, projection))
         return found  # type: ignore[no-any-return]
 
     def _reference(self, element: Any, kind: type) -> ManagedObject:
@@ -293,15 +351,16 @@ class Builder:
         mo_type = self._tables.wsdl_type(*self.namespaces.resolve(element, type_name))
         return mo_type(element.text or "", self._stub)  # type: ignore[no-any-return]
 
-    def data_object(self, element: Any, kind: type) -> DataObject:
-        layout = self._tables.layout(kind)
+    def data_object(self, element: Any, kind: type, projection: Projection | None = None) -> DataObject:
+        layout = self._tables.layout(kind, projection)
         instance: Any = object.__new__(kind)
         fields = layout.template.copy()
         for name, array in layout.lists:
             fields[name] = array()
         _set(instance, "__dict__", fields)
         props = layout.props
-        for child in element:
+        # With a projection lxml skips, in C, the elements of the fields not built.
+        for child in element if layout.wanted is None else element.iterchildren(*layout.wanted):
             prop = props.get(child.tag)
             if prop is None:
                 tag = child.tag
@@ -309,15 +368,15 @@ class Builder:
                     continue  # comments, processing instructions
                 raise Unexpected(f"{kind.__name__} has no property {_local(tag)[1]!r}")
             if child.items():  # attributes: xsi:type, a reference's type
-                item = self.value(child, prop.static)
+                item = self.value(child, prop.static, prop.projection)
             elif prop.leaf is not None:
                 if len(child):
                     raise Unexpected(f"{child.tag} has elements inside a value")
                 item = prop.leaf(child.text or "")
             elif prop.plain is not None:
-                item = self.data_object(child, prop.plain)
+                item = self.data_object(child, prop.plain, prop.projection)
             else:
-                item = self.value(child, prop.static)
+                item = self.value(child, prop.static, prop.projection)
             if prop.is_list and not isinstance(item, list):
                 fields[prop.name].append(item)
             else:

@@ -26,7 +26,7 @@ from pyVmomi import vmodl
 from pyVmomi.SoapAdapter import SoapStubAdapter, StubAdapterBase
 from pyVmomi.VmomiSupport import PropertyPath
 
-from hostlint.collect.vsphere.fastparse import Builder, Namespaces, Unexpected
+from hostlint.collect.vsphere.fastparse import Builder, Namespaces, Projection, Unexpected
 
 # pyvmomi's functions carry no annotations: used through Any, as everything pyvmomi returns is.
 SoapAdapter: Any = _soap
@@ -91,8 +91,9 @@ def from_object_content(content: Any) -> Item:
 class _Reader:
     """One response's elements into Items, fast where possible, through pyvmomi where not."""
 
-    def __init__(self, stub: Any) -> None:
+    def __init__(self, stub: Any, projections: dict[str, Projection] | None = None) -> None:
         self.stub = stub
+        self.projections = projections or {}
         self.namespace = VmomiSupport.GetWsdlNamespace(stub.version)
         self.namespaces = Namespaces()
         self.builder = Builder(stub, self.namespaces)
@@ -118,16 +119,18 @@ class _Reader:
         for child in element:
             tag = child.tag
             if tag == self.tag_propset:
-                name, value = None, None
+                name, value, val = None, None, None
                 for part in child:
                     if part.tag == self.tag_name:
                         name = part.text
                     elif part.tag == self.tag_val:
-                        value = self.builder.value(part, object)
+                        val = part
                     elif isinstance(part.tag, str):
                         raise Unexpected(f"propSet has an element {part.tag}")
                 if not name:
                     raise Unexpected("propSet without a name")
+                if val is not None:
+                    value = self.builder.value(val, object, self.projections.get(name))
                 props[PropertyPath(name)] = value
             elif tag == self.tag_obj:
                 ref = self.builder.value(child, VmomiSupport.ManagedObject)
@@ -292,16 +295,28 @@ def _answer(stub: Any, info: Any, data: bytes) -> Any:
 
 
 def retrieve_pages(
-    collector: Any, stub: Any, spec: Any, page_size: int, on_call: Callable[[str], None]
+    collector: Any,
+    stub: Any,
+    spec: Any,
+    page_size: int,
+    on_call: Callable[[str], None],
+    projections: dict[str, Projection] | None = None,
 ) -> Iterator[Page]:
-    """Every page of one property collector query; `on_call` hears each SOAP method as it is called."""
+    """Every page of one property collector query; `on_call` hears each SOAP method as it is called.
+
+    `projections`: by property path, the part of each value the collector reads (fastparse.Projection).
+    """
     options = PC.RetrieveOptions(maxObjects=page_size)
-    page = invoke(stub, collector, "RetrievePropertiesEx", [[spec], options], lambda s: _Reader(stub).page(s))
+
+    def read(stream: Any) -> Page:
+        return _Reader(stub, projections).page(stream)
+
+    page = invoke(stub, collector, "RetrievePropertiesEx", [[spec], options], read)
     on_call("RetrievePropertiesEx")
     while True:
         yield page
         if not page.token:
             return
         token = page.token
-        page = invoke(stub, collector, "ContinueRetrievePropertiesEx", [token], lambda s: _Reader(stub).page(s))
+        page = invoke(stub, collector, "ContinueRetrievePropertiesEx", [token], read)
         on_call("ContinueRetrievePropertiesEx")

@@ -16,6 +16,7 @@ from typing import Any
 from pyVmomi import vim, vmodl
 
 from hostlint.collect.vsphere import fastretrieve
+from hostlint.collect.vsphere.fastparse import Projection
 from hostlint.collect.vsphere.fastretrieve import Parser
 
 PC = vmodl.query.PropertyCollector
@@ -32,6 +33,16 @@ HOST_PROPERTIES = (
     "configManager.iscsiManager",
     "hardware.pciDevice",
 )
+# Of the large host properties, the parts convert.py and hints.py read: the fast parser builds only
+# these (PCI devices and the VMkernel NICs offered to each service are most of a host's XML). A
+# field not named here holds fastparse.NotRead, which raises when used; the pyvmomi parser builds all.
+HOST_PROJECTIONS = {
+    "config.network": Projection.only("pnic", "vswitch", "portgroup", "vnic", "proxySwitch"),
+    "config.virtualNicManagerInfo": Projection.within(
+        netConfig=Projection.within(candidateVnic=Projection.only("key", "device"))
+    ),
+    "hardware.pciDevice": Projection.only("id", "classId", "vendorName", "deviceName", "deviceClassName"),
+}
 VM_PROPERTIES = (
     "name",
     "runtime.host",
@@ -44,6 +55,7 @@ DVS_PROPERTIES = ("name", "uuid", "config")
 PORTGROUP_PROPERTIES = ("name", "key", "config.distributedVirtualSwitch", "config.defaultPortConfig", "config.uplink")
 
 DEFAULT_PAGE_SIZE = 500
+HOST_SLICE = 50  # hosts per query when hosts are retrieved in parallel: bench/vsphere.py --sweep
 
 
 @dataclass
@@ -98,10 +110,11 @@ def _paged(
     trips: RoundTrips,
     on_page: Callable[[list[Retrieved]], None] | None,
     parser: Parser = "lxml",
+    projections: dict[str, Projection] | None = None,
 ) -> list[Retrieved]:
     stub = fastretrieve.fast_stub(collector) if parser == "lxml" else None
     if stub is not None:
-        return _paged_fast(collector, stub, spec, page_size, trips, on_page)
+        return _paged_fast(collector, stub, spec, page_size, trips, on_page, projections)
     result = collector.RetrievePropertiesEx([spec], PC.RetrieveOptions(maxObjects=page_size))
     trips.add("RetrievePropertiesEx")
     found: list[Retrieved] = []
@@ -131,9 +144,10 @@ def _paged_fast(
     page_size: int,
     trips: RoundTrips,
     on_page: Callable[[list[Retrieved]], None] | None,
+    projections: dict[str, Projection] | None,
 ) -> list[Retrieved]:
     found: list[Retrieved] = []
-    for page in fastretrieve.retrieve_pages(collector, stub, spec, page_size, trips.add):
+    for page in fastretrieve.retrieve_pages(collector, stub, spec, page_size, trips.add, projections):
         trips.fell_back(page.fallbacks)
         retrieved = [
             Retrieved(
@@ -156,6 +170,7 @@ def retrieve(
     trips: RoundTrips | None = None,
     on_page: Callable[[list[Retrieved]], None] | None = None,
     parser: Parser = "lxml",
+    projections: dict[str, Projection] | None = None,
 ) -> list[Retrieved]:
     """Properties `kinds[type]` of every object of those types in the inventory, in one paged query."""
     trips = trips if trips is not None else RoundTrips()
@@ -169,7 +184,7 @@ def retrieve(
             objectSet=[PC.ObjectSpec(obj=view, skip=True, selectSet=[traversal])],
             propSet=[PC.PropertySpec(type=kind, pathSet=list(paths), all=False) for kind, paths in kinds.items()],
         )
-        return _paged(content.propertyCollector, spec, page_size, trips, on_page, parser)
+        return _paged(content.propertyCollector, spec, page_size, trips, on_page, parser, projections)
     finally:
         view.DestroyView()
         trips.add("DestroyView")
@@ -184,6 +199,7 @@ def retrieve_objects(
     trips: RoundTrips | None = None,
     on_page: Callable[[list[Retrieved]], None] | None = None,
     parser: Parser = "lxml",
+    projections: dict[str, Projection] | None = None,
 ) -> list[Retrieved]:
     """Properties of the objects named in `refs` (no view), in one paged query.
 
@@ -198,7 +214,7 @@ def retrieve_objects(
             propSet=[PC.PropertySpec(type=kind, pathSet=list(paths), all=False)],
         )
         try:
-            return _paged(content.propertyCollector, spec, page_size, trips, on_page, parser)
+            return _paged(content.propertyCollector, spec, page_size, trips, on_page, parser, projections)
         except vmodl.fault.ManagedObjectNotFound as exc:
             gone = getattr(exc.obj, "_moId", None)
             if gone is None or gone not in {ref._moId for ref in remaining}:
@@ -214,22 +230,28 @@ def retrieve_hosts(
     on_page: Callable[[list[Retrieved]], None] | None = None,
     parallel: int = 1,
     parser: Parser = "lxml",
+    slice_size: int = HOST_SLICE,
+    projections: dict[str, Projection] | None = HOST_PROJECTIONS,
 ) -> list[Retrieved]:
-    """Every host's properties; with `parallel` > 1, in that many concurrent queries over slices of the hosts.
+    """Every host's properties; with `parallel` > 1, in queries over slices of `slice_size` hosts
+    (at most `page_size`), `parallel` of them in flight.
 
-    pyvmomi parses in Python under the GIL, so parallel queries do not parse faster: they let the
-    server prepare one slice while the client parses another.
+    A server builds a whole page before it sends its first byte, and the client parses under the
+    GIL: small slices, a few in flight, keep both busy, the server preparing the next slice while
+    the client reads one. `projections`: what the fast parser builds (None: everything).
     """
     trips = trips if trips is not None else RoundTrips()
     if parallel <= 1:
-        return retrieve(content, {vim.HostSystem: HOST_PROPERTIES}, page_size, trips, on_page, parser)
+        return retrieve(content, {vim.HostSystem: HOST_PROPERTIES}, page_size, trips, on_page, parser, HOST_PROJECTIONS)
     refs = [host.ref for host in retrieve(content, {vim.HostSystem: ("name",)}, page_size, trips, parser=parser)]
-    size = max(1, -(-len(refs) // parallel))
+    size = max(1, min(slice_size, page_size))
     slices = [refs[start : start + size] for start in range(0, len(refs), size)]
-    with ThreadPoolExecutor(max_workers=len(slices) or 1, thread_name_prefix="hostlint-retrieve") as pool:
+    with ThreadPoolExecutor(
+        max_workers=min(parallel, len(slices)) or 1, thread_name_prefix="hostlint-retrieve"
+    ) as pool:
         parts = pool.map(
             lambda part: retrieve_objects(
-                content, vim.HostSystem, part, HOST_PROPERTIES, page_size, trips, on_page, parser
+                content, vim.HostSystem, part, HOST_PROPERTIES, page_size, trips, on_page, parser, projections
             ),
             slices,
         )
