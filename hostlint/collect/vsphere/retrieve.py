@@ -242,7 +242,7 @@ def retrieve_hosts(
     """
     trips = trips if trips is not None else RoundTrips()
     if parallel <= 1:
-        return retrieve(content, {vim.HostSystem: HOST_PROPERTIES}, page_size, trips, on_page, parser, HOST_PROJECTIONS)
+        return retrieve(content, {vim.HostSystem: HOST_PROPERTIES}, page_size, trips, on_page, parser, projections)
     refs = [host.ref for host in retrieve(content, {vim.HostSystem: ("name",)}, page_size, trips, parser=parser)]
     size = max(1, min(slice_size, page_size))
     slices = [refs[start : start + size] for start in range(0, len(refs), size)]
