@@ -46,7 +46,7 @@ from hostlint.collect.vsphere import collect, connect, convert, disconnect, pars
 from hostlint.collect.vsphere.collector import dvs_members
 from hostlint.collect.vsphere.fastretrieve import Parser
 from hostlint.collect.vsphere.hints import HostHints, iscsi_hba_names
-from hostlint.collect.vsphere.retrieve import Retrieved
+from hostlint.collect.vsphere.retrieve import HOST_SLICE, Retrieved
 from hostlint.snapshot import Snapshot
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -176,7 +176,13 @@ def _login(sim):
 
 
 def run_hostlint(
-    sim, page_size: int, concurrency: int, profile: bool, parallel: int = 2, parser: Parser = "lxml"
+    sim,
+    page_size: int,
+    concurrency: int,
+    profile: bool,
+    parallel: int = 2,
+    parser: Parser = "lxml",
+    slice_size: int = HOST_SLICE,
 ) -> tuple[dict, Snapshot]:
     endpoint, si = _login(sim)
     sim.stats(reset=True)
@@ -185,7 +191,13 @@ def run_hostlint(
     if profiler:
         profiler.enable()
     collection = collect(
-        si, str(endpoint), page_size=page_size, concurrency=concurrency, parallel=parallel, parser=parser
+        si,
+        str(endpoint),
+        page_size=page_size,
+        concurrency=concurrency,
+        parallel=parallel,
+        parser=parser,
+        slice_size=slice_size,
     )
     if profiler:
         profiler.disable()
@@ -382,7 +394,8 @@ def bench_inventory(args: argparse.Namespace, sim, go_client: Path, work: Path) 
     runs: dict[str, list[dict]] = {name: [] for name in args.contenders}
     snapshots: dict[str, Snapshot] = {}
     order = list(args.contenders)
-    run_hostlint(sim, args.page_size, args.concurrency, False, args.parallel)  # warm the simulator's caches
+    # warm the simulator's caches
+    run_hostlint(sim, args.page_size, args.concurrency, False, args.parallel, slice_size=args.slice_size)
     for round_index in range(args.repeat):
         rotated = order[round_index % len(order) :] + order[: round_index % len(order)]
         for name in rotated:
@@ -391,7 +404,7 @@ def bench_inventory(args: argparse.Namespace, sim, go_client: Path, work: Path) 
             elif name in ("hostlint", "hostlint-pyvmomi"):
                 parser: Parser = "lxml" if name == "hostlint" else "pyvmomi"
                 result, snapshots[name] = run_hostlint(
-                    sim, args.page_size, args.concurrency, False, args.parallel, parser=parser
+                    sim, args.page_size, args.concurrency, False, args.parallel, parser, args.slice_size
                 )
                 runs[name].append(result)
             elif name == "cli":
@@ -454,7 +467,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--repeat", type=int, default=3, help="rounds (and runs per setting with --sweep); medians")
     parser.add_argument("--page-size", type=int, default=500)
     parser.add_argument("--concurrency", type=int, default=8)
-    parser.add_argument("--parallel", type=int, default=2, help="concurrent host retrievals (slices)")
+    parser.add_argument("--parallel", type=int, default=2, help="host retrievals (slices) in flight")
+    parser.add_argument("--slice-size", type=int, default=HOST_SLICE, help="hosts per retrieval slice")
     parser.add_argument("--delay-ms", type=int, default=0, help="latency added to every SOAP call")
     parser.add_argument(
         "--inventories", nargs="*", choices=INVENTORIES, default=list(INVENTORIES), help="which inventories"
@@ -472,14 +486,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--sweep",
         action="store_true",
-        help="time hostlint alone for each per-host call concurrency and host retrieval parallelism "
-        "(the defaults in hostlint/collect/limits.py come from this)",
+        help="time hostlint alone for each per-host call concurrency, host retrievals in flight and slice size "
+        "(the defaults in hostlint/collect/limits.py and retrieve.HOST_SLICE come from this)",
     )
     parser.add_argument(
         "--sweep-concurrency", type=int, nargs="+", default=list(SWEEP_CONCURRENCY), help="values tried with --sweep"
     )
     parser.add_argument(
         "--sweep-parallel", type=int, nargs="+", default=list(SWEEP_PARALLEL), help="values tried with --sweep"
+    )
+    parser.add_argument(
+        "--sweep-slice", type=int, nargs="+", default=list(SWEEP_SLICE), help="values tried with --sweep"
     )
     args = parser.parse_args(argv)
     if args.no_naive:
@@ -534,10 +551,11 @@ def profile(args: argparse.Namespace) -> int:
 
 SWEEP_CONCURRENCY = (1, 2, 4, 8, 16)
 SWEEP_PARALLEL = (1, 2, 4)
+SWEEP_SLICE = (25, 50, 100, 250)
 
 
 def sweep(args: argparse.Namespace) -> int:
-    """Median seconds of hostlint's collection for each (concurrency, parallel), fastest first."""
+    """Median seconds of hostlint's collection for each (concurrency, parallel, slice size), fastest first."""
     import statistics
 
     with tempfile.TemporaryDirectory(prefix="hostlint-bench-") as work:
@@ -549,24 +567,35 @@ def sweep(args: argparse.Namespace) -> int:
         rows = []
         with launcher.Simulator(sim_binary, scenario_path, password=PASSWORD, extra_args=extra) as sim:
             run_hostlint(sim, args.page_size, 8, False, 1)  # warm up: the first run pays the simulator's caches
-            # every (concurrency, parallel) pair, interleaved run by run so that a load change hits all alike
-            settings = [(c, p) for p in args.sweep_parallel for c in args.sweep_concurrency]
-            times: dict[tuple[int, int], list[float]] = {setting: [] for setting in settings}
+            # every setting, interleaved run by run so that a load change hits all alike; one query when parallel is 1
+            settings = sorted(
+                {
+                    (c, p, sl if p > 1 else 0)
+                    for p in args.sweep_parallel
+                    for c in args.sweep_concurrency
+                    for sl in args.sweep_slice
+                }
+            )
+            times: dict[tuple[int, int, int], list[float]] = {setting: [] for setting in settings}
             for _ in range(args.repeat):
-                for concurrency, parallel in settings:
-                    run = run_hostlint(sim, args.page_size, concurrency, False, parallel)[0]
-                    times[(concurrency, parallel)].append(run["seconds"])
-            for (concurrency, parallel), seconds in times.items():
-                rows.append({"concurrency": concurrency, "parallel": parallel, "seconds": statistics.median(seconds)})
+                for concurrency, parallel, slice_size in settings:
+                    run = run_hostlint(
+                        sim, args.page_size, concurrency, False, parallel, slice_size=slice_size or HOST_SLICE
+                    )[0]
+                    times[(concurrency, parallel, slice_size)].append(run["seconds"])
+            for (concurrency, parallel, slice_size), seconds in times.items():
+                row = {"concurrency": concurrency, "parallel": parallel, "slice": slice_size or None}
+                rows.append(row | {"seconds": statistics.median(seconds)})
     rows.sort(key=lambda row: row["seconds"])
     result = {"hosts": args.hosts, "delay_ms": args.delay_ms, "repeat": args.repeat, "runs": rows}
     if args.json:
         print(json.dumps(result, indent=2))
     else:
         print(f"{args.hosts} hosts, {args.delay_ms} ms per call, median of {args.repeat} runs, fastest first")
-        print(f"{'concurrency':>11} {'parallel':>8} {'seconds':>9}")
+        print(f"{'concurrency':>11} {'parallel':>8} {'slice':>6} {'seconds':>9}")
         for row in rows:
-            print(f"{row['concurrency']:>11} {row['parallel']:>8} {row['seconds']:>9.2f}")
+            size = row["slice"] or "-"
+            print(f"{row['concurrency']:>11} {row['parallel']:>8} {size:>6} {row['seconds']:>9.2f}")
     return 0
 
 

@@ -19,6 +19,7 @@ from hostlint.collect.vsphere.fastretrieve import Parser, parser_from_env
 from hostlint.collect.vsphere.hints import HintQueries
 from hostlint.collect.vsphere.retrieve import (
     DEFAULT_PAGE_SIZE,
+    HOST_SLICE,
     Retrieved,
     RoundTrips,
     retrieve_hosts,
@@ -104,6 +105,7 @@ def collect(
     progress: Progress | None = None,
     parallel: int = 2,
     parser: Parser | None = None,
+    slice_size: int = HOST_SLICE,
 ) -> Collection:
     """Everything hostlint reads from one vCenter or ESXi host, as a snapshot (never raises for one bad host).
 
@@ -115,7 +117,7 @@ def collect(
     HOSTLINT_VSPHERE_PARSER, else lxml. Both give the same snapshot (tests/test_vsphere_fastparse.py).
     """
     with gc_paused():
-        return _collect(service_instance, source, page_size, concurrency, progress, parallel, parser)
+        return _collect(service_instance, source, page_size, concurrency, progress, parallel, parser, slice_size)
 
 
 def _collect(
@@ -126,6 +128,7 @@ def _collect(
     progress: Progress | None,
     parallel: int,
     parser: Parser | None,
+    slice_size: int,
 ) -> Collection:
     parser = parser or parser_from_env()
     progress = progress or Progress()
@@ -137,8 +140,9 @@ def _collect(
     content = service_instance.content
     vcenter = source if content.about.apiType == "VirtualCenter" else None
 
-    # The distributed switches and the VMs come in on other connections while the hosts are retrieved, in
-    # `parallel` slices: the server prepares one slice while the client reads another (bench/vsphere.py).
+    # The distributed switches and the VMs come in on other connections while the hosts are retrieved in
+    # slices of `slice_size`, `parallel` at a time: the server prepares one slice while the client reads
+    # another (bench/vsphere.py --sweep).
     # Each host's own calls (CDP/LLDP hints, iSCSI bindings) start as soon as its page has arrived.
     refused: list[CollectionError] = []
     queries = HintQueries(concurrency, trips, on_host=lambda host: progress.on_host(host.get("name")), parser=parser)
@@ -149,7 +153,9 @@ def _collect(
             hosts: list[Retrieved] = _part(
                 source,
                 "hosts",
-                lambda: retrieve_hosts(content, page_size, trips, queries.submit, parallel=parallel, parser=parser),
+                lambda: retrieve_hosts(
+                    content, page_size, trips, queries.submit, parallel=parallel, parser=parser, slice_size=slice_size
+                ),
                 [],
                 refused,
             )

@@ -137,8 +137,14 @@ def _local(tag: str) -> tuple[str, str]:
 
 
 # What a leaf element's text becomes, by the (compatible) type pyvmomi would give it.
+_BOOLEANS = {"true": True, "false": False, "1": True, "0": False}
+
+
 def _bool(text: str) -> bool:
-    if text == "0" or text.lower() == "false":
+    found = _BOOLEANS.get(text)
+    if found is not None:
+        return found
+    if text.lower() == "false":
         return False
     if text == "1" or text.lower() == "true":
         return True
@@ -194,7 +200,8 @@ class Tables:
     def __init__(self, version: str) -> None:
         self._version = version
         self._types: dict[tuple[str, str], type] = {}
-        self._layouts: dict[tuple[type, Projection | None], _Layout] = {}
+        self._layouts: dict[type, _Layout] = {}  # unprojected
+        self._projected: dict[tuple[type, Projection], _Layout] = {}
         self._leaves: dict[type, Callable[[str], Any] | None] = {}
         self._compatible: dict[type, type] = {}
 
@@ -224,7 +231,7 @@ class Tables:
         return found
 
     def layout(self, kind: Any, projection: Projection | None = None) -> _Layout:
-        found = self._layouts.get((kind, projection))
+        found = self._layouts.get(kind) if projection is None else self._projected.get((kind, projection))
         if found is None:
             namespace = VmomiSupport.GetWsdlNamespace(kind._version)
             template = object.__new__(kind)
@@ -251,7 +258,10 @@ class Tables:
                 props[f"{{{namespace}}}{info.name}"] = _Prop(info.name, info.type, is_list, leaf, plain, inner)
             wanted = tuple(props) if fields is not None else None
             found = _Layout(template=template.__dict__, lists=tuple(lists), props=props, wanted=wanted)
-            self._layouts[(kind, projection)] = found
+            if projection is None:
+                self._layouts[kind] = found
+            else:
+                self._projected[(kind, projection)] = found
         return found
 
     def leaf(self, kind: type) -> Callable[[str], Any] | None:
