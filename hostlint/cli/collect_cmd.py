@@ -4,16 +4,15 @@ from __future__ import annotations
 
 import click
 
-from hostlint.cli.collect_kvm_cmd import kvm
-from hostlint.cli.collect_switches_cmd import switches
-from hostlint.cli.collect_vsphere_cmd import vsphere
+from hostlint.cli.lazy import LazyGroup
+
+SOURCES = {
+    "vsphere": "hostlint.cli.collect_vsphere_cmd:vsphere",
+    "kvm": "hostlint.cli.collect_kvm_cmd:kvm",
+    "switches": "hostlint.cli.collect_switches_cmd:switches",
+}
 
 
-@click.group()
+@click.group(cls=LazyGroup, lazy=SOURCES)
 def collect() -> None:
     """Collect live facts into a snapshot file (vSphere, switches, KVM hosts)."""
-
-
-collect.add_command(vsphere)
-collect.add_command(kvm)
-collect.add_command(switches)

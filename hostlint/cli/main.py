@@ -9,39 +9,34 @@ import traceback
 import click
 
 from hostlint import __version__
-from hostlint.cli.check_cmd import check
-from hostlint.cli.collect_cmd import collect
-from hostlint.cli.completion_cmd import completion
 from hostlint.cli.exit import Exit
-from hostlint.cli.export_cmd import export
-from hostlint.cli.history_cmd import diff, history
-from hostlint.cli.plan_cmd import plan
-from hostlint.cli.rules_cmd import docs, rule, rules
-from hostlint.cli.scan_cmd import scan
-from hostlint.cli.schema_cmd import schema_cmd
+from hostlint.cli.lazy import LazyGroup
 
 DEBUG_ENV = "HOSTLINT_DEBUG"
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+# Each command is imported when it runs: a collection does not load the rule engine (hostlint.cli.lazy).
+COMMANDS = {
+    "check": "hostlint.cli.check_cmd:check",
+    "collect": "hostlint.cli.collect_cmd:collect",
+    "completion": "hostlint.cli.completion_cmd:completion",
+    "diff": "hostlint.cli.history_cmd:diff",
+    "docs": "hostlint.cli.rules_cmd:docs",
+    "export": "hostlint.cli.export_cmd:export",
+    "history": "hostlint.cli.history_cmd:history",
+    "plan": "hostlint.cli.plan_cmd:plan",
+    "rule": "hostlint.cli.rules_cmd:rule",
+    "rules": "hostlint.cli.rules_cmd:rules",
+    "scan": "hostlint.cli.scan_cmd:scan",
+    "schema": "hostlint.cli.schema_cmd:schema_cmd",
+}
+
+
+@click.group(cls=LazyGroup, lazy=COMMANDS, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="hostlint")
 @click.option("--debug", is_flag=True, help=f"Show the traceback of an internal error. [env: {DEBUG_ENV}=1]")
 def cli(debug: bool) -> None:
     """Lint ESXi and KVM host networking against the switches the hosts are cabled to."""
-
-
-cli.add_command(check)
-cli.add_command(collect)
-cli.add_command(rules)
-cli.add_command(rule)
-cli.add_command(docs)
-cli.add_command(scan)
-cli.add_command(history)
-cli.add_command(diff)
-cli.add_command(plan)
-cli.add_command(schema_cmd)
-cli.add_command(completion)
-cli.add_command(export)
 
 
 def _debug(argv: list[str]) -> bool:
