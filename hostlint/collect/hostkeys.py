@@ -16,9 +16,11 @@ import os
 import threading
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
-import asyncssh
+if TYPE_CHECKING:  # asyncssh is imported where a key is read: a vSphere-only run does not load it
+    import asyncssh
+
 
 USER_FILES = ("~/.ssh/known_hosts", "~/.ssh/known_hosts2")
 SYSTEM_FILES = ("/etc/ssh/ssh_known_hosts", "/etc/ssh/ssh_known_hosts2")
@@ -78,6 +80,8 @@ class HostKeyPolicy:
             return self._loaded
 
     def _read(self) -> asyncssh.SSHKnownHosts:
+        import asyncssh
+
         known = asyncssh.SSHKnownHosts()
         for path in self.files():
             if self.known_hosts is None and not path.is_file():
@@ -146,42 +150,3 @@ class HostKeyPolicy:
                 out.write(line)
             if self._loaded is not None:
                 self._loaded.load(line)
-
-
-# --- asyncssh (ESXi): trusted keys come from the policy, an unknown or changed key goes to its check ----------
-
-
-class _AsyncsshClient(asyncssh.SSHClient):
-    def __init__(self, policy: HostKeyPolicy):
-        self.policy = policy
-        self.refusal: str | None = None
-
-    def validate_host_public_key(self, host: str, addr: str, port: int, key: asyncssh.SSHKey) -> bool:
-        try:
-            self.policy.check(host, port or SSH_PORT, key)
-        except HostKeyRefused as exc:
-            self.refusal = str(exc)
-            return False
-        return True
-
-
-class AsyncsshVerifier:
-    """`asyncssh.connect(..., **verifier.options())`; after HostKeyNotVerifiable, `verifier.refusal` says why."""
-
-    def __init__(self, policy: HostKeyPolicy):
-        self._client = _AsyncsshClient(policy)
-
-    @property
-    def refusal(self) -> str | None:
-        return self._client.refusal
-
-    def options(self) -> dict[str, Any]:
-        policy = self._client.policy
-
-        def trusted(
-            host: str, addr: str, port: int | None
-        ) -> tuple[list[asyncssh.SSHKey], list[asyncssh.SSHKey], list[asyncssh.SSHKey]]:
-            keys, _revoked = policy.known_keys(host, port or SSH_PORT)
-            return keys, [], []
-
-        return {"known_hosts": trusted, "client_factory": lambda: self._client}

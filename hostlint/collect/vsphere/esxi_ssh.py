@@ -19,7 +19,8 @@ from pathlib import Path
 import asyncssh
 
 from hostlint.collect.credentials import ESXI_SSH, find_password
-from hostlint.collect.hostkeys import AsyncsshVerifier, HostKeyPolicy, KnownHostsError
+from hostlint.collect.hostkeys import HostKeyPolicy, KnownHostsError
+from hostlint.collect.hostkeys_asyncssh import AsyncsshVerifier
 from hostlint.collect.pcie import LspciDevices, normalise_pci_address, parse_lspci
 from hostlint.snapshot.common import CollectionError, PciLink
 from hostlint.snapshot.esxi import EsxiHost
