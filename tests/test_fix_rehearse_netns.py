@@ -159,15 +159,31 @@ def _links(host: KvmHost) -> dict[str, tuple]:
     return {i.name: ("physical" if i.kind == "veth" else i.kind, i.mtu, i.master, i.operstate) for i in host.interfaces}
 
 
-def _assert_seeded(host: KvmHost, collected: KvmHost) -> None:
-    """The collection shows each of the host's links as the snapshot has it; a tap with no reader
+def _seeded(host: KvmHost, collected: KvmHost) -> tuple[dict, dict]:
+    """(what the collection shows of the host's links, what the snapshot says); a tap with no reader
     has no carrier, which is the kernel's to say, not the snapshot's."""
     links = _links(collected)
     expected = {
         name: (kind, mtu, master, links.get(name, (None,) * 4)[3] if kind == "tap" else state)
         for name, (kind, mtu, master, state) in _links(host).items()
     }
-    assert {name: links.get(name) for name in expected} == expected
+    return {name: links.get(name) for name in expected}, expected
+
+
+def _collect_seeded(namespace: HostNamespace, host: KvmHost, out: Path) -> KvmHost:
+    """The collection once the seeded links show as the snapshot has them, within 10 s.
+
+    The kernel reports a link's operational state through linkwatch, which batches non-urgent
+    events for up to a second (net/core/link_watch.c): a bridge read right after its ports came
+    up may still say down."""
+    for attempt in range(10):
+        collected = namespace.collect(host.name, out)
+        shown, expected = _seeded(host, collected)
+        if shown == expected or attempt == 9:
+            break
+        time.sleep(1)
+    assert shown == expected
+    return collected
 
 
 def _fold(snapshot: Snapshot, collected: KvmHost, name: str) -> None:
@@ -213,8 +229,7 @@ def test_iproute2_plan_runs_in_a_namespace_and_rolls_back(make, namespace: HostN
         pytest.skip(reason)
     folder = tmp_path / "fix"
     write_plan(plan, snapshot, folder)
-    first = namespace.collect(device, tmp_path / "first.json")
-    _assert_seeded(host, first)
+    first = _collect_seeded(namespace, host, tmp_path / "first.json")
     working = snapshot.model_copy(deep=True)
     for s in plan.steps:
         if s in steps:
@@ -252,8 +267,7 @@ def test_namespace_holds_what_the_kernel_can_make_of_the_lab_host(namespace: Hos
     host.bridges[0].members = ["eno1", "eno2", "vnet0", "vnet1"]
     host.interfaces[0].mtu = 9000
     namespace.seed(host)
-    collected = namespace.collect(host.name, tmp_path / "seeded.json")
-    _assert_seeded(host, collected)
+    collected = _collect_seeded(namespace, host, tmp_path / "seeded.json")
     assert sorted(collected.bridges[0].members) == ["eno1", "eno2", "vnet0", "vnet1"]
     namespace.ip("link", "set", "dev", "eno1", "mtu", "1500")
     again = namespace.collect(host.name, tmp_path / "again.json")
