@@ -48,6 +48,7 @@ VERSION_TABLE = "hostlint_alembic_version"
 HEAD_REVISION = "0002"
 SNAPSHOT_ENCODING = "json+zlib"
 SQLITE_BUSY_TIMEOUT_S = 60
+SQLITE_LOCKED_RETRY_S = 0.2  # pause before opening a SQLite file again that another process is setting up
 PG_CONNECT_TIMEOUT_S = 15
 # pg_advisory_xact_lock key for migrations: any constant shared by every hostlint ("hl" in ASCII).
 PG_MIGRATION_LOCK = 0x686C
@@ -437,10 +438,25 @@ def open_store(value: str | None = None) -> HistoryStore:
             "for PostgreSQL install hostlint[postgres]"
         ) from exc
     store = HistoryStore(engine)
-    try:
-        with store._errors("open the history database"):
-            store.migrate()
-    except StoreError:
-        store.close()
-        raise
-    return store
+    deadline = time.monotonic() + SQLITE_BUSY_TIMEOUT_S
+    while True:
+        try:
+            with store._errors("open the history database"):
+                store.migrate()
+            return store
+        except StoreError as exc:
+            # A new SQLite file opened by two processes at once: switching it to WAL (or reading it while
+            # the other does) can answer "database is locked" without waiting on the busy timeout.
+            # Bounded: as long as the busy timeout, then the error stands.
+            if not (_sqlite_locked(exc) and time.monotonic() < deadline):
+                store.close()
+                raise
+        store.engine.dispose()  # reconnect: each new connection sets WAL and the busy timeout again
+        time.sleep(SQLITE_LOCKED_RETRY_S)
+
+
+def _sqlite_locked(exc: StoreError) -> bool:
+    import sqlite3
+
+    orig = getattr(exc.__cause__, "orig", None)
+    return isinstance(orig, sqlite3.OperationalError) and "database is locked" in str(orig)
