@@ -37,6 +37,8 @@ import json
 import os
 import sys
 
+from emulator_state import commit
+
 POLICIES = {
     "iphash": "loadbalance_ip",
     "mac": "loadbalance_srcmac",
@@ -252,14 +254,7 @@ def main() -> int:
     except EsxcliError as exc:
         print(f"Error: {exc}")
         return 1
-    with open(path + ".new", "w", encoding="utf-8") as handle:
-        json.dump(host, handle, indent=1)
-    os.replace(path + ".new", path)
-    with open(path + ".log", "a", encoding="utf-8") as handle:
-        handle.write(json.dumps(sys.argv[1:]) + "\n")
-    for line in out:
-        print(line)
-    return 0
+    return commit(path, host, out)
 
 
 if __name__ == "__main__":

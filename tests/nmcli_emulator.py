@@ -45,6 +45,8 @@ import json
 import os
 import sys
 
+from emulator_state import commit
+
 # libnm NMSettingBond: NM_SETTING_BOND_OPTION_* (NetworkManager 1.42).
 BOND_OPTIONS = {
     "active_slave",
@@ -335,14 +337,7 @@ def main() -> int:
     except NmcliError as exc:
         print(f"Error: {exc}", file=sys.stderr)
         return exc.code
-    with open(path + ".new", "w", encoding="utf-8") as handle:
-        json.dump(state, handle, indent=1)
-    os.replace(path + ".new", path)
-    with open(path + ".log", "a", encoding="utf-8") as handle:
-        handle.write(json.dumps(sys.argv[1:]) + "\n")
-    for line in out:
-        print(line)
-    return 0
+    return commit(path, state, out)
 
 
 if __name__ == "__main__":
