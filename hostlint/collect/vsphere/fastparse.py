@@ -382,12 +382,7 @@ class Builder:
             name, static, is_list, leaf, plain, inner = prop
             if child.items():  # attributes: xsi:type, a reference's type
                 item = self.value(child, static, inner)
-                if is_list and not isinstance(item, list):
-                    fields[name].append(item)
-                else:
-                    fields[name] = item
-                continue
-            if leaf is not None:
+            elif leaf is not None:
                 if len(child):
                     raise Unexpected(f"{child.tag} has elements inside a value")
                 item = leaf(child.text or "")
@@ -395,10 +390,7 @@ class Builder:
                 item = self.data_object(child, plain, inner)
             else:
                 item = self.value(child, static, inner)
-                if is_list and isinstance(item, list):
-                    fields[name] = item
-                    continue
-            if is_list:
+            if is_list and not isinstance(item, list):
                 fields[name].append(item)
             else:
                 fields[name] = item
