@@ -97,6 +97,7 @@ def _part(source: str, what: str, read: Callable[[], T], empty: T, refused: list
         return empty
 
 
+@gc_paused()  # no cyclic GC while the hosts' objects pile up (hostlint.gcpause)
 def collect(
     service_instance: vim.ServiceInstance,
     source: str,
@@ -116,20 +117,6 @@ def collect(
     `parser`: how the bulk retrievals' answers are read, `lxml` (fast) or `pyvmomi`; by default
     HOSTLINT_VSPHERE_PARSER, else lxml. Both give the same snapshot (tests/test_vsphere_fastparse.py).
     """
-    with gc_paused():
-        return _collect(service_instance, source, page_size, concurrency, progress, parallel, parser, slice_size)
-
-
-def _collect(
-    service_instance: vim.ServiceInstance,
-    source: str,
-    page_size: int,
-    concurrency: int,
-    progress: Progress | None,
-    parallel: int,
-    parser: Parser | None,
-    slice_size: int,
-) -> Collection:
     parser = parser or parser_from_env()
     progress = progress or Progress()
     trips = RoundTrips()
