@@ -59,7 +59,18 @@ def test_a_record_lost_without_an_error_is_a_silent_shortfall(tmp_path):
     result = _bench(_corpus(tmp_path, RAW, truth))
     assert result.returncode == 1
     row = next(line for line in result.stdout.splitlines() if "show interfaces" in line)
-    assert row.split()[3:7] == ["1", "0", "1", "1/2"]  # files, crashes, silent, records
+    assert row.split()[3:8] == ["1", "0", "1", "0", "1/2"]  # files, crashes, silent, false errors, records
+
+
+def test_an_error_where_nothing_was_lost_is_a_false_collection_error(tmp_path):
+    """A header the template does not read is reported; the truth has only the port that was read."""
+    raw = RAW + "GigabitEthernet1/0/2 is in a state of its own\n  MTU 1500 bytes, BW 1000000 Kbit/sec,\n"
+    truth = "parsed_sample:\n  - interface: GigabitEthernet1/0/1\n    mtu: '9000'\n"
+    result = _bench(_corpus(tmp_path, raw, truth))
+    assert result.returncode == 1
+    row = next(line for line in result.stdout.splitlines() if "show interfaces" in line)
+    assert row.split()[3:8] == ["1", "0", "0", "1", "1/1"]
+    assert "0 false collection errors" in result.stdout and "NOT met" in result.stdout
 
 
 def test_an_empty_corpus_is_an_error(tmp_path):

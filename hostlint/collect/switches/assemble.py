@@ -19,6 +19,7 @@ from hostlint import names, vlans
 from hostlint import platforms as registry
 from hostlint.collect.switches import normalise
 from hostlint.collect.switches.inventory import Device
+from hostlint.collect.switches.kinds import is_channel, is_port
 from hostlint.collect.switches.parse import Parsed, Record
 from hostlint.snapshot.common import Neighbour
 from hostlint.snapshot.switch import (
@@ -38,23 +39,9 @@ from hostlint.snapshot.switch import (
 T = TypeVar("T")
 _SWITCHPORT_MODES: tuple[PortMode, ...] = ("access", "trunk")
 
-# Not switch ports: SVIs, loopbacks, management, tunnels, Junos logical units and internal interfaces.
-_NOT_PORTS = re.compile(
-    r"^(vlan|loopback|lo\d|tunnel|null|management|mgmt|nve|irb|vme|em\d|fxp|me\d|vcp-|jsrv|bme|cbp|dsc|esi|"
-    r"gr-|ip-|lsi|mtun|pimd|pime|pip|pp0|rbeb|tap|vtep)|\.\d+$",
-    re.IGNORECASE,
-)
 _MEMBER = re.compile(r"(\S+?)\(([^()\s]+)\)")
 # Junos `display set` repeats `vlan members` once per VLAN: those lines add up, the others replace.
 _ACCUMULATED = ("vlan_members",)
-
-
-def is_channel(name: str) -> bool:
-    return name.startswith("Port-channel") or re.fullmatch(r"ae\d+", name) is not None
-
-
-def is_port(name: str) -> bool:
-    return not is_channel(name) and not _NOT_PORTS.search(name)
 
 
 @dataclass
@@ -262,6 +249,8 @@ def _status(shown: Record, configured: Record) -> PortStatus | None:
     reason = " ".join(str(v) for v in (shown.get("reason"), admin) if v)
     protocol = shown.get("protocol")
     status = normalise.port_status(str(shown["state"]), reason or None, str(protocol) if protocol else None)
+    if status == "disabled" and admin.lower() == "up":
+        status = "down"  # `admin state is up`: whatever the reason says, the port itself is not shut
     if configured.get("shutdown") and status == "down":
         status = "disabled"
     return status

@@ -8,6 +8,11 @@ key is (the interface, the local port), and per field a pattern that tells
 the record shows that field. Records the count finds and the template missed,
 and fields a record shows that the template did not read, become errors naming
 the command and what was lost; those facts stay unknown.
+
+Only what hostlint reads is counted: with `only: ports-and-channels` a record
+whose key is an SVI, a tunnel, a loopback, a subinterface... (anything the
+assembly does not build, `kinds.is_read`) is no record, so a collection error
+always means that something a rule could read was lost.
 """
 
 from __future__ import annotations
@@ -18,6 +23,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from hostlint import names
+from hostlint.collect.switches.kinds import is_read
 
 _LISTED = 6  # names listed in one message; the count says how many more
 
@@ -34,12 +40,16 @@ class RecordCount:
     scope: re.Pattern[str] | None = None
     fields: dict[str, re.Pattern[str]] = field(default_factory=dict)
     skip: re.Pattern[str] | None = None
+    only_read: bool = False
 
     @classmethod
     def from_spec(cls, raw: dict[str, Any]) -> RecordCount:
         def pattern(text: str | None) -> re.Pattern[str] | None:
             return re.compile(text, re.MULTILINE) if text else None
 
+        only = raw.get("only")
+        if only not in (None, "ports-and-channels"):
+            raise ValueError(f"records `only: {only}`: the one kind known is `ports-and-channels`")
         return cls(
             group=raw["group"],
             what=raw["what"],
@@ -49,6 +59,7 @@ class RecordCount:
             scope=pattern(raw.get("scope")),
             fields={name: re.compile(text, re.MULTILINE) for name, text in (raw.get("fields") or {}).items()},
             skip=pattern(raw.get("skip")),
+            only_read=only is not None,
         )
 
 
@@ -96,6 +107,8 @@ def blocks(count: RecordCount, output: str) -> list[_Block]:
     found = [b for b in found if b.key or any(line.strip() for line in b.text.splitlines()[1:])]
     if count.skip:
         found = [b for b in found if not count.skip.search(b.text)]
+    if count.only_read:
+        found = [b for b in found if is_read(b.key)]
     return found
 
 

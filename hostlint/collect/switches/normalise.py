@@ -183,12 +183,16 @@ def port_status(state: str | None, reason: str | None = None, protocol: str | No
 
     IOS/EOS `X is up, line protocol is down (suspended)` is down: the link is up but
     the port passes nothing. NX-OS `X is down (XCVR not inserted)` with `admin state
-    is down` is disabled (pass the admin state in `reason`). Junos passes `Enabled` /
+    is down` is disabled (pass the admin state in `reason`); `(Channel admin down)` is down: its
+    channel is shut, not the port. Junos passes `Enabled` /
     `Administratively down` in `reason` and the physical link in `state`.
     """
     if state is None or not str(state).strip():
         return None
     text = f"{state} {reason or ''} {protocol or ''}".lower()
+    # NX-OS `Ethernet1/45 is down (Channel admin down)`: the port-channel it belongs to is shut, not the
+    # port (NX-OS Interfaces Configuration Guide, port-channel states); the port is down.
+    text = text.replace("channel admin down", "channel shut")
     if ("err" in text and "disabled" in text) or "errdisabled" in text:
         return "err-disabled"
     if "administratively" in text or re.search(r"\b(disabled|admin(istratively)? down)\b", text):
