@@ -561,8 +561,7 @@ def main(argv: list[str] | None = None) -> int:
     ok = crashes == 0 and silent == 0 and false_errors == 0 and total.accuracy >= TARGET_ACCURACY
     print(
         f"target: 0 crashes, 0 silent shortfalls, 0 false collection errors, >= {TARGET_ACCURACY}% field accuracy "
-        "outside show version: "
-        + ("met" if ok else "NOT met")
+        "outside show version: " + ("met" if ok else "NOT met")
     )
     return 0 if ok else 1
 

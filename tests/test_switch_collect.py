@@ -271,3 +271,136 @@ def test_cli_missing_password_is_exit_2_before_connecting(tmp_path, monkeypatch)
         "(service 'hostlint')"
     ]
     assert not (tmp_path / "s.json").exists()
+
+
+# Issue 24: interfaces no rule reads, in each platform's format (Cisco IOS-XE and NX-OS command
+# references, EOS User Manual), written for this test. Added to the samples, they change nothing.
+_L3_EXTRAS = {
+    "cisco_ios": {
+        "show interfaces": """\
+Vlan20 is up, line protocol is up , Autostate Enabled
+  Hardware is Ethernet SVI, address is 00a3.8e4c.1ac1 (bia 00a3.8e4c.1ac1)
+  Description: storage svi
+  MTU 9000 bytes, BW 1000000 Kbit/sec, DLY 10 usec,
+Tunnel1 is up, line protocol is up
+  Hardware is Tunnel
+  Description: gre to branch
+  MTU 9976 bytes, BW 100 Kbit/sec, DLY 50000 usec,
+GigabitEthernet1/0/48.100 is up, line protocol is up
+  Hardware is Gigabit Ethernet, address is 00a3.8e4c.1ab0 (bia 00a3.8e4c.1ab0)
+  Description: tenant-a
+  MTU 1500 bytes, BW 1000000 Kbit/sec, DLY 10 usec,
+pseudowire100 is up
+  Description: l2vpn to pe2
+  MTU 1500 bytes, BW 10000000 Kbit/sec, DLY 0 usec,
+Loopback0 is up, line protocol is up
+  Hardware is Loopback
+  MTU 1514 bytes, BW 8000000 Kbit/sec, DLY 5000 usec,
+""",
+        "show running-config": "interface Vlan20\n ip address 10.0.20.1 255.255.255.0\n!\n"
+        "interface Tunnel1\n tunnel source Loopback0\n!\n",
+    },
+    "cisco_nxos": {
+        "show interface": """
+Vlan20 is down (VLAN/BD is down), line protocol is down
+  Hardware is EtherSVI, address is  00fe.c8a1.2c07
+  Description: storage svi
+  MTU 9000 bytes, BW 1000000 Kbit, DLY 10 usec,
+
+Vlan30 is up, line protocol is up, autostate enabled
+  Hardware is EtherSVI, address is  00fe.c8a1.2c07
+  MTU 9000 bytes, BW 1000000 Kbit, DLY 10 usec,
+
+nve1 is up
+admin state is up,  Hardware: NVE
+  MTU 9216 bytes
+  Encapsulation VXLAN
+
+Tunnel1 is up
+    Admin State: up
+    MTU 1476 bytes, BW 9 Kbit
+
+Ethernet1/47.100 is up
+admin state is up, Dedicated Interface
+  Description: tenant-b
+  MTU 1500 bytes, BW 10000000 Kbit, DLY 10 usec
+""",
+        "show running-config": "\ninterface Vlan20\n  no shutdown\n  mtu 9000\n",
+    },
+    "arista_eos": {
+        "show interfaces": """\
+Vlan20 is up, line protocol is up (connected)
+  Hardware is Vlan, address is 5254.00aa.0000 (bia 5254.00aa.0000)
+  Description: storage
+  IP MTU 9000 bytes (default)
+Vxlan1 is up, line protocol is up (connected)
+  Hardware is Vxlan
+Ethernet48.100 is up, line protocol is up (connected)
+  Hardware is Subinterface, address is 5254.00aa.0030
+  Description: tenant-c
+  IP MTU 1500 bytes
+""",
+        "show running-config": "interface profile UPLINKS\n   command switchport mode trunk\n!\n"
+        "interface Vlan20\n   mtu 9000\n!\n",
+    },
+}
+
+
+def _with_l3_extras(platform: str) -> dict[str, str]:
+    outputs = build(platform)
+    for command, extra in _L3_EXTRAS[platform].items():
+        text = outputs[command]
+        # Configuration blocks go before the closing `end`; interface blocks after the last one.
+        outputs[command] = (
+            text.replace("\nend", "\n" + extra + "end") if text.rstrip().endswith("end") else text + extra
+        )
+    return outputs
+
+
+def test_svis_tunnels_subinterfaces_and_profiles_collect_with_no_collection_error(emulator, trusted):
+    plain = {
+        p: _device(n, p, emulator.add(EmulatedSwitch(name=n, platform=p, outputs=build(p))))
+        for p, n in (("cisco_ios", "sw-ios1"), ("cisco_nxos", "nx1"), ("arista_eos", "eos1"))
+    }
+    extra = {
+        platform: _device(
+            f"{device.name}-l3",
+            platform,
+            emulator.add(EmulatedSwitch(name=device.name, platform=platform, outputs=_with_l3_extras(platform))),
+        )
+        for platform, device in plain.items()
+    }
+    snapshot = collect_switches([*plain.values(), *extra.values()], concurrency=6, policy=trusted())
+    assert snapshot.collection_errors == []
+    switches = {s.name: s for s in snapshot.switches}
+    for platform, device in plain.items():
+        # Nothing is added, nothing lent: the switch is the one its plain samples give.
+        with_extras = switches[f"{device.name}-l3"].model_dump(exclude={"name", "aliases"})
+        assert with_extras == switches[device.name].model_dump(exclude={"name", "aliases"}), platform
+
+
+def test_cli_summary_counts_switches_with_errors_apart_from_those_not_collected(emulator, tmp_path, trusted):
+    broken = build("cisco_ios")
+    broken["show interfaces"] += "GigabitEthernet1/0/47 is in a state of its own\n  MTU 1500 bytes, BW 1000 Kbit/sec,\n"
+    ports = {
+        "sw-ios1": emulator.add(EmulatedSwitch(name="sw-ios1", platform="cisco_ios", outputs=build("cisco_ios"))),
+        "sw-ios2": emulator.add(EmulatedSwitch(name="sw-ios2", platform="cisco_ios", outputs=broken)),
+        "nx1": emulator.add(EmulatedSwitch(name="nx1", platform="cisco_nxos", outputs=build("cisco_nxos"))),
+        "ex1": emulator.add(EmulatedSwitch(name="ex1", platform="juniper_junos", outputs=build("juniper_junos"))),
+    }
+    platforms = {"sw-ios1": "ios", "sw-ios2": "ios", "nx1": "nxos", "ex1": "junos"}
+    inventory = tmp_path / "hosts.yaml"
+    inventory.write_text(
+        "".join(
+            f"{name}: {{hostname: 127.0.0.1, port: {port}, platform: {platforms[name]}, username: netadmin}}\n"
+            for name, port in ports.items()
+        ),
+        encoding="utf-8",
+    )
+    output = tmp_path / "s.json"
+    args = ["collect", "switches", "-i", str(inventory), "-o", str(output), "--known-hosts"]
+    result = CliRunner().invoke(cli, [*args, str(trusted().known_hosts)], standalone_mode=False, catch_exceptions=False)
+    assert result.return_value == Exit.PARTIAL
+    assert f"hostlint: collected 4 of 4 switches into {output}, 1 with collection errors" in result.stderr
+    assert "sw-ios2: show interfaces: 1 of " in result.stderr
+    assert [e.target for e in load_snapshot(output).collection_errors] == ["sw-ios2"]

@@ -15,7 +15,7 @@ from hostlint.cli.output import output_option, write_snapshot
 from hostlint.cli.settings import config_options
 from hostlint.collect.switches import InventoryError, Timeouts, UnsupportedPlatform, collect_switches, load_inventory
 from hostlint.collect.switches.inventory import missing_passwords, password_for
-from hostlint.collect.switches.runner import DeviceResult
+from hostlint.collect.switches.runner import DeviceResult, summary
 from hostlint.config import ConfigError, load_config
 
 
@@ -114,7 +114,7 @@ def switches(
     # Nulls are written: an unknown fact is `null`, never left for a default to fill in on reading.
     write_snapshot(snapshot, output)
     failed = sorted({error.target for error in snapshot.collection_errors})
-    click.echo(f"hostlint: collected {len(devices) - len(failed)} of {len(devices)} switches into {output}", err=True)
+    click.echo(f"hostlint: {summary(snapshot, len(devices), str(output))}", err=True)
     for error in snapshot.collection_errors:
         click.echo(f"hostlint: {error.target}: {error.reason}", err=True)
     return Exit.PARTIAL if failed else Exit.CLEAN

@@ -10,10 +10,11 @@ from __future__ import annotations
 
 import re
 
-# Not switch ports: SVIs, loopbacks, management, tunnels, NVE, pseudowires, IOS-XE bridge-domain and
-# virtual interfaces, Junos logical units and internal interfaces, and every subinterface (`.100`).
+# Not switch ports: SVIs, loopbacks, management, tunnels, NVE and EOS Vxlan (VTEPs), pseudowires,
+# IOS-XE bridge-domain and virtual interfaces, Junos logical units and internal interfaces, and every
+# subinterface (`.100`).
 _NOT_PORTS = re.compile(
-    r"^(vlan|loopback|lo\d|tunnel|null|management|mgmt|nve|pseudowire|bdi\d|nvi\d|virtual-|dialer|irb|vme|"
+    r"^(vlan|loopback|lo\d|tunnel|null|management|mgmt|nve|vxlan|pseudowire|bdi\d|nvi\d|virtual-|dialer|irb|vme|"
     r"em\d|fxp|me\d|vcp-|jsrv|bme|cbp|dsc|esi|gr-|ip-|lsi|mtun|pimd|pime|pip|pp0|rbeb|tap|vtep)|\.\d+$",
     re.IGNORECASE,
 )
