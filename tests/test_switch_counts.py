@@ -446,3 +446,82 @@ def test_ios_show_version_variants_keep_model_and_version(text, model, version):
     switch, errors = _switch("cisco_ios", {"show version": text})
     assert errors == []
     assert (switch.model, switch.os_version) == (model, version)
+
+
+# Every command has a record count ----------------------------------------------------------------
+
+
+@pytest.mark.parametrize("platform", ["cisco_ios", "cisco_nxos", "arista_eos", "juniper_junos"])
+def test_every_command_that_yields_records_is_counted(platform):
+    # The configuration of Junos is the one exception: one record per `set` line, its interfaces are
+    # counted where their facts come from (`show interfaces extensive`).
+    uncounted = [
+        c.command
+        for c in load_platform(platform).commands
+        if not c.records and c.command != "show configuration | display set"
+    ]
+    assert uncounted == []
+
+
+# Junos members as the Junos documentation shows them: a standalone switch with no VC ports, a
+# member with its neighbour, and one configured but not present.
+JUNOS_VC = """\
+
+Virtual Chassis ID: 5c2e.8b4a.0f99
+Virtual Chassis Mode: Enabled
+                                                Mstr           Mixed Route Neighbor List
+Member ID  Status   Serial No    Model          prio  Role      Mode  Mode ID  Interface
+0 (FPC 0)  Prsnt    WS3717230101 ex4300-48t      129  Master*      N  VC   1  vcp-255/1/0
+1 (FPC 1)  Prsnt    WS3717230102 ex4300-48t      129  Backup       N  VC
+2 (FPC 2)  NotPrsnt WS3717230103 ex4300-48t
+
+{master:0}
+"""
+
+
+def test_junos_virtual_chassis_members_without_neighbours_or_absent_are_kept():
+    parsed = parse_output(_spec("juniper_junos", "show virtual-chassis"), JUNOS_VC, "sw")
+    assert parsed.warnings == []
+    assert [(m["number"], m["status"]) for m in parsed.get("members")] == [
+        ("0", "Prsnt"),
+        ("1", "Prsnt"),
+        ("2", "NotPrsnt"),
+    ]
+
+
+EOS_MLAG_DISABLED = """\
+MLAG Configuration:
+domain-id                          :
+local-interface                    :
+peer-address                       :             0.0.0.0
+peer-link                          :
+peer-config                        :
+
+MLAG Status:
+state                              :            Disabled
+negotiation status                 :
+peer-link status                   :
+local-int status                   :
+system-id                          :   00:00:00:00:00:00
+"""
+
+
+def test_eos_mlag_not_configured_is_no_error_and_no_domain():
+    switch, errors = _switch("arista_eos", {"show mlag": EOS_MLAG_DISABLED})
+    assert errors == []
+    assert switch.multichassis is None
+
+
+def test_eos_mlag_peer_link_shown_but_not_read_is_named():
+    pad = " " * 26
+    text = EOS_MLAG_DISABLED.replace(f"domain-id{pad}:", f"domain-id{pad}:  dc9")
+    text = text.replace(f"peer-link{pad}:\n", f"peer-link{pad}:  Po10 (via Et47)\n")
+    text = text.replace(":            Disabled", ":              Active")
+    _, errors = _switch("arista_eos", {"show mlag": text})
+    assert errors == ["sw: show mlag: peer link shown but not parsed for 1 of 1 MLAG domains (dc9); it stays unknown"]
+
+
+def test_ios_load_balance_line_not_read_is_an_error_not_a_silent_unknown():
+    text = "EtherChannel Load-Balancing Configuration:\n        src-dst-ip enhanced\n\n"
+    _, errors = _switch("cisco_ios", {"show etherchannel load-balance": text})
+    assert any("show etherchannel load-balance: 1 of 1 load-balance settings not parsed" in e for e in errors), errors
