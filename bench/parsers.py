@@ -24,8 +24,9 @@ How ntc's fields map to hostlint's, and where the conventions differ (kept
 general, by format, never per file):
 
 - Interfaces: `interface` -> port or port-channel name (canonical long form);
-  only ports and channels are compared (SVIs, loopbacks, tunnels, management
-  and Junos logical units are not switch ports to hostlint). Status: admin
+  only ports and channels are compared (SVIs, loopbacks, tunnels, NVE/Vxlan,
+  management and Junos logical units are not switch ports to hostlint:
+  hostlint.collect.switches.kinds). Status: admin
   down -> `disabled`, `err-disabled` -> `err-disabled`, up only when the link
   and (where shown) the line protocol are up, else `down`. MTU: Junos media
   MTU minus the 14-byte Ethernet header (untagged, as no configuration is

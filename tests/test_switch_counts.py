@@ -14,7 +14,7 @@ import pytest
 
 from hostlint.collect.switches import Device, load_platform
 from hostlint.collect.switches.assemble import build_switch
-from hostlint.collect.switches.counts import RecordCount
+from hostlint.collect.switches.counts import RecordCount, shortfalls
 from hostlint.collect.switches.kinds import is_channel, is_port, is_read
 from hostlint.collect.switches.parse import Parsed, parse_output
 
@@ -550,3 +550,20 @@ def test_ios_load_balance_line_not_read_is_an_error_not_a_silent_unknown():
     text = "EtherChannel Load-Balancing Configuration:\n        src-dst-ip enhanced\n\n"
     _, errors = _switch("cisco_ios", {"show etherchannel load-balance": text})
     assert any("show etherchannel load-balance: 1 of 1 load-balance settings not parsed" in e for e in errors), errors
+
+
+def test_a_neighbour_on_a_management_port_is_not_counted_one_on_a_switch_port_is():
+    entry = """\
+----------------------------------------
+Device ID:oob-sw1
+System Name: oob-sw1
+
+Platform: WS-C2960X-48TS-L, Capabilities: Switch IGMP
+Interface: {local}, Port ID (outgoing port): Gi1/0/12
+Holdtime: 150 sec
+"""
+    count = _spec("cisco_nxos", "show cdp neighbors detail").records[0]
+    assert shortfalls(count, "show cdp neighbors detail", entry.format(local="mgmt0"), []) == []
+    assert shortfalls(count, "show cdp neighbors detail", entry.format(local="Ethernet1/9"), []) == [
+        "show cdp neighbors detail: 1 of 1 neighbours not parsed (Ethernet1/9); their facts stay unknown"
+    ]
