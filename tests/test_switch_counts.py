@@ -360,6 +360,12 @@ def test_ios_lldp_table_rows_ending_in_digits_stay_apart_and_place_every_neighbo
     }
 
 
+def test_ios_lldp_table_disabled_or_empty_is_no_error():
+    for text in ("% LLDP is not enabled\n", IOS_LLDP_TABLE.split("Device ID")[0] + "Total entries displayed: 0\n"):
+        _, errors = _switch("cisco_ios", {"show lldp neighbors": text})
+        assert errors == [], text
+
+
 def test_ios_lldp_table_row_the_template_cannot_read_is_counted():
     table = IOS_LLDP_TABLE.replace("pbx-gw1             Gi1/0/9        91 ", "pbx-gw1             Gi1/0/9        -- ")
     _, errors = _switch("cisco_ios", {"show lldp neighbors": table})
