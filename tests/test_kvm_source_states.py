@@ -285,3 +285,117 @@ def test_mute_libvirt_endpoint_ends_within_the_timeout(tmp_path: Path, transport
     assert _errors(done) == [f"libvirt {uri}: no answer within 3 s (connect)"]
     assert took < 2 * 3 + 4, took  # Python's start-up and the host's reads on top of the deadline
     assert load_snapshot(tmp_path / "kvm.json").kvm_hosts[0].interfaces
+
+
+OVS_TOOLS = {
+    n: shutil.which(n) for n in ("ovsdb-tool", "ovsdb-server", "ovs-vswitchd", "ovs-vsctl", "ovs-appctl", "ip")
+}
+
+
+def _wait_for(path: Path, seconds: float = 10.0) -> None:
+    deadline = time.monotonic() + seconds
+    while not path.exists():
+        assert time.monotonic() < deadline, f"{path} did not appear"
+        time.sleep(0.1)
+
+
+def _stop(process: subprocess.Popen) -> None:
+    """End a daemon this test started (`ip netns exec` execs it: the process is the daemon)."""
+    process.terminate()
+    try:
+        process.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait(timeout=10)
+
+
+@pytest.mark.skipif(os.geteuid() != 0 or not all(OVS_TOOLS.values()), reason="needs root, Open vSwitch, iproute2")
+def test_ovs_vswitchd_stopped_while_ovsdb_runs_is_named_and_its_bonds_kept(tmp_path: Path) -> None:
+    """Real ovsdb-server and ovs-vswitchd (userspace datapath) in a network namespace, found by the plain
+    commands through OVS_RUNDIR: running, both answer (facts); ovs-vswitchd stopped, OVSDB still lists the
+    bridge (exit 3 naming it, bonds kept mode unknown); both stopped, nothing configured runs (silent)."""
+    namespace = f"hl-{os.getpid()}-ovsstop"
+    run = tmp_path / "ovs"
+    run.mkdir()
+    env = os.environ | {"OVS_RUNDIR": str(run), "OVS_LOGDIR": str(run), "OVS_DBDIR": str(run)}
+    daemons: dict[str, subprocess.Popen] = {}
+    subprocess.run(["ip", "netns", "add", namespace], check=True, capture_output=True)
+    in_ns = ["ip", "netns", "exec", namespace]
+    try:
+        subprocess.run(
+            [OVS_TOOLS["ovsdb-tool"], "create", str(run / "conf.db"), "/usr/share/openvswitch/vswitch.ovsschema"],
+            check=True,
+            capture_output=True,
+        )
+        db = f"unix:{run}/db.sock"
+        daemons["ovsdb-server"] = subprocess.Popen(
+            [*in_ns, OVS_TOOLS["ovsdb-server"], f"--remote=p{db}", str(run / "conf.db")],
+            env=env,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        _wait_for(run / "db.sock")
+        subprocess.run([OVS_TOOLS["ovs-vsctl"], "--no-wait", "init"], check=True, capture_output=True, env=env)
+        daemons["ovs-vswitchd"] = subprocess.Popen(
+            [*in_ns, OVS_TOOLS["ovs-vswitchd"], db, "--pidfile"],
+            env=env,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        _wait_for(run / "ovs-vswitchd.pid")
+        for n in (1, 2):
+            subprocess.run(
+                [*in_ns, "ip", "link", "add", f"eno{n}", "type", "veth", "peer", "name", f"sw{n}"], check=True
+            )
+            subprocess.run([*in_ns, "ip", "link", "set", f"eno{n}", "up"], check=True)
+        for command in (
+            "add-br br-host -- set bridge br-host datapath_type=netdev",
+            "add-bond br-host bond1 eno1 eno2 bond_mode=balance-slb",
+        ):
+            subprocess.run([OVS_TOOLS["ovs-vsctl"], "--timeout=20", *command.split()], check=True, env=env)
+        out = tmp_path / "kvm.json"
+        collect = [*in_ns, *HOSTLINT, "collect", "kvm", "--local", "--name", "kvm-b", "--no-lldp", "--no-libvirt"]
+
+        def collected() -> subprocess.CompletedProcess:
+            return subprocess.run(
+                [*collect, "--timeout", "10", "-o", str(out)], capture_output=True, text=True, env=env, timeout=120
+            )
+
+        done = collected()
+        assert done.returncode == 0, done.stderr
+        bonds = {b.name: (b.mode, [m.name for m in b.members]) for b in load_snapshot(out).kvm_hosts[0].bonds}
+        assert bonds == {"bond1": ("balance-slb", ["eno1", "eno2"])}
+
+        # A bond OVSDB holds over devices that are not there: ovs-vswitchd answers, and shows nothing of it.
+        vsctl = [OVS_TOOLS["ovs-vsctl"], "--timeout=20"]
+        subprocess.run([*vsctl, "add-bond", "br-host", "ghost", "gh1", "gh2"], capture_output=True, env=env)
+        done = collected()
+        assert done.returncode == 3, done.stderr
+        assert _errors(done) == ["OVS bond ghost not read: OVSDB lists it, ovs-appctl bond/show does not show it"]
+        bonds = {b.name: (b.mode, [m.name for m in b.members]) for b in load_snapshot(out).kvm_hosts[0].bonds}
+        assert bonds == {"bond1": ("balance-slb", ["eno1", "eno2"]), "ghost": (None, ["gh1", "gh2"])}
+        subprocess.run([*vsctl, "del-port", "ghost"], check=True, capture_output=True, env=env)
+
+        _stop(daemons.pop("ovs-vswitchd"))
+        started = time.monotonic()
+        done = collected()
+        assert time.monotonic() - started < 20
+        assert done.returncode == 3, done.stderr
+        errors = _errors(done)
+        assert len(errors) == 1, done.stderr
+        assert errors[0].startswith("OVS bonds not read: ovs-vswitchd is not answering (ovs-appctl bond/show: ")
+        assert errors[0].endswith("(No such file or directory)) while OVSDB lists bridges br-host"), errors[0]
+        bonds = {b.name: (b.mode, [m.name for m in b.members]) for b in load_snapshot(out).kvm_hosts[0].bonds}
+        assert bonds == {"bond1": (None, ["eno1", "eno2"])}
+        _, result = check_paths([out], load_rules())
+        skipped = {s.code: s.reason for s in result.skipped if s.object == "kvm-b/bond1"}
+        assert "ovs bond mode unknown (`ovs-appctl bond/show` for bond1 not read)" in skipped["LG101"]
+
+        _stop(daemons.pop("ovsdb-server"))
+        done = collected()
+        assert done.returncode == 0, done.stderr
+        assert load_snapshot(out).kvm_hosts[0].bonds == []
+    finally:
+        for daemon in daemons.values():
+            _stop(daemon)
+        subprocess.run(["ip", "netns", "delete", namespace], capture_output=True, check=False)

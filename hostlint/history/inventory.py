@@ -66,9 +66,10 @@ class KvmEntry(Strict):
 
     @model_validator(mode="after")
     def _options_are_key_value(self) -> KvmEntry:
-        from hostlint.collect.kvm.libvirt_uri import parse_ssh_options
+        from hostlint.collect.kvm.libvirt_uri import check_destination, ssh_libvirt_uri
 
-        parse_ssh_options(self.ssh_options)
+        check_destination(self.host)
+        ssh_libvirt_uri(self.host, self.ssh_options)  # KEY=VALUE each, Port= a port number
         return self
 
 
