@@ -116,7 +116,7 @@ def test_cli_reports_the_refused_key_as_the_hosts_error(server, host, tmp_path):
 @needs_ssh
 def test_cli_takes_user_known_hosts_file_as_the_file_to_verify_against(server, host, tmp_path):
     """`--ssh-option UserKnownHostsFile=FILE` is honoured (as --known-hosts FILE), not silently overridden."""
-    shell, port, options = host
+    shell, _port, options = host
     trusted = server.write_known_hosts(tmp_path / "trusted")
     args = ["collect", "kvm", "--host", "root@127.0.0.1", "--no-libvirt", "--no-lldp"]
     args += [arg for option in options[1::2] for arg in ("--ssh-option", option)]
@@ -128,7 +128,7 @@ def test_cli_takes_user_known_hosts_file_as_the_file_to_verify_against(server, h
 
 
 def test_paramiko_keeps_one_session_for_every_command(server, host, tmp_path, monkeypatch):
-    shell, port, options = host
+    shell, _port, options = host
     monkeypatch.setenv(PASSWORD_ENV, PASSWORD)
     known = server.write_known_hosts(tmp_path / "trusted")
     runner = SshRunner("root@127.0.0.1", options, HostKeyPolicy(known))
@@ -141,7 +141,7 @@ def test_paramiko_keeps_one_session_for_every_command(server, host, tmp_path, mo
 
 @needs_ssh
 def test_system_ssh_keeps_one_connection_for_every_command(server, host, tmp_path):
-    shell, port, options = host
+    shell, _port, options = host
     known = server.write_known_hosts(tmp_path / "trusted")
     runner = SshRunner("root@127.0.0.1", options, HostKeyPolicy(known))
     try:

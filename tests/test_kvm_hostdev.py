@@ -52,9 +52,9 @@ def test_hostdev_nic_is_its_own_kind_and_not_called_emulated(tmp_path: Path) -> 
     node = tmp_path / "node.xml"
     node.write_text(NODE)
     out = tmp_path / "kvm.json"
+    collect = [*HOSTLINT, "collect", "kvm", "--local", "--name", "kvm-h", "--no-lldp"]
     done = subprocess.run(
-        [*HOSTLINT, "collect", "kvm", "--local", "--name", "kvm-h", "--no-lldp", "--libvirt-uri", f"test://{node}"]
-        + ["-o", str(out)],
+        [*collect, "--libvirt-uri", f"test://{node}", "-o", str(out)],
         capture_output=True,
         text=True,
         timeout=120,
