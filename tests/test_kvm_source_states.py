@@ -399,3 +399,56 @@ def test_ovs_vswitchd_stopped_while_ovsdb_runs_is_named_and_its_bonds_kept(tmp_p
         for daemon in daemons.values():
             _stop(daemon)
         subprocess.run(["ip", "netns", "delete", namespace], capture_output=True, check=False)
+
+
+def test_mute_ssh_host_ends_within_the_timeout_from_cli_and_scan_inventory(tmp_path: Path) -> None:
+    """An SSH port that accepts and never sends its banner: the host is unreachable, named, within about
+    twice the timeout, from `collect kvm --timeout` and from a scan inventory's `timeout:`."""
+    from hostlint.history.inventory import KvmEntry, KvmSource
+
+    with HungPeer() as peer:
+        started = time.monotonic()
+        done = subprocess.run(
+            [
+                *HOSTLINT,
+                "collect",
+                "kvm",
+                "--host",
+                "root@127.0.0.1",
+                "--ssh-option",
+                f"Port={peer.port}",
+                "--no-libvirt",
+                "--no-lldp",
+                "--timeout",
+                "2",
+                "-o",
+                str(tmp_path / "kvm.json"),
+            ],
+            capture_output=True,
+            text=True,
+            timeout=60,
+            check=False,
+        )
+        took = time.monotonic() - started
+        entry = KvmEntry(host="root@127.0.0.1", ssh_options=[f"Port={peer.port}"], no_libvirt=True, timeout=2)
+        started = time.monotonic()
+        snapshot = KvmSource(entry).snapshot()
+        scan_took = time.monotonic() - started
+    assert done.returncode == 3, done.stderr
+    first = done.stderr.splitlines()[0]
+    assert first.startswith("hostlint: 127.0.0.1: ssh: "), first
+    assert took < 2 * 2 + 4, took
+    assert [e.reason.startswith("ssh: ") for e in snapshot.collection_errors] == [True]
+    assert snapshot.kvm_hosts[0].connection_state == "unreachable"
+    assert scan_took < 2 * 2 + 2, scan_took
+
+
+def test_scan_inventory_kvm_entries_are_checked_like_the_options() -> None:
+    from pydantic import ValidationError
+
+    from hostlint.history.inventory import KvmEntry
+
+    assert KvmEntry(host="root@kvm01").timeout == 60
+    for bad in ({"host": ""}, {"host": "kvm01", "ssh_options": ["Port=abc"]}, {"host": "kvm01", "timeout": 0}):
+        with pytest.raises(ValidationError):
+            KvmEntry.model_validate(bad)
