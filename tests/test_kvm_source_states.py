@@ -80,7 +80,7 @@ def _proc_net(tmp_path: Path, bonding: str | None) -> Path:
 
 
 def _collect_mounted(
-    tmp_path: Path, class_net: Path, proc_net: Path | None, *options: str
+    tmp_path: Path, class_net: Path, proc_net: Path | None, *options: str, path: str | None = None
 ) -> tuple[subprocess.CompletedProcess, Path]:
     """`collect kvm --local` in a private mount namespace seeing these folders as /sys/class/net and /proc/net."""
     out = tmp_path / "kvm.json"
@@ -89,7 +89,8 @@ def _collect_mounted(
         # /proc/net is /proc/self/net: bind over this shell's, which `exec` hands on to the collector.
         mounts += f' && mount --bind {proc_net} "/proc/$$/net"'
     collect = " ".join([*HOSTLINT[:2], f"'{HOSTLINT[2]}'", "collect", "kvm", "--local", "--name", "kvm-b"])
-    script = f"{mounts} && exec {collect} --no-libvirt --no-lldp {' '.join(options)} -o {out}"
+    env = f"PATH={path} " if path else ""
+    script = f"{mounts} && {env}exec {collect} --no-libvirt --no-lldp {' '.join(options)} -o {out}"
     done = subprocess.run(
         ["unshare", "-m", "--propagation", "private", "sh", "-c", script],
         capture_output=True,
@@ -184,6 +185,26 @@ def test_sysfs_answering_with_nothing(tmp_path: Path) -> None:
     ]
     interfaces = {i.name: i.mtu for i in load_snapshot(out).kvm_hosts[0].interfaces}
     assert interfaces == {"lo": 1500, "eth1": 1500, "eth2": None}
+
+
+@needs_root_mounts
+def test_ovs_datapath_in_sysfs_without_ovs_tools_is_named(tmp_path: Path) -> None:
+    """The kernel shows Open vSwitch datapath ports (DEVTYPE=openvswitch) but `ovs-appctl` is not there:
+    OVS is in use on this host and cannot be read, so it is not taken for "no OVS"."""
+    root = tmp_path / "class-net"
+    root.mkdir()
+    _netdev(root, "lo", index=1)
+    _netdev(root, "ovs-system", devtype="openvswitch", index=2)
+    _netdev(root, "br-host", devtype="openvswitch", index=3)
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    for name in ("sh", "cat", "ls", "readlink"):
+        os.symlink(shutil.which(name) or name, bin_dir / name)
+    done, _ = _collect_mounted(tmp_path, root, None, path=str(bin_dir))
+    assert done.returncode == 3, done.stderr
+    assert _errors(done) == [
+        "OVS not read: sysfs shows OVS datapath ports (br-host, ovs-system) but ovs-appctl is not installed"
+    ]
 
 
 def _path_with(tmp_path: Path, programs: dict[str, str]) -> dict[str, str]:
