@@ -470,6 +470,11 @@ def test_scan_inventory_kvm_entries_are_checked_like_the_options() -> None:
     from hostlint.history.inventory import KvmEntry
 
     assert KvmEntry(host="root@kvm01").timeout == 60
-    for bad in ({"host": ""}, {"host": "kvm01", "ssh_options": ["Port=abc"]}, {"host": "kvm01", "timeout": 0}):
+    for bad in (
+        {"host": ""},
+        {"host": "kvm01", "ssh_options": ["Port=abc"]},
+        {"host": "kvm01", "ssh_options": ["UserKnownHostsFile=/dev/null"]},
+        {"host": "kvm01", "timeout": 0},
+    ):
         with pytest.raises(ValidationError):
             KvmEntry.model_validate(bad)

@@ -70,6 +70,9 @@ class KvmEntry(Strict):
 
         check_destination(self.host)
         ssh_libvirt_uri(self.host, self.ssh_options)  # KEY=VALUE each, Port= a port number
+        if any(o.partition("=")[0].strip().lower() == "userknownhostsfile" for o in self.ssh_options):
+            # hostlint's own host-key check comes first on ssh's command line: it would be silently ignored.
+            raise ValueError("UserKnownHostsFile: give the inventory's known_hosts instead")
         return self
 
 
