@@ -13,6 +13,7 @@ import shlex
 import shutil
 import subprocess
 import tempfile
+import weakref
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -199,6 +200,8 @@ class SshRunner:
     def _control(self) -> str:
         if self._folder is None:
             self._folder = tempfile.mkdtemp(prefix="hostlint-ssh-")  # mode 0700: the socket is ours alone
+            # Removed by close(); also when a runner that was never closed is dropped, or at exit.
+            weakref.finalize(self, shutil.rmtree, self._folder, True)
         return os.path.join(self._folder, "master")
 
     def ssh_argv(self) -> list[str]:
