@@ -563,12 +563,17 @@ def test_over_real_openssh(netns: Namespace, tmp_path: Path) -> None:
         "KbdInteractiveAuthentication no\nUsePAM no\nStrictModes no\n"
     )
     Path("/run/sshd").mkdir(mode=0o755, exist_ok=True)  # sshd's privilege separation directory
+    sshd_log = tmp_path / "sshd.log"
     daemon = subprocess.Popen(
         ["ip", "netns", "exec", netns.name, sshd, "-D", "-e", "-f", str(config)],
         stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
+        stderr=sshd_log.open("w"),
         text=True,
     )
+
+    def logins() -> int:
+        return sshd_log.read_text().count("Accepted publickey")
+
     options = [f"IdentityFile={tmp_path}/client_key", "Port=2222", "LogLevel=ERROR"]
     known_hosts = tmp_path / "known_hosts"
     known_hosts.write_text(f"[127.0.0.1]:2222 {(tmp_path / 'host_key.pub').read_text()}")
@@ -595,10 +600,11 @@ def test_over_real_openssh(netns: Namespace, tmp_path: Path) -> None:
         assert {"eth1", "eth2", "br0", "vnet0"} <= set(interfaces)
         assert (interfaces["eth2"].mtu, interfaces["eth1"].master, interfaces["vnet0"].kind) == (9000, "br0", "tap")
         assert [(b.name, sorted(b.members)) for b in host.bridges] == [("br0", ["eth1", "vnet0"])]
-        # libvirt's own ssh goes to the same port with the key named: it reaches this sshd on 2222 (never
-        # "refused" on port 22) and, since its ssh transport checks host keys against the user's own
-        # known_hosts (it takes no file of ours) and hostlint never turns checking off, stops at the unknown
-        # key: a named collection error. The test keeps the user's known_hosts free of this key.
+        # Every command of the collection (file batches, ip, ovs-appctl, ...) rode on one SSH connection.
+        assert logins() == 1
+        # libvirt's own ssh is hostlint's ssh (the URI's `command`): it verifies the host key against the
+        # --known-hosts file (not the user's known_hosts, which the test keeps free of this key) and rides on
+        # the same one connection; the far side has no libvirt to reach, a named collection error.
         forget = ["ssh-keygen", "-R", "[127.0.0.1]:2222"]
         subprocess.run(forget, capture_output=True, check=False)
         done = netns.collect(
@@ -617,7 +623,9 @@ def test_over_real_openssh(netns: Namespace, tmp_path: Path) -> None:
         assert len(libvirt) == 1, done.stderr
         assert libvirt[0].startswith("hostlint: 127.0.0.1: libvirt qemu+ssh://root@127.0.0.1:2222/system?"), libvirt
         assert "refused" not in libvirt[0] and "Permission denied" not in libvirt[0], libvirt
-        assert "keyfile=" in libvirt[0] and "Host key verification failed" in libvirt[0], libvirt
+        assert "keyfile=" in libvirt[0] and "command=" not in libvirt[0], libvirt
+        assert "Host key verification failed" not in libvirt[0] and "host key" not in libvirt[0], libvirt
+        assert logins() == 2, sshd_log.read_text()
         subprocess.run(forget, capture_output=True, check=False)
     finally:
         _stop(daemon)

@@ -111,3 +111,44 @@ def test_cli_reports_the_refused_key_as_the_hosts_error(server, host, tmp_path):
     first = outcome.stderr.splitlines()[0]
     assert first.startswith(f"hostlint: 127.0.0.1: ssh: host key: [127.0.0.1]:{port} offered ssh-ed25519 SHA256:")
     assert shell.logins == []
+
+
+@needs_ssh
+def test_cli_takes_user_known_hosts_file_as_the_file_to_verify_against(server, host, tmp_path):
+    """`--ssh-option UserKnownHostsFile=FILE` is honoured (as --known-hosts FILE), not silently overridden."""
+    shell, _port, options = host
+    trusted = server.write_known_hosts(tmp_path / "trusted")
+    args = ["collect", "kvm", "--host", "root@127.0.0.1", "--no-libvirt", "--no-lldp"]
+    args += [arg for option in options[1::2] for arg in ("--ssh-option", option)]
+    args += ["--ssh-option", f"UserKnownHostsFile={trusted}"]
+    outcome = CliRunner().invoke(cli, [*args, "-o", str(tmp_path / "kvm.json")], standalone_mode=False)
+    # The key is trusted, the login happens (this peer is no Linux host: what follows fails, named).
+    assert "host key" not in outcome.stderr, outcome.stderr
+    assert "publickey" in shell.logins
+
+
+def test_paramiko_keeps_one_session_for_every_command(server, host, tmp_path, monkeypatch):
+    shell, _port, options = host
+    monkeypatch.setenv(PASSWORD_ENV, PASSWORD)
+    known = server.write_known_hosts(tmp_path / "trusted")
+    runner = SshRunner("root@127.0.0.1", options, HostKeyPolicy(known))
+    try:
+        assert [runner.run(["uname"]) for _ in range(3)] == ["Linux\n"] * 3
+    finally:
+        runner.close()
+    assert shell.logins == ["password"]
+
+
+@needs_ssh
+def test_system_ssh_keeps_one_connection_for_every_command(server, host, tmp_path):
+    shell, _port, options = host
+    known = server.write_known_hosts(tmp_path / "trusted")
+    runner = SshRunner("root@127.0.0.1", options, HostKeyPolicy(known))
+    try:
+        assert runner.run(["uname"]) == "Linux\n"
+        one_login = list(shell.logins)  # the key offered, then signed: two checks of one login
+        assert one_login and set(one_login) == {"publickey"}
+        assert [runner.run(["uname"]) for _ in range(2)] == ["Linux\n"] * 2
+    finally:
+        runner.close()
+    assert shell.logins == one_login and shell.commands_run == ["'uname'"] * 3

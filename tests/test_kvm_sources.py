@@ -87,15 +87,25 @@ def test_a_tool_that_is_not_installed_is_no_source(tmp_path: Path) -> None:
     for name in ("sh", "cat", "ls", "readlink"):
         os.symlink(shutil.which(name), bin_dir / name)
     out = tmp_path / "kvm.json"
-    done = subprocess.run(
-        [*HOSTLINT, "collect", "kvm", "--local", "--name", "plain", "--no-libvirt", "-o", str(out)],
-        capture_output=True,
-        text=True,
-        env=os.environ | {"PATH": str(bin_dir)},
-        timeout=120,
-        check=False,
-    )
+
+    def collect(*options: str) -> subprocess.CompletedProcess:
+        return subprocess.run(
+            [*HOSTLINT, "collect", "kvm", "--local", "--name", "plain", "--no-libvirt", *options, "-o", str(out)],
+            capture_output=True,
+            text=True,
+            env=os.environ | {"PATH": str(bin_dir)},
+            timeout=120,
+            check=False,
+        )
+
+    done = collect("--no-lldp")
     assert not [line for line in done.stderr.splitlines() if "OVS" in line or "LLDP" in line], done.stderr
+    # lldpd is expected unless --no-lldp says the host runs none: its client missing is then a failure.
+    done = collect()
+    assert done.returncode == 3, done.stderr
+    assert [line for line in done.stderr.splitlines() if "OVS" in line or "LLDP" in line] == [
+        "hostlint: plain: LLDP neighbours not read: lldpctl is not installed (--no-lldp for a host without lldpd)"
+    ]
 
 
 @pytest.mark.skipif(shutil.which("ip") is None, reason="iproute2")

@@ -12,8 +12,9 @@ from hostlint.cli.exit import Exit
 from hostlint.cli.host_keys import KnownHostsError, host_key_options, host_key_policy
 from hostlint.cli.output import output_option, write_snapshot
 from hostlint.collect.kvm.host import collect_host
-from hostlint.collect.kvm.libvirt_uri import SshOptionError, parse_ssh_options, ssh_libvirt_uri
+from hostlint.collect.kvm.libvirt_uri import SshOptionError, check_destination, parse_ssh_options, ssh_libvirt_uri
 from hostlint.collect.kvm.runner import LocalRunner, Runner, SshRunner
+from hostlint.collect.limits import KVM_TIMEOUT_S
 from hostlint.snapshot import Snapshot
 
 
@@ -32,7 +33,22 @@ from hostlint.snapshot import Snapshot
     "--no-lldp", is_flag=True, help="Do not ask lldpd for LLDP neighbours (a host without it): otherwise a failure."
 )
 @host_key_options
-@click.option("--ssh-option", "ssh_options", multiple=True, metavar="KEY=VALUE", help="Passed to ssh as -o KEY=VALUE.")
+@click.option(
+    "--ssh-option",
+    "ssh_options",
+    multiple=True,
+    metavar="KEY=VALUE",
+    help="Passed to ssh as -o KEY=VALUE (UserKnownHostsFile=FILE is --known-hosts FILE).",
+)
+@click.option(
+    "--timeout",
+    default=KVM_TIMEOUT_S,
+    show_default=True,
+    type=click.FloatRange(min=0, min_open=True),
+    metavar="SECONDS",
+    help="Longest wait for any one answer from a host, end to end: each command (connecting over SSH "
+    "included) and each libvirt read (connect, list, each guest), whatever the transport.",
+)
 @output_option
 def kvm(
     hosts: tuple[str, ...],
@@ -42,6 +58,7 @@ def kvm(
     no_libvirt: bool,
     no_lldp: bool,
     ssh_options: tuple[str, ...],
+    timeout: float,
     output: Path,
     known_hosts: Path | None,
     accept_new_host_keys: bool,
@@ -51,16 +68,25 @@ def kvm(
     Keys or the SSH agent log in; a password only from HOSTLINT_SSH_PASSWORD. Host keys are
     verified first (--known-hosts, --accept-new-host-keys; ssh options cannot turn that off). Exit 0 when
     everything was collected, 3 when a host or a part of one failed (the snapshot is still
-    written with what was collected), 2 on a usage error.
+    written with what was collected), 2 on a usage error. A source that is installed but does not
+    answer (ovs-vswitchd, /proc/net/bonding, lldpd, libvirt) is such a failure; only one that is not
+    installed is left out silently.
     """
     if local == bool(hosts):
         raise click.UsageError("give either --local or one or more --host")
     if no_libvirt and libvirt_uri:
         raise click.UsageError("--libvirt-uri and --no-libvirt exclude each other")
     try:
-        parse_ssh_options(ssh_options)
+        parsed = parse_ssh_options(ssh_options)
+        for destination in hosts:
+            check_destination(destination)
+            ssh_libvirt_uri(destination, ssh_options)  # checks Port= as a port number
     except SshOptionError as exc:
         raise click.UsageError(str(exc)) from exc
+    # hostlint's own known_hosts handling comes first on ssh's command line, where OpenSSH would keep it over
+    # the user's UserKnownHostsFile: so that option is taken as the file to verify against.
+    if known_hosts is None and parsed.get("userknownhostsfile", "none").lower() != "none":
+        known_hosts = Path(parsed["userknownhostsfile"]).expanduser()
     options = [arg for option in ssh_options for arg in ("-o", option)]
     try:
         policy = host_key_policy(known_hosts, accept_new_host_keys) if hosts else None
@@ -70,17 +96,20 @@ def kvm(
     targets: list[tuple[Runner, str, str | None]] = []
     if local:
         uri = None if no_libvirt else libvirt_uri or "qemu:///system"
-        targets.append((LocalRunner(), name or socket.gethostname(), uri))
+        targets.append((LocalRunner(timeout=timeout), name or socket.gethostname(), uri))
     for destination in hosts:
-        ssh_runner = SshRunner(destination, options, policy)
-        uri = None if no_libvirt else libvirt_uri or ssh_libvirt_uri(destination, ssh_options)
+        ssh_runner = SshRunner(destination, options, policy, timeout)
+        if no_libvirt:
+            uri = None
+        else:
+            uri = libvirt_uri or ssh_libvirt_uri(destination, ssh_options, ssh_runner.libvirt_ssh_command())
         targets.append((ssh_runner, ssh_runner.target, uri))
     snapshot = Snapshot(
         collected_at=datetime.now(UTC).replace(microsecond=0),
         source="kvm:" + ",".join(target for _, target, _ in targets),
     )
     for runner, host_name, uri in targets:
-        gathered = collect_host(runner, host_name, uri, lldp=not no_lldp)
+        gathered = collect_host(runner, host_name, uri, lldp=not no_lldp, timeout=timeout)
         snapshot.kvm_hosts.append(gathered.host)
         snapshot.collection_errors.extend(gathered.errors)
     write_snapshot(snapshot, output)

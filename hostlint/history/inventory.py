@@ -11,6 +11,7 @@
     kvm:
       - host: root@kvm01                     # keys or agent; libvirt over qemu+ssh
         ssh_options: [Port=2222]             # as collect kvm --ssh-option, for ssh and libvirt
+        timeout: 60                          # seconds: as collect kvm --timeout
     snapshots: [extra.json]                  # saved snapshots or lab folders to merge in
     cabling: cabling.yaml
     known_hosts: ssh/known_hosts             # optional: SSH host keys of switches, ESXi and KVM hosts
@@ -30,7 +31,7 @@ from pathlib import Path
 from pydantic import Field, model_validator
 
 from hostlint.collect.hostkeys import HostKeyPolicy, KnownHostsError
-from hostlint.collect.limits import VSPHERE_TIMEOUT_S
+from hostlint.collect.limits import KVM_TIMEOUT_S, VSPHERE_TIMEOUT_S
 from hostlint.collect.progress import Progress
 from hostlint.history.sources import FileSource, Source
 from hostlint.snapshot import Snapshot, SnapshotError
@@ -61,12 +62,17 @@ class KvmEntry(Strict):
     no_libvirt: bool = False
     no_lldp: bool = False
     ssh_options: list[str] = Field(default_factory=list)  # KEY=VALUE, as `collect kvm --ssh-option`
+    timeout: float = Field(default=KVM_TIMEOUT_S, gt=0)  # as `collect kvm --timeout`
 
     @model_validator(mode="after")
     def _options_are_key_value(self) -> KvmEntry:
-        from hostlint.collect.kvm.libvirt_uri import parse_ssh_options
+        from hostlint.collect.kvm.libvirt_uri import check_destination, ssh_libvirt_uri
 
-        parse_ssh_options(self.ssh_options)
+        check_destination(self.host)
+        ssh_libvirt_uri(self.host, self.ssh_options)  # KEY=VALUE each, Port= a port number
+        if any(o.partition("=")[0].strip().lower() == "userknownhostsfile" for o in self.ssh_options):
+            # hostlint's own host-key check comes first on ssh's command line: it would be silently ignored.
+            raise ValueError("UserKnownHostsFile: give the inventory's known_hosts instead")
         return self
 
 
@@ -157,9 +163,12 @@ class KvmSource:
         from hostlint.collect.kvm.libvirt_uri import ssh_libvirt_uri
 
         entry = self.entry
-        runner = SshRunner(entry.host, [arg for option in entry.ssh_options for arg in ("-o", option)], self.host_keys)
-        uri = None if entry.no_libvirt else entry.libvirt_uri or ssh_libvirt_uri(entry.host, entry.ssh_options)
-        gathered = collect_host(runner, runner.target, uri, lldp=not self.entry.no_lldp)
+        options = [arg for option in entry.ssh_options for arg in ("-o", option)]
+        runner = SshRunner(entry.host, options, self.host_keys, entry.timeout)
+        uri = None
+        if not entry.no_libvirt:
+            uri = entry.libvirt_uri or ssh_libvirt_uri(entry.host, entry.ssh_options, runner.libvirt_ssh_command())
+        gathered = collect_host(runner, runner.target, uri, lldp=not entry.no_lldp, timeout=entry.timeout)
         progress.on_host(runner.target)
         return Snapshot(
             collected_at=datetime.now(UTC),

@@ -91,7 +91,8 @@ def _uplink(
         missing=host_missing(host),
     )
     if link_up is None:
-        uplink.missing["link_up"] = kvm_unknown(host.name, nic, "link_up" if team else "operstate")
+        bond = team.rsplit("/", 1)[-1] if team else None
+        uplink.missing["link_up"] = kvm_unknown(host.name, nic, "link_up" if team else "operstate", bond)
     interface = view.interfaces.get(nic)
     index.resolve(uplink, interface.neighbour if interface else None)
     return uplink
@@ -270,7 +271,7 @@ def _guest_nics(view: _Host, domain: LibvirtDomain) -> list[GuestNicFact]:
             )
         )
         fact = facts[-1]
-        if interface.model is None:
+        if interface.model is None and interface.source_type != "hostdev":  # a hostdev NIC has no model to read
             nic = f"{domain.name} {fact.object.rsplit('/', 1)[-1]}"
             fact.missing["model"] = kvm_unknown(host.name, nic, "nic_model")
         unread = [kvm_unknown(host.name, n, "mtu") for n in _path_names(view, interface, bridge) if view.mtu(n) is None]

@@ -79,7 +79,7 @@ def esxi_unknown(host: str, obj: str, fact: str) -> str:
     return f"{host} {obj}: {fact.replace('_', ' ')} unknown (vSphere {ESXI_PROPERTIES.get(fact, fact)} not read)"
 
 
-def kvm_unknown(host: str, obj: str, fact: str) -> str:
-    """Why a KVM fact is unknown, naming the host file that was not read."""
-    source = KVM_FILES.get(fact, fact).replace("IFACE", obj).replace("BOND", obj)
+def kvm_unknown(host: str, obj: str, fact: str, bond: str | None = None) -> str:
+    """Why a KVM fact is unknown, naming the host file that was not read (a member's: its `bond`'s file)."""
+    source = KVM_FILES.get(fact, fact).replace("IFACE", obj).replace("BOND", bond or obj)
     return f"{host} {obj}: {fact.replace('_', ' ')} unknown ({source} not read)"

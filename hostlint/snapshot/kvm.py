@@ -39,7 +39,8 @@ LacpRate = Literal["slow", "fast"]
 LACP_RATES: tuple[LacpRate, ...] = get_args(LacpRate)
 InterfaceKind = Literal["physical", "bond", "bridge", "vlan", "tap", "veth", "ovs", "other"]
 # How a guest NIC reaches the host: libvirt's <interface type=...>, every other type as "other".
-SourceType = Literal["bridge", "network", "direct", "user", "other"]
+# `hostdev`: a PCI function (an SR-IOV VF) given to the guest, `<interface type='hostdev'>`: no emulated model.
+SourceType = Literal["bridge", "network", "direct", "user", "hostdev", "other"]
 
 
 class LinuxInterface(Model):

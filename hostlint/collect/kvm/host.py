@@ -8,7 +8,8 @@ from dataclasses import dataclass, field
 from pydantic import ValidationError
 
 from hostlint.collect.kvm.bonding import BondingParseError, parse_bonding
-from hostlint.collect.kvm.libvirt_facts import LibvirtError, read_libvirt
+from hostlint.collect.kvm.libvirt_facts import LibvirtError
+from hostlint.collect.kvm.libvirt_worker import read_libvirt_bounded
 from hostlint.collect.kvm.lldp import LldpParseError, parse_lldpctl_json
 from hostlint.collect.kvm.ovs import (
     BOND_PORTS_COMMAND,
@@ -21,13 +22,16 @@ from hostlint.collect.kvm.ovs import (
     parse_port_vlans,
 )
 from hostlint.collect.kvm.runner import CollectionFailure, Done, Reads, Runner
-from hostlint.collect.kvm.sysfs import NET, interface_requests, parse_interfaces, read_pci_links
+from hostlint.collect.kvm.sysfs import NET, interface_requests, parse_interfaces, read_pci_links, unread_interfaces
+from hostlint.collect.limits import KVM_TIMEOUT_S
 from hostlint.collect.refused import refused
 from hostlint.snapshot.common import CollectionError, PciLink
-from hostlint.snapshot.kvm import Bond, Bridge, KvmHost, LinuxInterface, OvsPort
+from hostlint.snapshot.kvm import Bond, BondMember, Bridge, KvmHost, LinuxInterface, OvsPort
 
 BONDING = "/proc/net/bonding"
 VHOST_NET = "/dev/vhost-net"
+# lldpd's control socket (lldpd(8): /run/lldpd.socket; /var/run is a link to /run on current distributions).
+LLDPD_SOCKET = "/run/lldpd.socket"
 
 
 @dataclass
@@ -41,51 +45,110 @@ class Gathered:
         self.errors.append(CollectionError(target=self.host.name, kind="kvm", reason=reason))
 
 
-def _linux_bonds(names: list[str], reads: Reads, gathered: Gathered) -> list[Bond]:
+def _linux_bonds(
+    interfaces: list[LinuxInterface], listed: list[str] | None, reads: Reads, gathered: Gathered
+) -> list[Bond]:
+    """Linux bonds, as sysfs and /proc/net/bonding show them together.
+
+    The kernel's bonding driver is the source: no bond in sysfs and no /proc/net/bonding is a host without
+    bonds (silent). A bond sysfs shows whose /proc/net/bonding file is not there or not readable is not
+    dropped: it is kept with its sysfs members and mode unknown (the bond rules skip it, naming the file),
+    and the collection error names the source.
+    """
+    in_sysfs = [i.name for i in interfaces if i.kind == "bond"]
     bonds = []
-    for name in names:
+    for name in sorted(set(in_sysfs) | set(listed or [])):
         text = reads.files.get(f"{BONDING}/{name}")
-        if text is None:
-            gathered.fail(f"{BONDING}/{name}: not readable")
-            continue
-        try:
-            bonds.append(parse_bonding(name, text))
-        except BondingParseError as exc:
-            gathered.fail(str(exc))
+        if text is not None and text.strip():
+            try:
+                bonds.append(parse_bonding(name, text))
+                continue
+            except BondingParseError as exc:
+                gathered.fail(str(exc))
+        elif listed is None:
+            gathered.fail(f"Linux bond {name} not read: {BONDING} is not there or not readable (sysfs shows {name})")
+        elif name not in listed:
+            gathered.fail(f"Linux bond {name} not read: {BONDING} does not list it (sysfs shows {name})")
+        else:
+            gathered.fail(f"Linux bond {name} not read: {BONDING}/{name} is empty or not readable")
+        members = [BondMember(name=i.name) for i in interfaces if i.master == name]
+        bonds.append(Bond(name=name, implementation="linux", mode=None, members=members))
     return bonds
 
 
 def _not_running(done: Done) -> bool:
-    """OVS installed but its daemon not started here: no pidfile, no socket. Not a failure: there is no OVS."""
+    """ovs-vswitchd not started here: no pidfile, no control socket."""
     return "No such file or directory" in done.stderr
 
 
-def _ovsdb_bonds(runner: Runner, gathered: Gathered) -> list[Bond]:
+def _ovsdb_bonds(runner: Runner, gathered: Gathered) -> list[Bond] | None:
     """The bonds OVSDB lists, mode and LACP state unknown: the bond rules then say what they skip."""
     done = runner.call(BOND_PORTS_COMMAND)
     if not done.ok:
-        gathered.fail(f"OVS bonds not listed either: ovs-vsctl: {done.why()}")
-        return []
+        gathered.fail(f"OVS bonds not listed by OVSDB: ovs-vsctl: {done.why()}")
+        return None
     try:
         return parse_bond_ports(done.stdout)
     except OvsParseError as exc:
         gathered.fail(str(exc))
-        return []
+        return None
+
+
+def _ovs_absent(runner: Runner, interfaces: dict[str, LinuxInterface], bond_show: Done, gathered: Gathered) -> bool:
+    """Whether there is no Open vSwitch here to read, decided from evidence, when `ovs-appctl` did not answer.
+
+    Not installed (no `ovs-appctl`) or installed and unused (neither daemon running, no OVS datapath port in
+    sysfs) is no source. OVSDB listing bridges (`ovs-vsctl list-br`) or sysfs showing OVS datapath ports while
+    ovs-vswitchd does not answer is a source that is there and not answering: a collection error naming it.
+    """
+    datapath = sorted(name for name, nic in interfaces.items() if nic.kind == "ovs")
+    if bond_show.missing:
+        if datapath:
+            ports = ", ".join(datapath)
+            gathered.fail(f"OVS not read: sysfs shows OVS datapath ports ({ports}) but ovs-appctl is not installed")
+        return True
+    if not _not_running(bond_show):
+        return False
+    list_br = runner.call(["ovs-vsctl", "list-br"])
+    bridges = list_br.stdout.split() if list_br.ok else []
+    if bridges:
+        gathered.fail(
+            f"OVS bonds not read: ovs-vswitchd is not answering (ovs-appctl bond/show: {bond_show.why()}) "
+            f"while OVSDB lists bridges {', '.join(bridges)}"
+        )
+        return False
+    if datapath:
+        gathered.fail(
+            f"OVS not read: sysfs shows OVS datapath ports ({', '.join(datapath)}) but neither ovs-vswitchd "
+            f"(ovs-appctl bond/show: {bond_show.why()}) nor OVSDB (ovs-vsctl list-br: {list_br.why()}) answers"
+        )
+    return True
 
 
 def _ovs_bonds(runner: Runner, interfaces: dict[str, LinuxInterface], gathered: Gathered) -> list[Bond] | None:
-    """The OVS bonds; None when there is no OVS here (not installed, or its daemon not running)."""
+    """The OVS bonds; None when there is no OVS here (not installed, or installed and not in use).
+
+    ovs-vswitchd (`ovs-appctl bond/show`) knows each bond's mode and LACP state; OVSDB (`ovs-vsctl`) lists
+    the bonds configured. A bond OVSDB lists that ovs-vswitchd does not show (it answered with nothing for
+    it) is kept, mode unknown, with a collection error: never dropped.
+    """
     bond_show = runner.call(["ovs-appctl", "bond/show"])
-    if bond_show.missing or (not bond_show.ok and _not_running(bond_show)):
-        return None
-    if bond_show.ok:
+    if not bond_show.ok:
+        if _ovs_absent(runner, interfaces, bond_show, gathered):
+            return None
+        if not _not_running(bond_show):
+            gathered.fail(f"OVS bonds not read: ovs-appctl bond/show: {bond_show.why()}")
+        bonds = _ovsdb_bonds(runner, gathered) or []
+    else:
         lacp_show = runner.call(["ovs-appctl", "lacp/show"])
         if not lacp_show.ok:
             gathered.fail(f"OVS LACP state not read: ovs-appctl lacp/show: {lacp_show.why()}")
         bonds = parse_ovs_bonds(bond_show.stdout, lacp_show.stdout if lacp_show.ok else None)
-    else:
-        gathered.fail(f"OVS bonds not read: ovs-appctl bond/show: {bond_show.why()}")
-        bonds = _ovsdb_bonds(runner, gathered)
+        shown = {b.name for b in bonds}
+        for listed in _ovsdb_bonds(runner, gathered) or []:
+            if listed.name not in shown:
+                gathered.fail(f"OVS bond {listed.name} not read: OVSDB lists it, ovs-appctl bond/show does not show it")
+                bonds.append(listed)
     for member in (m for b in bonds for m in b.members):
         nic = interfaces.get(member.name)
         if nic is not None:
@@ -116,12 +179,21 @@ def _ovs_port_vlans(runner: Runner, gathered: Gathered) -> list[OvsPort] | None:
         return None
 
 
-def _neighbours(runner: Runner, interfaces: dict[str, LinuxInterface], gathered: Gathered) -> None:
+def _neighbours(runner: Runner, interfaces: dict[str, LinuxInterface], lldpd_socket: bool, gathered: Gathered) -> None:
+    """LLDP neighbours from lldpd. Asked for (no --no-lldp), lldpd is a source: its client missing, its
+    daemon not answering (`lldpctl` cannot reach the socket) or an empty answer are collection errors."""
     done = runner.call(["lldpctl", "-f", "json"])
     if done.missing:
+        running = f"lldpd's socket {LLDPD_SOCKET} is there, " if lldpd_socket else ""
+        gathered.fail(
+            f"LLDP neighbours not read: {running}lldpctl is not installed (--no-lldp for a host without lldpd)"
+        )
         return
     if not done.ok:
         gathered.fail(f"LLDP neighbours not read: lldpctl cannot reach lldpd: {done.why()}")
+        return
+    if not done.stdout.strip():
+        gathered.fail("LLDP neighbours not read: lldpctl -f json answered with nothing")
         return
     try:
         neighbours = parse_lldpctl_json(done.stdout)
@@ -166,50 +238,64 @@ def _unread_pci(links: list[PciLink], gathered: Gathered) -> None:
             gathered.fail(f"PCIe link of {link.nic} ({link.address}) not read: its sysfs files are not readable")
 
 
-def gather_host(runner: Runner, name: str, libvirt_uri: str | None, lldp: bool = True) -> Gathered:
+def gather_host(
+    runner: Runner, name: str, libvirt_uri: str | None, lldp: bool = True, timeout: float = KVM_TIMEOUT_S
+) -> Gathered:
     """Everything about one host; raises CollectionFailure only when nothing can be read.
 
     Every source tried (sysfs, bonding files, OVS, lldpd, PCIe, libvirt) gives facts or an error naming
-    it. A tool that is not installed is no source (no OVS, no lldpd); one that is there and fails is.
-    `lldp=False` says the host runs no lldpd.
+    it. Each is in one of three states, decided from evidence: not installed (no source, silent), installed
+    but not answering, or answering with nothing where another source shows something (both errors).
+    `lldp=False` says the host runs no lldpd; otherwise lldpd is expected.
 
     Over SSH every batch is one connection: what to read is listed first, then read at once.
     """
-    listing = runner.gather(dirs=[NET, BONDING], links=[VHOST_NET])
+    listing = runner.gather(dirs=[NET, BONDING], links=[VHOST_NET, LLDPD_SOCKET])
     names = listing.dirs.get(NET)
+    if names is None:
+        raise CollectionFailure(f"sysfs: no {NET} (not a Linux host?)")
     if not names:
-        raise CollectionFailure("no /sys/class/net (not a Linux host?)")
-    bond_names = listing.dirs.get(BONDING) or []
+        raise CollectionFailure(f"sysfs: {NET} lists no interfaces (not even lo)")
+    bond_names = listing.dirs.get(BONDING)
     files, links, dirs = interface_requests(names)
-    reads = runner.gather(files=files + [f"{BONDING}/{b}" for b in bond_names], links=links, dirs=dirs)
+    # Each interface's bonding file too: a bond sysfs shows is looked for even where the folder is not listable.
+    bond_files = [f"{BONDING}/{b}" for b in sorted(set(names) | set(bond_names or []))]
+    reads = runner.gather(files=files + bond_files, links=links, dirs=dirs)
     interfaces, bridges, vlans = parse_interfaces(names, reads)
     gathered = Gathered(host=KvmHost(name=name, interfaces=interfaces, bridges=bridges, vlans=vlans))
+    for unread in unread_interfaces(names, reads):
+        gathered.fail(f"sysfs: {NET}/{unread} not readable (listed, its uevent not there): its facts are unknown")
     host = gathered.host
     _veths(runner, interfaces)
     by_name = {i.name: i for i in interfaces}
     ovs_bonds = _ovs_bonds(runner, by_name, gathered)
-    host.bonds = _linux_bonds(bond_names, reads, gathered) + (ovs_bonds or [])
+    host.bonds = _linux_bonds(interfaces, bond_names, reads, gathered) + (ovs_bonds or [])
     # Bridges and port VLANs of a running OVS, bonded or not (a bridge may hold a single NIC).
     if ovs_bonds is not None:
         host.bridges += _ovs_bridges(runner, {b.name for b in bridges}, gathered)
         host.ovs_ports = _ovs_port_vlans(runner, gathered)
     if lldp:
-        _neighbours(runner, by_name, gathered)
+        _neighbours(runner, by_name, listing.links.get(LLDPD_SOCKET) is not None, gathered)
     host.pci_devices = read_pci_links(runner, interfaces)
     _unread_pci(host.pci_devices, gathered)
     host.vhost_net = listing.links.get(VHOST_NET) is not None
     if libvirt_uri:
         try:
-            host.domains, host.networks = read_libvirt(libvirt_uri)
+            host.domains, host.networks = read_libvirt_bounded(libvirt_uri, timeout)
         except LibvirtError as exc:
             gathered.fail(str(exc))
     return gathered
 
 
-def collect_host(runner: Runner, name: str, libvirt_uri: str | None, lldp: bool = True) -> Gathered:
-    """`gather_host`, with a host that cannot be read at all kept as `unreachable` and its reason."""
+def collect_host(
+    runner: Runner, name: str, libvirt_uri: str | None, lldp: bool = True, timeout: float = KVM_TIMEOUT_S
+) -> Gathered:
+    """`gather_host`, with a host that cannot be read at all kept as `unreachable` and its reason.
+
+    The runner's connection to the host ends here, whatever happened. `timeout` bounds each libvirt read
+    (the runner bounds each command with its own)."""
     try:
-        return gather_host(runner, name, libvirt_uri, lldp)
+        return gather_host(runner, name, libvirt_uri, lldp, timeout)
     except CollectionFailure as exc:
         gathered = Gathered(host=KvmHost(name=name, connection_state="unreachable"))
         gathered.errors.append(CollectionError(target=name, kind="kvm", reason=str(exc)))
@@ -220,3 +306,5 @@ def collect_host(runner: Runner, name: str, libvirt_uri: str | None, lldp: bool 
         gathered = Gathered(host=KvmHost(name=name, connection_state="unreachable"))
         gathered.errors.append(refused(name, "kvm", "host facts", exc))
         return gathered
+    finally:
+        runner.close()

@@ -36,7 +36,7 @@ DOMAIN_STATES = {
     6: "crashed",
     7: "pmsuspended",
 }
-_SOURCE_TYPES: tuple[SourceType, ...] = ("bridge", "network", "direct", "user")
+_SOURCE_TYPES: tuple[SourceType, ...] = ("bridge", "network", "direct", "user", "hostdev")
 _SOURCE_ATTRIBUTE = {"bridge": "bridge", "network": "network", "direct": "dev"}
 
 
@@ -44,7 +44,7 @@ class LibvirtError(Exception):
     """libvirt cannot be used: the library is missing or the connection failed; the message says which."""
 
 
-def _libvirt() -> Any:
+def load_libvirt() -> Any:
     try:
         import libvirt
     except ImportError as exc:
@@ -55,7 +55,7 @@ def _libvirt() -> Any:
 
 
 @contextmanager
-def _quiet_stderr() -> Iterator[None]:
+def quiet_stderr() -> Iterator[None]:
     """libvirt's C libraries (libxml2) write warnings straight to fd 2; the libvirtError says it better."""
     saved = os.dup(2)
     with tempfile.TemporaryFile() as sink:
@@ -71,6 +71,20 @@ def _int(value: str | None) -> int | None:
     return int(value) if value and value.isdigit() else None
 
 
+def _pci_address(source: ET.Element | None) -> str | None:
+    """`0000:3b:10.2` from a hostdev's `<source><address type='pci' domain='0x0000' bus='0x3b' slot='0x10'
+    function='0x2'/></source>` (libvirt's domain XML, "PCI passthrough"), the form sysfs names it by."""
+    address = source.find("address") if source is not None else None
+    if address is None or address.get("type", "pci") != "pci":
+        return None
+    try:
+        parts = [int(address.get(key, "0"), 0) for key in ("domain", "bus", "slot", "function")]
+    except ValueError:
+        return None
+    domain, bus, slot, function = parts
+    return f"{domain:04x}:{bus:02x}:{slot:02x}.{function:x}"
+
+
 def parse_interface(element: ET.Element) -> DomainInterface:
     kind = element.get("type", "other")
     source_type: SourceType = kind if kind in _SOURCE_TYPES else "other"
@@ -81,12 +95,21 @@ def parse_interface(element: ET.Element) -> DomainInterface:
     mtu = element.find("mtu")
     mac = element.find("mac")
     target = element.find("target")
+    if model is not None:
+        model_type: str | None = model.get("type", "default")
+    else:
+        # With no <model>, the hypervisor picks its machine type's default NIC; a hostdev NIC has none to
+        # pick: the guest sees the passed-through function's own hardware (unknown here, never "emulated").
+        model_type = None if kind == "hostdev" else "default"
     return DomainInterface(
         mac=mac.get("address") if mac is not None else None,
-        # With no <model>, the hypervisor picks its machine type's default NIC.
-        model=model.get("type", "default") if model is not None else "default",
+        model=model_type,
         source_type=source_type,
-        source=source.get(attribute) if source is not None and attribute else None,
+        source=_pci_address(source)
+        if kind == "hostdev"
+        else source.get(attribute)
+        if source is not None and attribute
+        else None,
         mtu=_int(mtu.get("size")) if mtu is not None else None,
         driver=driver.get("name") if driver is not None else None,
         queues=_int(driver.get("queues")) if driver is not None else None,
@@ -117,10 +140,10 @@ def parse_network(xml: str) -> LibvirtNetwork:
 
 def read_libvirt(uri: str) -> tuple[list[LibvirtDomain], list[LibvirtNetwork]]:
     """All domains (running or not) and all networks libvirt at `uri` knows."""
-    libvirt = _libvirt()
+    libvirt = load_libvirt()
     libvirt.registerErrorHandler(lambda _ctx, _err: None, None)
     try:
-        with _quiet_stderr():
+        with quiet_stderr():
             conn = libvirt.openReadOnly(uri)
     except libvirt.libvirtError as exc:
         raise LibvirtError(f"libvirt {uri}: {exc.get_error_message() or exc}") from exc
@@ -131,6 +154,8 @@ def read_libvirt(uri: str) -> tuple[list[LibvirtDomain], list[LibvirtNetwork]]:
         networks = [parse_network(n.XMLDesc(0)) for n in conn.listAllNetworks()]
     except libvirt.libvirtError as exc:
         raise LibvirtError(f"libvirt {uri}: {exc.get_error_message() or exc}") from exc
+    except ET.ParseError as exc:
+        raise LibvirtError(f"libvirt {uri}: XML not read: {exc}") from exc
     finally:
         conn.close()
     return sorted(domains, key=lambda d: d.name), sorted(networks, key=lambda n: n.name)

@@ -9,19 +9,22 @@ from __future__ import annotations
 
 import os
 import secrets
+import shlex
 import shutil
 import subprocess
+import tempfile
+import weakref
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Literal, Protocol
+from typing import Any, Literal, Protocol
 
 from hostlint.collect import openssh_hostkeys
 from hostlint.collect.credentials import KVM_SSH, find_password
 from hostlint.collect.hostkeys import HostKeyPolicy
+from hostlint.collect.limits import KVM_TIMEOUT_S
 
 Op = Literal["file", "link", "dir"]
-SSH_TIMEOUT_S = 60
 PASSWORD_ENV = KVM_SSH.env
 
 
@@ -73,12 +76,17 @@ class Runner(Protocol):
         """The command's outcome, failures included (status 127: not installed)."""
         ...
 
+    def close(self) -> None:
+        """End the connection to the host, if there is one."""
+        ...
+
 
 class LocalRunner:
     """This machine (or the network namespace the collector runs in)."""
 
-    def __init__(self, target: str = "localhost"):
+    def __init__(self, target: str = "localhost", timeout: float = KVM_TIMEOUT_S):
         self.target = target
+        self.timeout = timeout
 
     def gather(self, files: Sequence[str] = (), links: Sequence[str] = (), dirs: Sequence[str] = ()) -> Reads:
         reads = Reads()
@@ -104,10 +112,13 @@ class LocalRunner:
         if shutil.which(argv[0]) is None:
             return Done(127, stderr=f"{argv[0]}: not found")
         try:
-            done = subprocess.run(argv, capture_output=True, text=True, timeout=SSH_TIMEOUT_S, check=False)
+            done = subprocess.run(argv, capture_output=True, text=True, timeout=self.timeout, check=False)
         except subprocess.TimeoutExpired:
-            return Done(-1, stderr=f"{argv[0]}: no answer within {SSH_TIMEOUT_S} s")
+            return Done(-1, stderr=f"{argv[0]}: no answer within {self.timeout:g} s")
         return Done(done.returncode, done.stdout, done.stderr)
+
+    def close(self) -> None:
+        pass
 
 
 # Each request prints `<token> B <op>`, the answer, then `<token> E <exit status>` on its own line.
@@ -160,40 +171,79 @@ def parse_batch(token: str, requests: list[tuple[Op, str]], output: str) -> Read
 class SshRunner:
     """A remote host through the system `ssh` client (keys or agent, never a prompt).
 
-    With `HOSTLINT_SSH_PASSWORD` set, paramiko is used instead and logs in with
-    that password (paramiko comes with the `kvm` extra).
+    One SSH connection per host, reused by every command: the first `ssh` becomes an OpenSSH
+    ControlMaster on a socket in a private temporary folder, the others (and libvirt's own ssh, through
+    `libvirt_ssh_command`) ride on it; `close()` ends it. With `HOSTLINT_SSH_PASSWORD` set, paramiko is
+    used instead: one session, logged in with that password (paramiko comes with the `kvm` extra).
 
     Host keys: `host_keys` decides for both (ssh asks it through KnownHostsCommand, paramiko
     through its host-key hook), before anything is sent; ssh options cannot turn it off.
+    Every command is bounded by `timeout` seconds, connecting included.
     """
 
-    def __init__(self, destination: str, ssh_options: Sequence[str] = (), host_keys: HostKeyPolicy | None = None):
+    def __init__(
+        self,
+        destination: str,
+        ssh_options: Sequence[str] = (),
+        host_keys: HostKeyPolicy | None = None,
+        timeout: float = KVM_TIMEOUT_S,
+    ):
         self.destination = destination
         self.target = destination.rpartition("@")[2]
         self.ssh_options = list(ssh_options)
         self.host_keys = host_keys or HostKeyPolicy()
+        self.timeout = timeout
         self._password = find_password(KVM_SSH)
+        self._folder: str | None = None
+        self._client: Any = None
+
+    def _control(self) -> str:
+        if self._folder is None:
+            self._folder = tempfile.mkdtemp(prefix="hostlint-ssh-")  # mode 0700: the socket is ours alone
+            # Removed by close(); also when a runner that was never closed is dropped, or at exit.
+            weakref.finalize(self, shutil.rmtree, self._folder, True)
+        return os.path.join(self._folder, "master")
+
+    def ssh_argv(self) -> list[str]:
+        """`ssh` with every option hostlint gives it (host keys first: OpenSSH keeps the first value)."""
+        connect = max(1, round(self.timeout))
+        return [
+            "ssh",
+            *openssh_hostkeys.ssh_options(self.host_keys),
+            "-o",
+            "BatchMode=yes",
+            "-o",
+            f"ConnectTimeout={connect}",
+            "-o",
+            "ControlMaster=auto",
+            "-o",
+            f"ControlPath={self._control()}",
+            "-o",
+            f"ControlPersist={connect + 30}",
+            *self.ssh_options,
+        ]
+
+    def libvirt_ssh_command(self) -> str | None:
+        """An executable for libvirt's qemu+ssh `command=` parameter: this runner's ssh (same host-key
+        policy, same options, same connection). None with a password (libvirt's ssh cannot take it)."""
+        if self._password is not None:
+            return None
+        wrapper = os.path.join(os.path.dirname(self._control()), "ssh")
+        with open(wrapper, "w", encoding="utf-8") as script:
+            script.write(f'#!/bin/sh\nexec {shlex.join(self.ssh_argv())} "$@"\n')
+        os.chmod(wrapper, 0o700)
+        return wrapper
 
     def _exec(self, command: str, stdin: str = "") -> tuple[int, str, str]:
         if self._password is not None:
             return self._exec_paramiko(command, stdin)
-        argv = [
-            "ssh",
-            "-o",
-            "BatchMode=yes",
-            "-o",
-            "ConnectTimeout=10",
-            *openssh_hostkeys.ssh_options(self.host_keys),
-            *self.ssh_options,
-            self.destination,
-            command,
-        ]
+        argv = [*self.ssh_argv(), self.destination, command]
         try:
-            done = subprocess.run(argv, input=stdin, capture_output=True, text=True, timeout=SSH_TIMEOUT_S, check=False)
+            done = subprocess.run(argv, input=stdin, capture_output=True, text=True, timeout=self.timeout, check=False)
         except FileNotFoundError as exc:
             raise CollectionFailure("no ssh client on this machine") from exc
         except subprocess.TimeoutExpired as exc:
-            raise CollectionFailure(f"ssh timed out after {SSH_TIMEOUT_S} s") from exc
+            raise CollectionFailure(f"ssh: no answer within {self.timeout:g} s") from exc
         if done.returncode == 255:
             if refused := openssh_hostkeys.refusal(done.stderr):
                 raise CollectionFailure(f"ssh: host key: {refused}")
@@ -201,40 +251,70 @@ class SshRunner:
             raise CollectionFailure(reason if reason.startswith("ssh:") else f"ssh: {reason}")
         return done.returncode, done.stdout, done.stderr
 
-    def _exec_paramiko(self, command: str, stdin: str) -> tuple[int, str, str]:
+    def _session(self) -> Any:
+        """The one paramiko session of this host, logged in on first use."""
+        if self._client is not None:
+            return self._client
         try:
             import paramiko
         except ImportError as exc:
             raise CollectionFailure(
                 f"{PASSWORD_ENV} is set but paramiko is not installed (pip install 'hostlint[kvm]')"
             ) from exc
-        user, _, host = self.destination.rpartition("@")
         from hostlint.collect.paramiko_client import VerifyingClient
 
+        user, _, host = self.destination.rpartition("@")
         # The -o options that mean something here; host keys are the policy's (checked before the password).
-        options = dict(o.split("=", 1) for o in self.ssh_options if "=" in o)
+        options = {k.lower(): v for k, _, v in (o.partition("=") for o in self.ssh_options if "=" in o)}
         client = VerifyingClient(self.host_keys)
         try:
             client.connect(
                 host,
-                port=int(options.get("Port", 22)),
+                port=int(options.get("port", 22)),
                 username=user or None,
                 password=self._password,
-                timeout=10,
+                timeout=self.timeout,
+                banner_timeout=self.timeout,
+                auth_timeout=self.timeout,
                 allow_agent=False,
                 look_for_keys=False,
             )
-            channel_in, channel_out, channel_err = client.exec_command(command, timeout=SSH_TIMEOUT_S)
+        except (paramiko.SSHException, OSError) as exc:
+            client.close()
+            if client.refusal:
+                raise CollectionFailure(f"ssh: host key: {client.refusal}") from None
+            raise CollectionFailure(f"ssh: {exc}") from exc
+        self._client = client
+        return client
+
+    def _exec_paramiko(self, command: str, stdin: str) -> tuple[int, str, str]:
+        import paramiko
+
+        client = self._session()
+        try:
+            channel_in, channel_out, channel_err = client.exec_command(command, timeout=self.timeout)
             channel_in.write(stdin)
             channel_in.channel.shutdown_write()
             out, err = channel_out.read().decode(), channel_err.read().decode()
             return channel_out.channel.recv_exit_status(), out, err
         except (paramiko.SSHException, OSError) as exc:
-            if client.refusal:
-                raise CollectionFailure(f"ssh: host key: {client.refusal}") from None
             raise CollectionFailure(f"ssh: {exc}") from exc
-        finally:
-            client.close()
+
+    def close(self) -> None:
+        if self._client is not None:
+            self._client.close()
+            self._client = None
+        if self._folder is not None:
+            control = os.path.join(self._folder, "master")
+            if os.path.exists(control):
+                subprocess.run(
+                    ["ssh", "-o", f"ControlPath={control}", "-O", "exit", self.destination],
+                    capture_output=True,
+                    timeout=self.timeout,
+                    check=False,
+                )
+            shutil.rmtree(self._folder, ignore_errors=True)
+            self._folder = None
 
     def gather(self, files: Sequence[str] = (), links: Sequence[str] = (), dirs: Sequence[str] = ()) -> Reads:
         requests: list[tuple[Op, str]] = [("file", p) for p in files]

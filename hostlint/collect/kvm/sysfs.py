@@ -143,6 +143,11 @@ def parse_interfaces(names: list[str], reads: Reads) -> tuple[list[LinuxInterfac
     return interfaces, bridges, parse_vlan_config(reads.files.get(VLAN_CONFIG))
 
 
+def unread_interfaces(names: list[str], reads: Reads) -> list[str]:
+    """Interfaces /sys/class/net lists whose folder could not be read: every net device has a `uevent` file."""
+    return [n for n in names if reads.files.get(f"{NET}/{n}/uevent") is None]
+
+
 def read_pci_links(runner: Runner, interfaces: list[LinuxInterface]) -> list[PciLink]:
     """Capable and negotiated PCIe link of each NIC's PCI function (none for NICs without one)."""
     nics = {i.pci: i.name for i in interfaces if i.pci}
