@@ -1,16 +1,19 @@
-"""Every wait on vSphere is bounded: a peer that takes the connection and never answers ends the collection
-within the timeout plus a small margin, exit 3, with one line naming the server and the phase.
+"""Every wait on vSphere is bounded: a peer that takes the connection and never answers, or answers one byte
+every two seconds, ends the collection within the timeout plus a small margin, exit 3, with one line naming
+the server and the phase.
 
-Real sockets on loopback (plain TCP, and a completed TLS handshake), and the simulator with one SOAP
-method held back (sim/vcsim -method-delay), never a mock.
+Real sockets on loopback (plain TCP, and a completed TLS handshake), the simulator with one SOAP method
+held back (sim/vcsim -method-delay) and the simulator behind a proxy that drips its answers, never a mock.
 """
 
 from __future__ import annotations
 
+import re
 import time
 
 import pytest
 from click.testing import CliRunner
+from dripping_peer import DrippingPeer, DrippingProxy
 from hung_peer import HungPeer
 from test_vsphere_collect import PASSWORD, SITE, launcher, vcsim_binary  # noqa: F401 (fixture)
 
@@ -22,12 +25,18 @@ TIMEOUT_S = 1.5
 MARGIN_S = 5
 
 
-def collect(server: str, out, *extra: str, user: str = "administrator@vsphere.local"):
-    args = ["collect", "vsphere", "--server", server, "--user", user, "--timeout", str(TIMEOUT_S), "-o", str(out)]
+def collect(server: str, out, *extra: str, user: str = "administrator@vsphere.local", timeout: float = TIMEOUT_S):
+    args = ["collect", "vsphere", "--server", server, "--user", user, "--timeout", f"{timeout:g}", "-o", str(out)]
+    return run([*args, *extra])
+
+
+def check_live(server: str, *extra: str, user: str = "administrator@vsphere.local", timeout: float = TIMEOUT_S):
+    return run(["check", "--vsphere", server, "--vsphere-user", user, "--timeout", f"{timeout:g}", *extra])
+
+
+def run(args: list[str]):
     started = time.monotonic()
-    outcome = CliRunner().invoke(
-        cli, [*args, *extra], env={"HOSTLINT_VSPHERE_PASSWORD": PASSWORD}, standalone_mode=False
-    )
+    outcome = CliRunner().invoke(cli, args, env={"HOSTLINT_VSPHERE_PASSWORD": PASSWORD}, standalone_mode=False)
     return outcome, time.monotonic() - started
 
 
@@ -62,7 +71,9 @@ def test_the_timeout_must_be_positive(tmp_path):
 
 @pytest.mark.slow
 @pytest.mark.parametrize(
-    ("method", "phase"), [("Login", "login"), ("RetrievePropertiesEx", "retrieval")], ids=["login", "retrieval"]
+    ("method", "phase"),
+    [("Login", "login"), ("RetrievePropertiesEx", "retrieval of (hosts|distributed switches|virtual machines)")],
+    ids=["login", "retrieval"],
 )
 def test_a_server_that_stops_answering_later_ends_there(vcsim_binary, tmp_path, method, phase):  # noqa: F811
     out = tmp_path / "snap.json"
@@ -72,7 +83,73 @@ def test_a_server_that_stops_answering_later_ends_there(vcsim_binary, tmp_path, 
     assert outcome.exception is None, outcome.exception
     assert outcome.return_value == Exit.PARTIAL
     assert elapsed < TIMEOUT_S + MARGIN_S
-    assert error_lines(outcome) == [f"hostlint: 127.0.0.1:{sim.port}: no answer within {TIMEOUT_S:g} s during {phase}"]
+    # The three bulk retrievals run at once and are all held back: the first to give up names itself.
+    [line] = error_lines(outcome)
+    assert re.fullmatch(rf"hostlint: 127.0.0.1:{sim.port}: no answer within {TIMEOUT_S:g} s during {phase}", line)
+    assert not out.exists()
+
+
+# --- a server that answers one byte every two seconds (issue #23) ---------------------------------------------
+
+DRIP_TIMEOUT_S = 5  # as the issue: `--timeout 5` ends in under 15 s
+DRIP_LIMIT_S = 15
+
+
+@pytest.mark.parametrize("tls", [False, True], ids=["drip-into-the-handshake", "tls-then-drip"])
+@pytest.mark.parametrize("command", ["collect", "check"])
+def test_a_dripping_peer_ends_at_the_deadline_not_at_each_read(tls, command, tmp_path):
+    out = tmp_path / "snap.json"
+    with DrippingPeer(tls=tls) as peer:
+        server = f"127.0.0.1:{peer.port}"
+        if command == "collect":
+            outcome, elapsed = collect(server, out, "--insecure", timeout=DRIP_TIMEOUT_S)
+        else:
+            outcome, elapsed = check_live(server, "--insecure", timeout=DRIP_TIMEOUT_S)
+    assert outcome.exception is None, outcome.exception
+    assert outcome.return_value == Exit.PARTIAL
+    assert DRIP_TIMEOUT_S * 0.9 <= elapsed < DRIP_TIMEOUT_S + MARGIN_S < DRIP_LIMIT_S
+    assert error_lines(outcome) == [
+        f"hostlint: 127.0.0.1:{peer.port}: no answer within {DRIP_TIMEOUT_S} s during the version probe"
+    ]
+    assert not out.exists()
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    ("passed", "phase"),
+    [(1, "login"), (2, "retrieval of (hosts|distributed switches|virtual machines)")],
+    ids=["login", "after-login"],
+)
+@pytest.mark.parametrize("command", ["collect", "check"])
+def test_a_simulator_dripping_its_answers_ends_at_the_deadline_naming_the_phase(
+    vcsim_binary,  # noqa: F811
+    tmp_path,
+    passed,
+    phase,
+    command,
+):
+    """The simulator behind a relay that passes the first `passed` connections (the version probe, then the
+    session's first connection) and drips the server's bytes on the later ones."""
+    out = tmp_path / "snap.json"
+    with (
+        launcher.Simulator(vcsim_binary, SITE, password=PASSWORD) as sim,
+        DrippingProxy(sim.port, passed=passed) as proxy,
+    ):
+        server = f"127.0.0.1:{proxy.port}"
+        trust = ("--ca-bundle", str(sim.cert))
+        if command == "collect":
+            outcome, elapsed = collect(server, out, *trust, user=sim.user, timeout=DRIP_TIMEOUT_S)
+        else:
+            outcome, elapsed = check_live(server, *trust, user=sim.user, timeout=DRIP_TIMEOUT_S)
+        dripped = proxy.dripped
+    assert outcome.exception is None, outcome.exception
+    assert outcome.return_value == Exit.PARTIAL
+    assert elapsed < DRIP_TIMEOUT_S + MARGIN_S < DRIP_LIMIT_S
+    assert dripped >= 1
+    lines = error_lines(outcome)
+    expected = rf"hostlint: 127.0.0.1:{proxy.port}: no answer within {DRIP_TIMEOUT_S} s during {phase}"
+    assert [line for line in lines if re.fullmatch(expected, line)], "\n".join(lines)
+    assert not any("HostConnectFault" in line for line in lines)
     assert not out.exists()
 
 

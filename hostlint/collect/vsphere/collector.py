@@ -15,7 +15,9 @@ from hostlint.collect.limits import VSPHERE_CONCURRENCY as DEFAULT_CONCURRENCY
 from hostlint.collect.progress import Progress
 from hostlint.collect.refused import refused as refused_error
 from hostlint.collect.vsphere import convert
+from hostlint.collect.vsphere.deadline import NoAnswer
 from hostlint.collect.vsphere.fastretrieve import Parser, parser_from_env
+from hostlint.collect.vsphere.faults import fault_text
 from hostlint.collect.vsphere.hints import HintQueries
 from hostlint.collect.vsphere.retrieve import (
     DEFAULT_PAGE_SIZE,
@@ -71,25 +73,15 @@ def _host_errors(host: Retrieved, hint_errors: list[str]) -> list[CollectionErro
     return errors
 
 
-def fault_text(fault: vmodl.MethodFault) -> str:
-    """The fault's type, and for NoPermission the privilege and the object it was refused on."""
-    kind = type(fault).__name__.rpartition(".")[2]
-    if isinstance(fault, vim.fault.NoPermission):
-        privileges: list[str] = [fault.privilegeId] if fault.privilegeId else []
-        for missing in getattr(fault, "missingPrivileges", None) or []:
-            privileges += [p for p in missing.privileges or [] if p not in privileges]
-        target = getattr(fault, "object", None)
-        where = f" on {type(target).__name__.rpartition('.')[2]} {target._moId}" if target is not None else ""
-        missing_text = ", ".join(privileges) or "unnamed"
-        return f"{kind}: privilege {missing_text}{where}"
-    message = getattr(fault, "msg", None) or ""
-    return f"{kind}: {message}" if message and message != kind else kind
-
-
 def _part(source: str, what: str, read: Callable[[], T], empty: T, refused: list[CollectionError]) -> T:
-    """One bulk retrieval; a fault the server answers with is recorded and `empty` stands for the part."""
+    """One bulk retrieval; a fault the server answers with is recorded and `empty` stands for the part.
+
+    A time-out ends the collection (NoAnswer), naming the retrieval it happened in.
+    """
     try:
         return read()
+    except TimeoutError as exc:
+        raise NoAnswer(phase=f"retrieval of {what}") from exc
     except vmodl.MethodFault as fault:
         refused.append(
             CollectionError(target=source, kind="vcenter", reason=f"{what} not retrieved: {fault_text(fault)}")

@@ -25,6 +25,7 @@ from pyVmomi import vim, vmodl
 from hostlint.collect.limits import VSPHERE_CONCURRENCY as DEFAULT_CONCURRENCY
 from hostlint.collect.vsphere import fastretrieve
 from hostlint.collect.vsphere.fastretrieve import Parser
+from hostlint.collect.vsphere.faults import fault_text
 from hostlint.collect.vsphere.retrieve import Retrieved, RoundTrips
 
 
@@ -68,6 +69,8 @@ def _call(mo: Any, method: str, parser: Parser, **kwargs: Any) -> Any:
 
 
 def _fault_text(exc: Exception) -> str:
+    if isinstance(exc, vmodl.MethodFault):
+        return fault_text(exc)  # a refusal names the privilege and the object, as for the retrievals
     message = getattr(exc, "msg", None) or str(exc) or type(exc).__name__
     return f"{type(exc).__name__}: {message}" if message != type(exc).__name__ else message
 
