@@ -109,14 +109,18 @@ class DrippingProxy(_Loop):
     The client's bytes always go through at once, so the server answers in time; only its answer crawls.
     """
 
-    def __init__(self, upstream_port: int, passed: int, interval: float = DRIP_S) -> None:
+    def __init__(self, upstream_port: int, passed: int, interval: float = DRIP_S, close_later: bool = False) -> None:
         super().__init__()
         self.upstream_port = upstream_port
         self.passed = passed
         self.interval = interval
+        self.close_later = close_later  # the later connections are closed at once instead of dripped
         self.dripped = 0
 
     def serve(self, conn: socket.socket, index: int) -> None:
+        if self.close_later and index > self.passed:
+            conn.close()
+            return
         upstream = socket.create_connection(("127.0.0.1", self.upstream_port), timeout=10)
         self._sockets.append(upstream)
         upstream.settimeout(None)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 import time
+from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
@@ -19,9 +20,12 @@ from test_vsphere_collect import PASSWORD, SITE, launcher, vcsim_binary  # noqa:
 
 from hostlint.cli.exit import Exit
 from hostlint.cli.main import cli
+from hostlint.collect.vsphere import connect, disconnect, parse_server, tls_context
 from hostlint.snapshot import load_snapshot
 
 TIMEOUT_S = 1.5
+# The three bulk retrievals run at once: the first to fail names itself.
+RETRIEVAL = "retrieval of (hosts|distributed switches|virtual machines)"
 MARGIN_S = 5
 
 
@@ -72,7 +76,7 @@ def test_the_timeout_must_be_positive(tmp_path):
 @pytest.mark.slow
 @pytest.mark.parametrize(
     ("method", "phase"),
-    [("Login", "login"), ("RetrievePropertiesEx", "retrieval of (hosts|distributed switches|virtual machines)")],
+    [("Login", "login"), ("RetrievePropertiesEx", RETRIEVAL)],
     ids=["login", "retrieval"],
 )
 def test_a_server_that_stops_answering_later_ends_there(vcsim_binary, tmp_path, method, phase):  # noqa: F811
@@ -117,7 +121,7 @@ def test_a_dripping_peer_ends_at_the_deadline_not_at_each_read(tls, command, tmp
 @pytest.mark.slow
 @pytest.mark.parametrize(
     ("passed", "phase"),
-    [(1, "login"), (2, "retrieval of (hosts|distributed switches|virtual machines)")],
+    [(1, "login"), (2, RETRIEVAL)],
     ids=["login", "after-login"],
 )
 @pytest.mark.parametrize("command", ["collect", "check"])
@@ -169,3 +173,58 @@ def test_a_refused_bulk_retrieval_names_fault_privilege_and_object_and_keeps_the
     snapshot = load_snapshot(out)  # written, with what the other retrievals gave
     assert len(snapshot.esxi_hosts) == 3 and snapshot.distributed_switches == []
     assert [e.kind for e in snapshot.collection_errors if "NoPermission" in e.reason] == ["vcenter"]
+
+
+# --- logout: bounded, and not attempted once the server has stopped answering ---------------------------------
+
+
+@pytest.mark.slow
+def test_logout_waits_at_most_the_call_timeout(vcsim_binary):  # noqa: F811
+    held_back = ("-method-delay", "Logout=60000")
+    with launcher.Simulator(vcsim_binary, SITE, password=PASSWORD, extra_args=held_back) as sim:
+        context = tls_context(ca_bundle=Path(sim.cert))
+        service_instance = connect(parse_server(sim.url), sim.user, PASSWORD, context, timeout=TIMEOUT_S)
+        started = time.monotonic()
+        disconnect(service_instance)
+        elapsed = time.monotonic() - started
+    assert TIMEOUT_S * 0.9 <= elapsed < TIMEOUT_S + 2
+
+
+@pytest.mark.slow
+def test_no_logout_after_a_call_timed_out(vcsim_binary):  # noqa: F811
+    held_back = ("-method-delay", "CurrentTime=60000")
+    with launcher.Simulator(vcsim_binary, SITE, password=PASSWORD, extra_args=held_back) as sim:
+        context = tls_context(ca_bundle=Path(sim.cert))
+        answering = connect(parse_server(sim.url), sim.user, PASSWORD, context, timeout=TIMEOUT_S)
+        sim.stats(reset=True)
+        disconnect(answering)
+        logouts_when_answering = sim.stats(reset=True)["methods"].get("Logout")
+
+        stopped = connect(parse_server(sim.url), sim.user, PASSWORD, context, timeout=TIMEOUT_S)
+        started = time.monotonic()
+        with pytest.raises(TimeoutError):
+            stopped.CurrentTime()
+        timed_out_after = time.monotonic() - started
+        started = time.monotonic()
+        disconnect(stopped)
+        logout_took = time.monotonic() - started
+        logouts_when_stopped = sim.stats()["methods"].get("Logout")
+    assert logouts_when_answering == 1
+    assert TIMEOUT_S * 0.9 <= timed_out_after < TIMEOUT_S + 2
+    assert logouts_when_stopped is None and logout_took < 0.5
+
+
+@pytest.mark.slow
+def test_a_connection_closed_after_login_names_the_retrieval(vcsim_binary, tmp_path):  # noqa: F811
+    out = tmp_path / "snap.json"
+    with (
+        launcher.Simulator(vcsim_binary, SITE, password=PASSWORD) as sim,
+        DrippingProxy(sim.port, passed=2, close_later=True) as proxy,
+    ):
+        outcome, _ = collect(f"127.0.0.1:{proxy.port}", out, "--ca-bundle", sim.cert, user=sim.user)
+    assert outcome.exception is None, outcome.exception
+    assert outcome.return_value == Exit.PARTIAL
+    lines = error_lines(outcome)
+    failed = rf"hostlint: 127.0.0.1:{proxy.port}: collection failed during {RETRIEVAL}: .+"
+    assert [line for line in lines if re.fullmatch(failed, line)], "\n".join(lines)
+    assert not out.exists()

@@ -20,3 +20,12 @@ def fault_text(fault: vmodl.MethodFault) -> str:
         return f"{kind}: privilege {missing_text}{where}"
     message = getattr(fault, "msg", None) or ""
     return f"{kind}: {message}" if message and message != kind else kind
+
+
+class PhaseFailed(Exception):
+    """A call broke off without an answer (connection reset, a garbled reply): `phase` names what was being read."""
+
+    def __init__(self, phase: str, cause: Exception) -> None:
+        self.phase = phase
+        self.reason = str(cause) or type(cause).__name__
+        super().__init__(f"{phase}: {self.reason}")

@@ -29,6 +29,7 @@ from hostlint.collect.vsphere.connect import (
     tls_context,
 )
 from hostlint.collect.vsphere.fastretrieve import ParserChoiceError, parser_from_env
+from hostlint.collect.vsphere.faults import PhaseFailed
 from hostlint.collect.vsphere.retrieve import DEFAULT_PAGE_SIZE
 from hostlint.snapshot import Snapshot
 from hostlint.wording import plural
@@ -92,6 +93,8 @@ def live_snapshot(
     except TimeoutError as exc:
         phase = getattr(exc, "phase", None) or "retrieval"
         raise CollectFailed(str(NoAnswerError(endpoint, phase, target.timeout))) from exc
+    except PhaseFailed as exc:
+        raise CollectFailed(f"{endpoint}: collection failed during {exc.phase}: {shown(exc.reason, 200)}") from exc
     except (vmodl.MethodFault, OSError, http.client.HTTPException) as exc:
         reason = getattr(exc, "msg", None) or str(exc) or type(exc).__name__
         raise CollectFailed(f"{endpoint}: collection failed: {shown(reason, 200)}") from exc
