@@ -8,7 +8,11 @@ held back (sim/vcsim -method-delay) and the simulator behind a proxy that drips 
 
 from __future__ import annotations
 
+import os
 import re
+import shutil
+import subprocess
+import sys
 import time
 from pathlib import Path
 
@@ -227,4 +231,44 @@ def test_a_connection_closed_after_login_names_the_retrieval(vcsim_binary, tmp_p
     lines = error_lines(outcome)
     failed = rf"hostlint: 127.0.0.1:{proxy.port}: collection failed during {RETRIEVAL}: .+"
     assert [line for line in lines if re.fullmatch(failed, line)], "\n".join(lines)
+    assert not out.exists()
+
+
+# --- a name resolver that never answers ---------------------------------------------------------------------
+
+SILENT_RESOLVER = """
+import socket, sys, time
+s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+s.bind(("127.0.0.1", 53))  # takes the queries, answers none
+time.sleep(float(sys.argv[1]))
+"""
+
+
+@pytest.mark.skipif(
+    os.geteuid() != 0 or shutil.which("unshare") is None, reason="a network and mount namespace of its own"
+)
+def test_a_hung_name_lookup_ends_at_the_deadline(tmp_path):
+    """getaddrinfo has no timeout: in namespaces of its own, the resolver is a socket that never answers."""
+    (tmp_path / "resolv.conf").write_text("nameserver 127.0.0.1\noptions timeout:30 attempts:1\n")
+    (tmp_path / "resolver.py").write_text(SILENT_RESOLVER)
+    out = tmp_path / "snap.json"
+    script = (
+        f"ip link set lo up && mount --bind {tmp_path / 'resolv.conf'} /etc/resolv.conf && "
+        f"{{ {sys.executable} {tmp_path / 'resolver.py'} 40 & }} && resolver=$! && sleep 0.5 && "
+        f"{sys.executable} -m hostlint collect vsphere --server vc.hang.test --insecure --timeout {TIMEOUT_S:g} "
+        f"-o {out}; code=$?; kill $resolver; exit $code"
+    )
+    started = time.monotonic()
+    done = subprocess.run(
+        ["unshare", "--net", "--mount", "sh", "-c", script],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env={**os.environ, "HOSTLINT_VSPHERE_PASSWORD": PASSWORD},
+        check=False,
+    )
+    elapsed = time.monotonic() - started
+    assert done.returncode == Exit.PARTIAL, done.stderr
+    assert elapsed < TIMEOUT_S + MARGIN_S + 2  # + the interpreter's start and the resolver's
+    assert done.stderr.strip() == f"hostlint: vc.hang.test: no answer within {TIMEOUT_S:g} s during the version probe"
     assert not out.exists()

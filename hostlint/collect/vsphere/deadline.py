@@ -5,7 +5,8 @@ out keeps a call (and the collection) going for ever. Here each call sets a dead
 thread that makes it (`deadline(seconds)`), and every socket operation on the way waits only for
 what is left of it:
 
-- the TCP connect of a new connection (`DeadlineHTTPSConnection.connect`);
+- the name lookup and TCP connect of a new connection (`DeadlineHTTPSConnection`; getaddrinfo has no
+  timeout, so it runs in a thread the call stops waiting for);
 - every TLS operation, the handshake included (`DeadlineSSLSocket`, installed on the call's
   `ssl.SSLContext` through `sslsocket_class`, which the ssl module documents as overridable for
   this); a read that finds the deadline passed raises TimeoutError before it waits.
@@ -22,6 +23,7 @@ from __future__ import annotations
 import contextlib
 import http.client
 import math
+import socket
 import ssl
 import threading
 import time
@@ -115,14 +117,60 @@ def bounded_context(context: ssl.SSLContext) -> ssl.SSLContext:
     return context
 
 
-class DeadlineHTTPSConnection(http.client.HTTPSConnection):
-    """The TCP connect waits only for what is left of the call's deadline; TLS is bounded by the context."""
+def _resolve(host: str, port: int, left: float) -> list[Any]:
+    """getaddrinfo, given up after `left` seconds: the C resolver has no timeout of its own to pass.
 
-    def connect(self) -> None:
-        left = remaining()
-        if left is not None:
-            self.timeout = left if self.timeout is None else min(left, self.timeout)
-        super().connect()
+    It runs in a daemon thread that is left behind if the resolver hangs (it ends with the
+    resolver's own time-outs, resolv.conf `options timeout:`); the call does not wait for it.
+    """
+    answer: list[Any] = []
+    failure: list[BaseException] = []
+
+    def lookup() -> None:
+        try:
+            answer.extend(socket.getaddrinfo(host, port, type=socket.SOCK_STREAM))
+        except OSError as exc:
+            failure.append(exc)
+
+    resolver = threading.Thread(target=lookup, name=f"hostlint-resolve-{host}", daemon=True)
+    resolver.start()
+    resolver.join(left)
+    if resolver.is_alive():
+        raise NoAnswer(f"no answer from the name resolver for {host} within the deadline")
+    if failure:
+        raise failure[0]
+    return answer
+
+
+def _create_connection(address: tuple[str, int], timeout: Any = None, source_address: Any = None) -> socket.socket:
+    """socket.create_connection with the name lookup and each connect attempt inside the thread's deadline."""
+    left = remaining()
+    if left is None:
+        return socket.create_connection(address, timeout, source_address)
+    host, port = address
+    last: OSError | None = None
+    for family, kind, proto, _, sockaddr in _resolve(host, port, left):
+        sock = socket.socket(family, kind, proto)
+        try:
+            sock.settimeout(remaining())
+            if source_address:
+                sock.bind(source_address)
+            sock.connect(sockaddr)
+            return sock
+        except OSError as exc:
+            sock.close()
+            if isinstance(exc, TimeoutError):
+                raise
+            last = exc
+    raise last or OSError(f"{host}: no address to connect to")
+
+
+class DeadlineHTTPSConnection(http.client.HTTPSConnection):
+    """Name lookup and TCP connect wait only for what is left of the call's deadline; TLS is bounded by the context."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._create_connection = _create_connection
 
 
 class DeadlineStub(SoapStubAdapter):
