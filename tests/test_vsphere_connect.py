@@ -70,7 +70,7 @@ def test_unreachable_server_is_a_collection_failure_exit_3(tmp_path):
         ("::1", "use [::1]"),
         ("2001:db8::10", "use [2001:db8::10]"),
         ("https://fe80::1/sdk", "use [fe80::1]"),
-        ("2001:db8::zz", "use [ADDRESS]"),
+        ("2001:db8::1::2", "use [ADDRESS]"),  # not an address, but written like one
     ],
 )
 def test_a_bare_ipv6_address_is_answered_with_how_to_write_it(server, advice):
@@ -115,6 +115,12 @@ def test_credentials_inside_the_server_are_refused_and_never_echoed(server, tmp_
 )
 def test_source_names_are_readable(server, name):
     assert display_server(server) == name
+
+
+def test_a_garbled_server_with_two_colons_is_not_taken_for_ipv6():
+    with pytest.raises(UsageError) as refused:
+        parse_server("vc01:443:x")
+    assert "IPv6" not in str(refused.value)
 
 
 def test_a_foreign_reply_is_shown_escaped_and_cut():

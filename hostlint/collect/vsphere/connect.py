@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import http.client
 import ipaddress
+import re
 import socket
 import ssl
 from dataclasses import dataclass
@@ -85,9 +86,12 @@ def parse_server(server: str) -> Endpoint:
     return Endpoint(host=parts.hostname, port=port or 443, path=path)
 
 
+_IPV6_LIKE = re.compile(r"[0-9A-Fa-f:.]+(%\w+)?")
+
+
 def _refuse_bare_ipv6(authority: str, server: str) -> None:
     """An IPv6 address written without brackets: its colons cannot be told from a port's."""
-    if authority.count(":") < 2 or authority.startswith("["):
+    if authority.count(":") < 2 or authority.startswith("[") or not _IPV6_LIKE.fullmatch(authority):
         return
     address = _ipv6(authority)
     example = f"[{address}]" if address else "[ADDRESS]"
@@ -135,10 +139,16 @@ def _certificate_error(endpoint: Endpoint, exc: ssl.SSLCertVerificationError) ->
     )
 
 
+def escaped(text: str, limit: int = 200) -> str:
+    """`text` as one safe line: control and non-ASCII characters escaped (\\x1b, \\n), cut at `limit`."""
+    safe = text.encode("unicode_escape").decode("ascii")
+    return safe if len(safe) <= limit else f"{safe[:limit]} ... ({len(text)} characters)"
+
+
 def shown(reply: str, limit: int = 60) -> str:
-    """A foreign server's raw words as one safe line: control and non-ASCII characters escaped, cut at `limit`."""
-    escaped = reply.encode("unicode_escape").decode("ascii").replace("'", "\\'")
-    return f"'{escaped[:limit]}'" + (f" ... ({len(reply)} characters)" if len(escaped) > limit else "")
+    """A foreign server's raw words, quoted, escaped and cut (`escaped`)."""
+    safe = reply.encode("unicode_escape").decode("ascii").replace("'", "\\'")
+    return f"'{safe[:limit]}'" + (f" ... ({len(reply)} characters)" if len(safe) > limit else "")
 
 
 def _probe_version(endpoint: Endpoint, context: ssl.SSLContext, timeout: float) -> str:
@@ -168,7 +178,7 @@ def _probe_version(endpoint: Endpoint, context: ssl.SSLContext, timeout: float) 
         if versionIdMap.get(version) in offered:
             return version
     known = ", ".join(sorted(offered))
-    raise UnreachableError(f"{endpoint}: speaks no vSphere API version this pyvmomi knows ({shown(known, 200)})")
+    raise UnreachableError(f"{endpoint}: speaks no vSphere API version this pyvmomi knows ({escaped(known)})")
 
 
 def _namespace_versions(namespace: ElementTree.Element) -> list[str]:
@@ -230,7 +240,7 @@ def connect(
         reply = shown(str(exc.args[0]) if exc.args else "")
         raise UnreachableError(f"{endpoint}: not an HTTP server: during {phase} it answered {reply}") from exc
     except (OSError, http.client.HTTPException) as exc:
-        raise UnreachableError(f"{endpoint}: cannot connect during {phase}: {shown(str(exc), 200)}") from exc
+        raise UnreachableError(f"{endpoint}: cannot connect during {phase}: {escaped(str(exc))}") from exc
     except vim.fault.NotAuthenticated as exc:
         raise UsageError(f"{endpoint}: not authenticated: {getattr(exc, 'msg', None)}") from exc
     except vmodl.MethodFault as exc:

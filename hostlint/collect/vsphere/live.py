@@ -24,8 +24,8 @@ from hostlint.collect.vsphere.connect import (
     UsageError,
     connect,
     disconnect,
+    escaped,
     parse_server,
-    shown,
     tls_context,
 )
 from hostlint.collect.vsphere.fastretrieve import ParserChoiceError, parser_from_env
@@ -94,10 +94,10 @@ def live_snapshot(
         phase = getattr(exc, "phase", None) or "retrieval"
         raise CollectFailed(str(NoAnswerError(endpoint, phase, target.timeout))) from exc
     except PhaseFailed as exc:
-        raise CollectFailed(f"{endpoint}: collection failed during {exc.phase}: {shown(exc.reason, 200)}") from exc
+        raise CollectFailed(f"{endpoint}: collection failed during {exc.phase}: {escaped(exc.reason)}") from exc
     except (vmodl.MethodFault, OSError, http.client.HTTPException) as exc:
         reason = getattr(exc, "msg", None) or str(exc) or type(exc).__name__
-        raise CollectFailed(f"{endpoint}: collection failed: {shown(reason, 200)}") from exc
+        raise CollectFailed(f"{endpoint}: collection failed: {escaped(reason)}") from exc
     finally:
         disconnect(service_instance)  # bounded, and skipped once a call has timed out (connect.disconnect)
     snapshot = collection.snapshot
