@@ -272,3 +272,19 @@ def test_a_hung_name_lookup_ends_at_the_deadline(tmp_path):
     assert elapsed < TIMEOUT_S + MARGIN_S + 2  # + the interpreter's start and the resolver's
     assert done.stderr.strip() == f"hostlint: vc.hang.test: no answer within {TIMEOUT_S:g} s during the version probe"
     assert not out.exists()
+
+
+@pytest.mark.slow
+def test_hint_calls_that_run_out_of_time_are_named_and_the_hosts_kept(vcsim_binary, tmp_path):  # noqa: F811
+    out = tmp_path / "snap.json"
+    held_back = ("-method-delay", "QueryNetworkHint=60000")
+    with launcher.Simulator(vcsim_binary, SITE, password=PASSWORD, extra_args=held_back) as sim:
+        outcome, elapsed = collect(f"127.0.0.1:{sim.port}", out, "--ca-bundle", sim.cert, user=sim.user)
+    assert outcome.exception is None, outcome.exception
+    assert outcome.return_value == Exit.PARTIAL
+    # the calls under way give up together; the hosts not yet asked are not asked, logout is not tried
+    assert elapsed < TIMEOUT_S + MARGIN_S
+    snapshot = load_snapshot(out)
+    assert len(snapshot.esxi_hosts) == 3
+    reasons = {e.reason for e in snapshot.collection_errors}
+    assert f"CDP/LLDP hints: no answer within {TIMEOUT_S:g} s" in reasons, reasons

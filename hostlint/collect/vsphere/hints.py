@@ -78,6 +78,11 @@ def _fault_text(exc: Exception) -> str:
 NOT_ASKED = "not asked: the server stopped answering"
 
 
+def _no_answer(mo: Any) -> str:
+    seconds = getattr(getattr(mo, "_stub", None), "call_timeout", None)
+    return f"no answer within {seconds:g} s" if seconds else "no answer within the timeout"
+
+
 def _host_hints(host: Retrieved, trips: RoundTrips, hung: threading.Event, parser: Parser = "lxml") -> HostHints:
     """One host's hints; a call that times out marks the server `hung` and the calls after it are not made."""
     hints = HostHints()
@@ -88,7 +93,7 @@ def _host_hints(host: Retrieved, trips: RoundTrips, hung: threading.Event, parse
             hints.network = list(_call(network_system, "QueryNetworkHint", parser, device=linked) or [])
         except TimeoutError:
             hung.set()
-            hints.errors.append("CDP/LLDP hints: no answer within the timeout")
+            hints.errors.append(f"CDP/LLDP hints: {_no_answer(network_system)}")
         except (vmodl.MethodFault, OSError, http.client.HTTPException) as exc:
             hints.errors.append(f"CDP/LLDP hints: {_fault_text(exc)}")
         trips.add("QueryNetworkHint")
@@ -104,7 +109,7 @@ def _host_hints(host: Retrieved, trips: RoundTrips, hung: threading.Event, parse
             hints.bound_vnics[hba] = list(_call(iscsi_manager, "QueryBoundVnics", parser, iScsiHbaName=hba) or [])
         except TimeoutError:
             hung.set()
-            hints.errors.append(f"iSCSI bindings of {hba}: no answer within the timeout")
+            hints.errors.append(f"iSCSI bindings of {hba}: {_no_answer(iscsi_manager)}")
         except (vmodl.MethodFault, OSError, http.client.HTTPException) as exc:
             hints.errors.append(f"iSCSI bindings of {hba}: {_fault_text(exc)}")
         trips.add("QueryBoundVnics")
