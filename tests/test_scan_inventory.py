@@ -5,15 +5,17 @@ from __future__ import annotations
 import importlib.util
 import json
 import os
+import time
 from pathlib import Path
 
 import pytest
 import yaml
 from click.testing import CliRunner
+from dripping_peer import DrippingPeer
 
 from hostlint.cli.exit import Exit
 from hostlint.cli.main import cli
-from hostlint.history.inventory import SwitchesSource, VsphereSource, load_scan_inventory
+from hostlint.history.inventory import SwitchesSource, VsphereEntry, VsphereSource, load_scan_inventory
 from hostlint.snapshot import SnapshotError
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -122,3 +124,36 @@ def test_an_ssh_config_without_a_user_is_an_inventory_error(tmp_path: Path) -> N
     inventory.write_text(yaml.safe_dump({"vsphere": [{"server": "vc01", "esxi_ssh_config": "ssh_config"}]}))
     with pytest.raises(SnapshotError, match="esxi_ssh_config needs esxi_ssh_user"):
         load_scan_inventory(inventory)
+
+
+@pytest.mark.parametrize("where", ["inventory", "command-line"])
+def test_scan_ends_a_dripping_vcenter_at_its_timeout_and_keeps_the_rest(where: str, tmp_path: Path) -> None:
+    """A vCenter answering a byte every two seconds: `timeout:` (or `scan --timeout`, which wins) ends it."""
+    with DrippingPeer(tls=True) as peer:
+        server = f"127.0.0.1:{peer.port}"
+        own_timeout = 2 if where == "inventory" else 600
+        inventory = tmp_path / "scan.yaml"
+        inventory.write_text(
+            yaml.safe_dump(
+                {
+                    "vsphere": [{"server": server, "insecure": True, "timeout": own_timeout}],
+                    "snapshots": [str(CLEAN_LAB / "hosts.json"), str(CLEAN_LAB / "switches.json")],
+                }
+            )
+        )
+        args = ["scan", "--inventory", str(inventory), "--db", f"sqlite:///{tmp_path / 'history.sqlite'}"]
+        args += ["--timeout", "2"] if where == "command-line" else []
+        started = time.monotonic()
+        run = CliRunner().invoke(cli, args, env={"HOSTLINT_VSPHERE_PASSWORD": PASSWORD}, standalone_mode=False)
+        elapsed = time.monotonic() - started
+    assert run.exception is None, run.exception
+    assert run.return_value == Exit.PARTIAL
+    assert elapsed < 2 + 5
+    assert f"collection error: {server} (vcenter): {server}: no answer within 2 s during the version probe" in (
+        run.stdout
+    )
+
+
+def test_vsphere_source_names_are_readable() -> None:
+    entry = VsphereEntry(server="https://[::1]:8443/sdk")
+    assert VsphereSource(entry).name == "vsphere:[::1]:8443"

@@ -5,6 +5,7 @@ from __future__ import annotations
 import importlib.util
 import json
 import os
+import re
 from pathlib import Path
 
 import pytest
@@ -123,3 +124,31 @@ def test_hosts_asked_page_by_page_give_the_same_snapshot(tmp_path):
     assert (methods.get("QueryNetworkHint"), methods.get("QueryBoundVnics")) == (1, 1)
     assert paged.model_dump(exclude={"collected_at"}) == whole.model_dump(exclude={"collected_at"})
     assert paged.esxi_hosts[0].pnics[0].neighbour is not None
+
+
+@pytest.mark.parametrize("parser", fastretrieve.PARSERS)
+def test_refused_hint_and_iscsi_calls_name_privilege_and_object(tmp_path, parser):
+    """A role without Host.Config.Network / Host.Config.Storage: each refusal names the privilege and the object
+    called, as a refused retrieval does, and the rest of the host is kept."""
+    scenario = tmp_path / "hints.json"
+    scenario.write_text(json.dumps(SCENARIO))
+    binary = launcher.build(tmp_path / "bin")
+    denied = ("-deny", "QueryNetworkHint=Host.Config.Network", "-deny", "QueryBoundVnics=Host.Config.Storage")
+    with launcher.Simulator(binary, scenario, password=PASSWORD, extra_args=denied) as sim:
+        endpoint = parse_server(sim.url)
+        service_instance = connect(endpoint, sim.user, PASSWORD, tls_context(ca_bundle=Path(sim.cert)))
+        try:
+            snapshot = collect(service_instance, str(endpoint), parser=parser).snapshot
+        finally:
+            disconnect(service_instance)
+    reasons = sorted(e.reason for e in snapshot.collection_errors if e.target == "esx-a.example.net")
+    assert len(reasons) == 2, reasons
+    assert re.fullmatch(
+        r"CDP/LLDP hints: NoPermission: privilege Host\.Config\.Network on HostNetworkSystem \S+", reasons[0]
+    )
+    assert re.fullmatch(
+        r"iSCSI bindings of vmhba64: NoPermission: privilege Host\.Config\.Storage on IscsiManager \S+",
+        reasons[1],
+    )
+    a = next(h for h in snapshot.esxi_hosts if h.name == "esx-a.example.net")
+    assert [p.name for p in a.pnics] == ["vmnic0", "vmnic1"] and a.pnics[0].neighbour is None

@@ -10,7 +10,7 @@ import click
 from hostlint.baseline import load_baseline
 from hostlint.baseline import write_baseline as write_baseline_file
 from hostlint.check import check_snapshot
-from hostlint.cli.collect_vsphere_cmd import esxi_ssh_options, esxi_ssh_settings, ssh_host_keys
+from hostlint.cli.collect_vsphere_cmd import esxi_ssh_options, esxi_ssh_settings, ssh_host_keys, timeout_option
 from hostlint.cli.exit import Exit
 from hostlint.cli.host_keys import KnownHostsError
 from hostlint.cli.settings import chosen_rules, config_options, echo_error, rules_dir_option
@@ -34,6 +34,7 @@ from hostlint.snapshot.load import merge
 @click.option(
     "--ca-bundle", type=click.Path(dir_okay=False, path_type=Path), help="With --vsphere: trust these CA certificates."
 )
+@timeout_option
 @esxi_ssh_options
 @click.option(
     "--select",
@@ -90,6 +91,7 @@ def check(
     vsphere_user: str,
     insecure: bool,
     ca_bundle: Path | None,
+    timeout: float,
     esxi_ssh_user: str | None,
     esxi_ssh_config: Path | None,
     known_hosts: Path | None,
@@ -139,12 +141,13 @@ def check(
         return Exit.USAGE
     if vsphere_server:
         from hostlint.cli.collect_vsphere_cmd import CollectFailed, live_snapshot
+        from hostlint.collect.vsphere.connect import display_server
 
         try:
-            live = live_snapshot(vsphere_server, vsphere_user, insecure, ca_bundle, esxi_ssh=esxi_ssh)
+            live = live_snapshot(vsphere_server, vsphere_user, insecure, ca_bundle, esxi_ssh=esxi_ssh, timeout=timeout)
         except CollectFailed as exc:
             return exc.code
-        snapshots.insert(0, (Path(f"vsphere:{vsphere_server}"), live))
+        snapshots.insert(0, (Path(live.source or f"vsphere:{display_server(vsphere_server)}"), live))
     try:
         snapshot = snapshots[0][1] if len(snapshots) == 1 else merge(snapshots)
     except SnapshotError as exc:

@@ -85,6 +85,36 @@ def ssh_host_keys(known_hosts: Path | None, accept_new: bool) -> HostKeyPolicy |
     return host_key_policy(known_hosts, accept_new) if known_hosts or accept_new else None
 
 
+TIMEOUT_HELP = (
+    "Longest time one call to vCenter/ESXi may take, from connecting to the last byte of its answer (the "
+    "version probe, login and logout each count as one call); a server that stops answering, or answers too "
+    "slowly, ends the collection with exit 3 naming the phase."
+)
+
+
+def timeout_option(command: CommandT) -> CommandT:
+    """`--timeout SECONDS`, the same for `collect vsphere` and `check --vsphere`."""
+    return click.option(
+        "--timeout",
+        default=DEFAULT_TIMEOUT_S,
+        show_default=True,
+        type=click.FloatRange(min=0, min_open=True),
+        metavar="SECONDS",
+        help=TIMEOUT_HELP,
+    )(command)
+
+
+def scan_timeout_option(command: CommandT) -> CommandT:
+    """`scan --timeout SECONDS`: for every vCenter of the inventory, over its own `timeout:`."""
+    return click.option(
+        "--timeout",
+        type=click.FloatRange(min=0, min_open=True),
+        metavar="SECONDS",
+        help=f"{TIMEOUT_HELP} For every vCenter of the inventory, over its own timeout: "
+        f"[default: the inventory's timeout:, else {DEFAULT_TIMEOUT_S:g}].",
+    )(command)
+
+
 class CollectFailed(Exception):
     """Collection did not produce a snapshot; `code` is the exit code, the message was shown."""
 
@@ -154,14 +184,7 @@ def _say(message: str) -> None:
     type=click.IntRange(1, 64),
     help="Parallel per-host calls.",
 )
-@click.option(
-    "--timeout",
-    default=DEFAULT_TIMEOUT_S,
-    show_default=True,
-    type=click.FloatRange(min=0, min_open=True),
-    metavar="SECONDS",
-    help="Longest wait for any answer from the server (connect, TLS, version probe, login, each call).",
-)
+@timeout_option
 @click.option("--page-size", default=500, show_default=True, type=click.IntRange(1), help="Objects per retrieval page.")
 @esxi_ssh_options
 def vsphere(

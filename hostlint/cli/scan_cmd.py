@@ -12,6 +12,7 @@ import click
 
 from hostlint.baseline import load_baseline
 from hostlint.check import check_snapshot
+from hostlint.cli.collect_vsphere_cmd import scan_timeout_option
 from hostlint.cli.exit import Exit
 from hostlint.cli.host_keys import host_key_options
 from hostlint.cli.settings import chosen_rules, config_options, echo_error, prefixes, rules_dir_option
@@ -86,6 +87,7 @@ def _progress(enabled: bool) -> Iterator[Callable[[Source], Progress | None]]:
 @config_options
 @rules_dir_option
 @host_key_options
+@scan_timeout_option
 def scan(
     paths: tuple[Path, ...],
     inventory_file: Path | None,
@@ -103,6 +105,7 @@ def scan(
     rules_dirs: tuple[Path, ...],
     known_hosts: Path | None,
     accept_new_host_keys: bool,
+    timeout: float | None,
 ) -> int:
     """Collect (an inventory of live sources) or load (snapshot files), check, and store it all as one scan."""
     started_at = datetime.now(UTC)
@@ -119,7 +122,7 @@ def scan(
         elif inventory_file is not None and (named := scan_inventory_site(inventory_file)) is not None:
             site_name = check_site_name(named, f"{inventory_file}: site_name")
         sources: list[Source] = (
-            load_scan_inventory(inventory_file, known_hosts, accept_new_host_keys) if inventory_file else []
+            load_scan_inventory(inventory_file, known_hosts, accept_new_host_keys, timeout) if inventory_file else []
         )
         if paths:
             sources.append(FileSource(paths))

@@ -5,7 +5,7 @@
       - server: vc01.example.com
         user: svc-hostlint@vsphere.local     # password: HOSTLINT_VSPHERE_PASSWORD or keyring (never a prompt)
         ca_bundle: /etc/hostlint/vc01.pem    # or insecure: true
-        timeout: 120                         # seconds: longest wait for any answer
+        timeout: 120                         # seconds: longest one call may take (scan --timeout wins)
         esxi_ssh_user: root                  # optional: PCIe link width over SSH
     switches: switches/hosts.yaml            # a Nornir or Ansible inventory (relative to this file)
     kvm:
@@ -98,7 +98,9 @@ class VsphereSource:
 
     @property
     def name(self) -> str:
-        return f"vsphere:{self.entry.server}"
+        from hostlint.collect.vsphere.connect import display_server
+
+        return f"vsphere:{display_server(self.entry.server)}"
 
     def snapshot(self, progress: Progress | None = None) -> Snapshot:
         from hostlint.collect.vsphere.esxi_ssh import SshSettings
@@ -117,7 +119,7 @@ class VsphereSource:
             # A scheduled scan never prompts: a missing password is this source's failure, not the scan's.
             return live_snapshot(target, prompt=None, progress=progress)
         except CollectFailed as exc:
-            return _failed(entry.server, "vcenter", str(exc))
+            return _failed(self.name.removeprefix("vsphere:"), "vcenter", str(exc))
 
 
 @dataclass(frozen=True)
@@ -184,11 +186,14 @@ def scan_inventory_site(path: Path) -> str | None:
 
 
 def load_scan_inventory(
-    path: Path, known_hosts: Path | None = None, accept_new_host_keys: bool = False
+    path: Path,
+    known_hosts: Path | None = None,
+    accept_new_host_keys: bool = False,
+    vsphere_timeout: float | None = None,
 ) -> list[Source]:
     """The sources an inventory names, paths taken relative to the inventory file.
 
-    `known_hosts` and `accept_new_host_keys` (the command line's) win over the inventory's.
+    `known_hosts`, `accept_new_host_keys` and `vsphere_timeout` (the command line's) win over the inventory's.
     """
     inventory = load_model(path, ScanInventory, "scan inventory", SnapshotError)
     base = path.parent
@@ -207,7 +212,15 @@ def load_scan_inventory(
         raise SnapshotError(f"{path}: {exc}") from None
 
     sources: list[Source] = [
-        VsphereSource(entry.model_copy(update={"ca_bundle": entry.ca_bundle and local(entry.ca_bundle)}), host_keys)
+        VsphereSource(
+            entry.model_copy(
+                update={
+                    "ca_bundle": entry.ca_bundle and local(entry.ca_bundle),
+                    "timeout": vsphere_timeout or entry.timeout,
+                }
+            ),
+            host_keys,
+        )
         for entry in inventory.vsphere
     ]
     if inventory.switches is not None:

@@ -3,12 +3,18 @@ package main
 // Refused retrievals: -deny TYPE=PRIVILEGE answers every RetrievePropertiesEx that asks for
 // properties of TYPE with the NoPermission fault a vCenter sends when the user lacks PRIVILEGE,
 // as a user without System.Read on part of the inventory sees it.
+//
+// Refused calls: -deny METHOD=PRIVILEGE (a method name, e.g. QueryNetworkHint=Host.Config.Network)
+// answers every call of METHOD with NoPermission naming PRIVILEGE and the object called (_this),
+// as vCenter refuses a method the user's role lacks the privilege for (vSphere Web Services API
+// reference, NoPermission: "object" and "privilegeId").
 
 import (
 	"bytes"
 	"fmt"
 	"io"
 	"net/http"
+	"regexp"
 	"strings"
 )
 
@@ -30,7 +36,7 @@ const noPermissionFault = `<?xml version="1.0" encoding="UTF-8"?>
 <soapenv:Body><soapenv:Fault><faultcode>ServerFaultCode</faultcode>
 <faultstring>Permission to perform this operation was denied.</faultstring>
 <detail><NoPermissionFault xmlns="urn:vim25" xsi:type="NoPermission">
-<object type="Folder">%s</object><privilegeId>%s</privilegeId>
+<object type="%s">%s</object><privilegeId>%s</privilegeId>
 </NoPermissionFault></detail></soapenv:Fault></soapenv:Body></soapenv:Envelope>`
 
 // wrap refuses the retrievals named in d; `root` is the object named in the fault (the root folder).
@@ -42,12 +48,24 @@ func (d denyFlag) wrap(next http.Handler, root string) http.Handler {
 		if r.Method == http.MethodPost {
 			body, _ := io.ReadAll(r.Body)
 			r.Body = io.NopCloser(bytes.NewReader(body))
-			if m := soapMethod.FindSubmatch(body); m != nil && string(m[1]) == "RetrievePropertiesEx" {
+			m := soapMethod.FindSubmatch(body)
+			if m == nil {
+				next.ServeHTTP(w, r)
+				return
+			}
+			method := string(m[1])
+			if privilege, ok := d[method]; ok {
+				kind, object := "Folder", root
+				if this := soapThis.FindSubmatch(body); this != nil {
+					kind, object = string(this[1]), string(this[2])
+				}
+				refuse(w, kind, object, privilege)
+				return
+			}
+			if method == "RetrievePropertiesEx" {
 				for kind, privilege := range d {
 					if bytes.Contains(body, []byte("<type>"+kind+"</type>")) {
-						w.Header().Set("Content-Type", "text/xml; charset=utf-8")
-						w.WriteHeader(http.StatusInternalServerError)
-						_, _ = fmt.Fprintf(w, noPermissionFault, root, privilege)
+						refuse(w, "Folder", root, privilege)
 						return
 					}
 				}
@@ -55,4 +73,13 @@ func (d denyFlag) wrap(next http.Handler, root string) http.Handler {
 		}
 		next.ServeHTTP(w, r)
 	})
+}
+
+// soapThis finds the object a SOAP call is made on: <_this type="HostNetworkSystem">networkSystem-7</_this>.
+var soapThis = regexp.MustCompile(`<_this[^>]*type="([A-Za-z0-9_]+)"[^>]*>([^<]+)</_this>`)
+
+func refuse(w http.ResponseWriter, kind, object, privilege string) {
+	w.Header().Set("Content-Type", "text/xml; charset=utf-8")
+	w.WriteHeader(http.StatusInternalServerError)
+	_, _ = fmt.Fprintf(w, noPermissionFault, kind, object, privilege)
 }

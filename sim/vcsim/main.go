@@ -33,7 +33,7 @@ func main() {
 	methodDelays := methodDelayFlag{}
 	flag.Var(methodDelays, "method-delay", "METHOD=MS: delay one SOAP method (repeatable), e.g. a hung RetrievePropertiesEx")
 	denied := denyFlag{}
-	flag.Var(denied, "deny", "TYPE=PRIVILEGE: refuse retrievals of TYPE with NoPermission (repeatable)")
+	flag.Var(denied, "deny", "TYPE=PRIVILEGE: refuse retrievals of TYPE, or METHOD=PRIVILEGE: calls of METHOD, with NoPermission (repeatable)")
 	stock := flag.Bool("stock", false, "serve govmomi's default inventory instead of a scenario")
 	stockClusters := flag.Int("stock-clusters", 1, "with -stock: clusters")
 	stockHosts := flag.Int("stock-hosts", 3, "with -stock: hosts per cluster")

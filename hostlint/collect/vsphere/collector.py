@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import http.client
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -15,7 +16,9 @@ from hostlint.collect.limits import VSPHERE_CONCURRENCY as DEFAULT_CONCURRENCY
 from hostlint.collect.progress import Progress
 from hostlint.collect.refused import refused as refused_error
 from hostlint.collect.vsphere import convert
+from hostlint.collect.vsphere.deadline import NoAnswer
 from hostlint.collect.vsphere.fastretrieve import Parser, parser_from_env
+from hostlint.collect.vsphere.faults import PhaseFailed, fault_text
 from hostlint.collect.vsphere.hints import HintQueries
 from hostlint.collect.vsphere.retrieve import (
     DEFAULT_PAGE_SIZE,
@@ -71,25 +74,17 @@ def _host_errors(host: Retrieved, hint_errors: list[str]) -> list[CollectionErro
     return errors
 
 
-def fault_text(fault: vmodl.MethodFault) -> str:
-    """The fault's type, and for NoPermission the privilege and the object it was refused on."""
-    kind = type(fault).__name__.rpartition(".")[2]
-    if isinstance(fault, vim.fault.NoPermission):
-        privileges: list[str] = [fault.privilegeId] if fault.privilegeId else []
-        for missing in getattr(fault, "missingPrivileges", None) or []:
-            privileges += [p for p in missing.privileges or [] if p not in privileges]
-        target = getattr(fault, "object", None)
-        where = f" on {type(target).__name__.rpartition('.')[2]} {target._moId}" if target is not None else ""
-        missing_text = ", ".join(privileges) or "unnamed"
-        return f"{kind}: privilege {missing_text}{where}"
-    message = getattr(fault, "msg", None) or ""
-    return f"{kind}: {message}" if message and message != kind else kind
-
-
 def _part(source: str, what: str, read: Callable[[], T], empty: T, refused: list[CollectionError]) -> T:
-    """One bulk retrieval; a fault the server answers with is recorded and `empty` stands for the part."""
+    """One bulk retrieval; a fault the server answers with is recorded and `empty` stands for the part.
+
+    A time-out (NoAnswer) or a broken connection (PhaseFailed) ends the collection, naming the retrieval.
+    """
     try:
         return read()
+    except TimeoutError as exc:
+        raise NoAnswer(phase=f"retrieval of {what}") from exc
+    except (OSError, http.client.HTTPException) as exc:
+        raise PhaseFailed(f"retrieval of {what}", exc) from exc
     except vmodl.MethodFault as fault:
         refused.append(
             CollectionError(target=source, kind="vcenter", reason=f"{what} not retrieved: {fault_text(fault)}")
@@ -112,7 +107,7 @@ def collect(
 
     A retrieval the server refuses (NoPermission) becomes a collection error naming the fault, the
     privilege and the object, and the rest is still collected; a server that stops answering
-    (TimeoutError, after the per-call timeout set at login) ends the collection.
+    (NoAnswer: a call ran past its deadline, hostlint.collect.vsphere.deadline) ends the collection.
 
     `parser`: how the bulk retrievals' answers are read, `lxml` (fast) or `pyvmomi`; by default
     HOSTLINT_VSPHERE_PARSER, else lxml. Both give the same snapshot (tests/test_vsphere_fastparse.py).

@@ -1,7 +1,7 @@
 """`RetrievePropertiesEx` and `ContinueRetrievePropertiesEx` with the response parsed by lxml, as it streams in.
 
 The request is pyvmomi's own (`SerializeRequest`), sent on a connection from pyvmomi's pool with the
-session cookie, so TLS verification, the per-call timeout and any proxy stay exactly as logged in.
+session cookie, so TLS verification, the per-call deadline and any proxy stay exactly as logged in.
 A fault (HTTP 500) is read by pyvmomi's deserialiser and raised as pyvmomi would raise it. A 200
 answer is parsed with `lxml.etree.iterparse`, one `<objects>` element at a time, each cleared once
 built: memory holds one object's XML, not the page's. An object the fast builder cannot read
@@ -26,6 +26,7 @@ from pyVmomi import vmodl
 from pyVmomi.SoapAdapter import SoapStubAdapter, StubAdapterBase
 from pyVmomi.VmomiSupport import PropertyPath
 
+from hostlint.collect.vsphere.deadline import stub_deadline
 from hostlint.collect.vsphere.fastparse import Builder, Namespaces, Projection, Unexpected
 
 # pyvmomi's functions carry no annotations: used through Any, as everything pyvmomi returns is.
@@ -196,7 +197,13 @@ def invoke(stub: Any, mo: Any, method: str, args: list[Any], read: Callable[[Any
     """Call `method` on `mo` as pyvmomi would, with the HTTP 200 body streamed into `read`.
 
     A fault comes back as pyvmomi's exception; a broken connection drops the pool as pyvmomi does.
+    The call, from connection to last byte, is bounded by the stub's deadline (deadline.DeadlineStub).
     """
+    with stub_deadline(stub):
+        return _invoke(stub, mo, method, args, read)
+
+
+def _invoke(stub: Any, mo: Any, method: str, args: list[Any], read: Callable[[Any], T]) -> T:
     info = mo._GetMethodInfo(method)
     body = stub.SerializeRequest(mo, info, args)
     for modifier in stub.requestModifierList:

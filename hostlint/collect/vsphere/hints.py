@@ -25,6 +25,7 @@ from pyVmomi import vim, vmodl
 from hostlint.collect.limits import VSPHERE_CONCURRENCY as DEFAULT_CONCURRENCY
 from hostlint.collect.vsphere import fastretrieve
 from hostlint.collect.vsphere.fastretrieve import Parser
+from hostlint.collect.vsphere.faults import fault_text
 from hostlint.collect.vsphere.retrieve import Retrieved, RoundTrips
 
 
@@ -68,11 +69,18 @@ def _call(mo: Any, method: str, parser: Parser, **kwargs: Any) -> Any:
 
 
 def _fault_text(exc: Exception) -> str:
+    if isinstance(exc, vmodl.MethodFault):
+        return fault_text(exc)  # a refusal names the privilege and the object, as for the retrievals
     message = getattr(exc, "msg", None) or str(exc) or type(exc).__name__
     return f"{type(exc).__name__}: {message}" if message != type(exc).__name__ else message
 
 
 NOT_ASKED = "not asked: the server stopped answering"
+
+
+def _no_answer(mo: Any) -> str:
+    seconds = getattr(getattr(mo, "_stub", None), "call_timeout", None)
+    return f"no answer within {seconds:g} s" if seconds else "no answer within the timeout"
 
 
 def _host_hints(host: Retrieved, trips: RoundTrips, hung: threading.Event, parser: Parser = "lxml") -> HostHints:
@@ -85,7 +93,7 @@ def _host_hints(host: Retrieved, trips: RoundTrips, hung: threading.Event, parse
             hints.network = list(_call(network_system, "QueryNetworkHint", parser, device=linked) or [])
         except TimeoutError:
             hung.set()
-            hints.errors.append("CDP/LLDP hints: no answer within the timeout")
+            hints.errors.append(f"CDP/LLDP hints: {_no_answer(network_system)}")
         except (vmodl.MethodFault, OSError, http.client.HTTPException) as exc:
             hints.errors.append(f"CDP/LLDP hints: {_fault_text(exc)}")
         trips.add("QueryNetworkHint")
@@ -101,7 +109,7 @@ def _host_hints(host: Retrieved, trips: RoundTrips, hung: threading.Event, parse
             hints.bound_vnics[hba] = list(_call(iscsi_manager, "QueryBoundVnics", parser, iScsiHbaName=hba) or [])
         except TimeoutError:
             hung.set()
-            hints.errors.append(f"iSCSI bindings of {hba}: no answer within the timeout")
+            hints.errors.append(f"iSCSI bindings of {hba}: {_no_answer(iscsi_manager)}")
         except (vmodl.MethodFault, OSError, http.client.HTTPException) as exc:
             hints.errors.append(f"iSCSI bindings of {hba}: {_fault_text(exc)}")
         trips.add("QueryBoundVnics")

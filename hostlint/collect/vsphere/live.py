@@ -24,10 +24,12 @@ from hostlint.collect.vsphere.connect import (
     UsageError,
     connect,
     disconnect,
+    escaped,
     parse_server,
     tls_context,
 )
 from hostlint.collect.vsphere.fastretrieve import ParserChoiceError, parser_from_env
+from hostlint.collect.vsphere.faults import PhaseFailed
 from hostlint.collect.vsphere.retrieve import DEFAULT_PAGE_SIZE
 from hostlint.snapshot import Snapshot
 from hostlint.wording import plural
@@ -84,21 +86,20 @@ def live_snapshot(
         service_instance = connect(endpoint, target.user, password, context, target.timeout)
     except (UsageError, UnreachableError) as exc:
         raise CollectFailed(str(exc), usage=isinstance(exc, UsageError)) from exc
-    answering = True
     try:
         collection = collect(
             service_instance, str(endpoint), target.page_size, target.concurrency, progress, parser=parser
         )
     except TimeoutError as exc:
-        answering = False
-        raise CollectFailed(str(NoAnswerError(endpoint, "retrieval", target.timeout))) from exc
+        phase = getattr(exc, "phase", None) or "retrieval"
+        raise CollectFailed(str(NoAnswerError(endpoint, phase, target.timeout))) from exc
+    except PhaseFailed as exc:
+        raise CollectFailed(f"{endpoint}: collection failed during {exc.phase}: {escaped(exc.reason)}") from exc
     except (vmodl.MethodFault, OSError, http.client.HTTPException) as exc:
         reason = getattr(exc, "msg", None) or str(exc) or type(exc).__name__
-        raise CollectFailed(f"{endpoint}: collection failed: {reason}") from exc
+        raise CollectFailed(f"{endpoint}: collection failed: {escaped(reason)}") from exc
     finally:
-        # Logging out of a server that stopped answering would wait once more for nothing.
-        if answering:
-            disconnect(service_instance)
+        disconnect(service_instance)  # bounded, and skipped once a call has timed out (connect.disconnect)
     snapshot = collection.snapshot
     log(
         f"{plural(len(snapshot.esxi_hosts), 'host')}, "
