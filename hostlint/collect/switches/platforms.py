@@ -9,7 +9,8 @@ markers (output that legitimately holds no records) and a `records` count
 (hostlint.collect.switches.counts: how to count its records without the
 template) and `carry` (fields a header record gives the records after
 it), and `dedent` (match lines whatever their indentation). Its template and a captured sample are `<slug>.ttp` and
-`<slug>.txt` beside the spec.
+`<slug>.txt` beside the spec. The file's schema is `specfile.SpecFile`, strict: an unknown key is an
+error naming the file and the key.
 """
 
 from __future__ import annotations
@@ -21,9 +22,10 @@ from pathlib import Path
 
 from hostlint import platforms as registry
 from hostlint.collect.switches.counts import RecordCount
+from hostlint.collect.switches.specfile import SpecFile
 from hostlint.data import data_dir
 from hostlint.platforms import UnsupportedPlatform, canonical_switch
-from hostlint.yamlfile import read_yaml
+from hostlint.yamlfile import load_model
 
 __all__ = ["CommandSpec", "PlatformSpec", "UnsupportedPlatform", "command_slug", "load_platform"]
 
@@ -66,24 +68,26 @@ def command_slug(command: str) -> str:
 def load_platform(name: str) -> PlatformSpec:
     platform = canonical_switch(name)
     folder = data_dir("collectors") / registry.switch(platform).folder
-    raw = read_yaml(folder / "spec.yaml", "collector spec", UnsupportedPlatform)
+    spec = load_model(folder / "spec.yaml", SpecFile, "collector spec", UnsupportedPlatform)
+    if canonical_switch(spec.platform) != platform:
+        raise UnsupportedPlatform(f"{folder / 'spec.yaml'}: platform {spec.platform!r} is not {platform!r}")
     commands = tuple(
         CommandSpec(
-            command=entry["command"],
-            section=entry["section"],
-            template=folder / f"{command_slug(entry['command'])}.ttp",
-            optional=bool(entry.get("optional", False)),
-            empty=tuple(entry.get("empty", ())),
-            records=tuple(RecordCount.from_spec(raw) for raw in entry.get("records", ())),
-            carry=tuple(entry.get("carry", ())),
-            dedent=bool(entry.get("dedent", False)),
+            command=entry.command,
+            section=entry.section,
+            template=folder / f"{command_slug(entry.command)}.ttp",
+            optional=entry.optional,
+            empty=tuple(entry.empty),
+            records=tuple(RecordCount.from_spec(record.model_dump()) for record in entry.records),
+            carry=tuple(entry.carry),
+            dedent=entry.dedent,
         )
-        for entry in raw["commands"]
+        for entry in spec.commands
     )
     return PlatformSpec(
         platform=platform,
-        device_type=raw["device_type"],
-        rejected=tuple(raw.get("rejected", ())),
+        device_type=spec.device_type,
+        rejected=tuple(spec.rejected),
         commands=commands,
         folder=folder,
     )
