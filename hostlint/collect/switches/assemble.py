@@ -455,33 +455,57 @@ def _channels(
     return channels
 
 
-def _load_balance(context: _Context) -> LoadBalance | None:
-    source = registry.switch(context.platform).hash_source
-    if source in ("ios", "nxos"):
-        records = context.records("load_balance", "load_balance") + context.records(
-            "load_balance", "load_balance_system"
+def _cisco_load_balance(context: _Context, source: str) -> LoadBalance | None:
+    records = context.records("load_balance", "load_balance") + context.records("load_balance", "load_balance_system")
+    raw = next((r["raw"] for r in records if r.get("raw")), None)
+    method = next((r for r in context.records("load_balance", "load_balance_method") if r.get("method")), None)
+    if raw is None and method is not None:
+        name = context.read(
+            "load_balance", "hash", lambda: normalise.ios_router_hash(str(method["method"]), method.get("algo"))
         )
-        raw = next((r["raw"] for r in records if r.get("raw")), None)
-        method = next((r for r in context.records("load_balance", "load_balance_method") if r.get("method")), None)
-        if raw is None and method is not None:
-            name = context.read(
-                "load_balance", "hash", lambda: normalise.ios_router_hash(str(method["method"]), method.get("algo"))
-            )
-            raw_text = " ".join(str(method[k]) for k in ("method", "algo") if method.get(k))
-            return LoadBalance(hash=name, raw=raw_text) if name else None
-        if raw is None:
-            return None
-        convert = normalise.ios_hash if source == "ios" else normalise.nxos_hash
-        name = context.read("load_balance", "hash", lambda: convert(str(raw)))
-        return LoadBalance(hash=name, raw=str(raw).strip()) if name else None
+        raw_text = " ".join(str(method[k]) for k in ("method", "algo") if method.get(k))
+        return LoadBalance(hash=name, raw=raw_text) if name else None
+    if raw is None:
+        return None
+    convert = normalise.ios_hash if source == "ios" else normalise.nxos_hash
+    name = context.read("load_balance", "hash", lambda: convert(str(raw)))
+    return LoadBalance(hash=name, raw=str(raw).strip()) if name else None
+
+
+def _eos_load_balance(context: _Context, source: str) -> LoadBalance | None:
     records = context.records("config", "load_balance")
-    if source == "eos":
-        fields = next((r["fields"] for r in records if r.get("fields")), None)
-        name = context.read("config", "hash", lambda: normalise.eos_hash(fields))
-        return LoadBalance(hash=name, raw=fields or "default") if name else None
+    fields = next((r["fields"] for r in records if r.get("fields")), None)
+    name = context.read("config", "hash", lambda: normalise.eos_hash(fields))
+    return LoadBalance(hash=name, raw=fields or "default") if name else None
+
+
+def _junos_load_balance(context: _Context, source: str) -> LoadBalance | None:
+    records = context.records("config", "load_balance")
     options = sorted({str(r["option"]) for r in records if r.get("option")})
     name = context.read("config", "hash", lambda: normalise.junos_hash(set(options)))
     return LoadBalance(hash=name, raw=" ".join(options) or "default") if name else None
+
+
+# Each hash syntax's reader (the platform registry's `hash_source`). A syntax with no reader here is a
+# named unknown: never read by another vendor's reader, which would invent that vendor's default.
+_HASH_READERS: dict[str, Callable[[_Context, str], LoadBalance | None]] = {
+    "ios": _cisco_load_balance,
+    "nxos": _cisco_load_balance,
+    "eos": _eos_load_balance,
+    "junos": _junos_load_balance,
+}
+
+
+def _load_balance(context: _Context) -> LoadBalance | None:
+    source = registry.switch(context.platform).hash_source
+    reader = _HASH_READERS.get(source)
+    if reader is None:
+
+        def unknown() -> None:
+            raise ValueError(f"hostlint reads no {source!r} load-balance syntax: the switch's hash is unknown")
+
+        return context.read("config", "hash", unknown)
+    return reader(context, source)
 
 
 def _peer(peer_link: str | None, channels: list[PortChannel], ports: list[SwitchPort]) -> str | None:
