@@ -1,0 +1,174 @@
+"""`hostlint probe SNAPSHOT... --vsphere SERVER`: prove jumbo paths with don't-fragment pings.
+
+It sends traffic, so it runs only when asked: `--dry-run` lists the probes without logging in.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import click
+
+from hostlint.cli.exit import Exit
+from hostlint.collect.limits import VSPHERE_TIMEOUT_S as DEFAULT_TIMEOUT_S
+from hostlint.collect.probe.pairs import Pair
+from hostlint.snapshot import Snapshot, SnapshotError, load_site
+from hostlint.snapshot.probe import Probe
+
+
+def _say(message: str) -> None:
+    click.echo(f"hostlint: {message}", err=True)
+
+
+def _line(probe: Probe) -> str:
+    what = f"{probe.source_host} {probe.source_vmk} -> {probe.target_host} {probe.target_vmk} ({probe.target_ip})"
+    size = f"{probe.size} bytes (MTU {probe.mtu}), df"
+    if probe.error_kind == "too-big-locally":
+        verdict = f"REFUSED LOCALLY: {probe.source_vmk}'s own MTU is below {probe.mtu} ({probe.error})"
+    elif probe.error_kind is not None:
+        verdict = f"NOT PROVEN ({probe.error_kind}): {probe.error}"
+    elif probe.delivered:
+        verdict = f"delivered {probe.received}/{probe.sent}" + (
+            f", {probe.round_trip_ms:g} ms" if probe.round_trip_ms is not None else ""
+        )
+    else:
+        verdict = f"LOST {probe.sent}/{probe.sent}"
+    return f"{what}: {size}: {verdict}"
+
+
+@click.command("probe")
+@click.argument("snapshots", nargs=-1, required=True, type=click.Path(exists=True, path_type=Path))
+@click.option("--vsphere", "server", metavar="SERVER", help="vCenter (or ESXi) to send the probes through.")
+@click.option(
+    "--user",
+    default="administrator@vsphere.local",
+    show_default=True,
+    envvar="HOSTLINT_VSPHERE_USER",
+    help="User name (or HOSTLINT_VSPHERE_USER); the password from HOSTLINT_VSPHERE_PASSWORD, the keyring or a prompt.",
+)
+@click.option("--insecure", is_flag=True, help="Do not verify the server's TLS certificate.")
+@click.option(
+    "--ca-bundle",
+    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    help="Trust the CA certificate(s) in this PEM file instead of the system's.",
+)
+@click.option("--dry-run", is_flag=True, help="List the probes (pairs and sizes) and send nothing.")
+@click.option("--peers", default=2, show_default=True, type=click.IntRange(1, 16), help="Peers per VMkernel port.")
+@click.option("--count", default=3, show_default=True, type=click.IntRange(1, 20), help="Pings per probe.")
+@click.option("--wait", default=1, show_default=True, type=click.IntRange(1, 10), help="Seconds to wait per reply.")
+@click.option(
+    "--timeout",
+    default=DEFAULT_TIMEOUT_S,
+    show_default=True,
+    type=click.FloatRange(min=0, min_open=True),
+    metavar="SECONDS",
+    help="Longest wait for vCenter on any call (the pings' own time is added to a probe's call).",
+)
+@click.option("--concurrency", default=8, show_default=True, type=click.IntRange(1, 64), help="Probes in flight.")
+@click.option(
+    "--budget",
+    default=600.0,
+    show_default=True,
+    type=click.FloatRange(min=0, min_open=True),
+    metavar="SECONDS",
+    help="Time for the whole run; probes not started by then are recorded as not sent.",
+)
+@click.option(
+    "--output",
+    "-o",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Write the snapshot with the probes' evidence (`probes`) here, for `hostlint check`.",
+)
+def probe(
+    snapshots: tuple[Path, ...],
+    server: str | None,
+    user: str,
+    insecure: bool,
+    ca_bundle: Path | None,
+    dry_run: bool,
+    peers: int,
+    count: int,
+    wait: int,
+    timeout: float,
+    concurrency: int,
+    budget: float,
+    output: Path | None,
+) -> int:
+    """Send don't-fragment pings between the VMkernel ports of SNAPSHOTS' hosts, through vCenter.
+
+    For every vmk above 1500 bytes or carrying storage or migration traffic, peers on other hosts in
+    the same subnet, VLAN and TCP/IP stack are pinged at the vmk's MTU less 28 and at 1472 (control),
+    with esxcli `network diag ping` run by vCenter (no SSH to the hosts). Exit 0 when every probe was
+    delivered, 1 when one was lost or refused locally (a path does not carry its MTU), 3 when some
+    could not be sent (a refused privilege, no answer), 2 on a usage error.
+    """
+    from hostlint.collect.probe.pairs import choose
+
+    if output is not None and not output.parent.is_dir():
+        raise click.UsageError(f"-o {output}: {output.parent} is not a folder")
+    try:
+        site = load_site(list(snapshots))
+    except SnapshotError as exc:
+        _say(str(exc))
+        return Exit.USAGE
+    pairs, skipped = choose(site, peers)
+    for gap in skipped:
+        _say(f"{gap.host} {gap.vmk}: not probed: {gap.reason}")
+    if dry_run:
+        for pair in pairs:
+            click.echo(
+                f"{pair.source.host} {pair.source.vmk} ({pair.source.netstack}) -> {pair.target.host} "
+                f"{pair.target.vmk} ({pair.target.ip}): {pair.size} bytes df ({pair.purpose}, MTU {pair.size + 28})"
+            )
+        click.echo(f"{len(pairs)} probes; nothing sent (--dry-run)", err=True)
+        return Exit.CLEAN
+    if server is None:
+        raise click.UsageError("give --vsphere SERVER to send the probes, or --dry-run to list them")
+    if not pairs:
+        _say("nothing to probe")
+        return Exit.CLEAN
+    probes = _send(server, user, insecure, ca_bundle, pairs, count, wait, timeout, concurrency, budget)
+    if isinstance(probes, Exit):
+        return probes
+    for probe_result in probes:
+        click.echo(_line(probe_result))
+    if output is not None:
+        _write(site, probes, output)
+    if any(p.delivered is False for p in probes):
+        return Exit.FINDINGS
+    return Exit.PARTIAL if any(p.delivered is None for p in probes) else Exit.CLEAN
+
+
+def _send(
+    server: str,
+    user: str,
+    insecure: bool,
+    ca_bundle: Path | None,
+    pairs: list[Pair],
+    count: int,
+    wait: int,
+    timeout: float,
+    concurrency: int,
+    budget: float,
+) -> list[Probe] | Exit:
+    from hostlint.collect.probe.run import Limits, send
+    from hostlint.collect.probe.vcenter import ProbeLoginFailed, logged_in
+
+    limits = Limits(count=count, wait_s=wait, timeout_s=timeout, concurrency=concurrency, budget_s=budget)
+    prompt = (lambda text: click.prompt(text, hide_input=True)) if sys.stdin.isatty() else None
+    try:
+        with logged_in(server, user, insecure, ca_bundle, timeout, prompt) as connected:
+            return send(connected.session, pairs, connected.host_moids, limits)
+    except ProbeLoginFailed as exc:
+        _say(str(exc))
+        return Exit.USAGE if exc.usage else Exit.PARTIAL
+
+
+def _write(site: Snapshot, probes: list[Probe], output: Path) -> None:
+    evidence = site.model_copy(update={"probes": [*site.probes, *probes]})
+    try:
+        output.write_text(evidence.model_dump_json(indent=1) + "\n", encoding="utf-8")
+    except OSError as exc:
+        raise click.ClickException(f"-o {output}: cannot write: {exc.strerror or exc}") from exc
+    _say(f"wrote {output}")
