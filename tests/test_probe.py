@@ -146,6 +146,17 @@ def test_broken_working_and_locally_refused_paths_give_their_evidence(vcsim_bina
     assert probes["esx04", "esx01", "control"].delivered is True
     assert "REFUSED LOCALLY" in outcome.stdout and "LOST 2/2" in outcome.stdout
 
+    # The evidence is checked like any fact: the lost jumbo path names where the fault is.
+    checked = CliRunner().invoke(
+        cli, ["check", str(out), "--select", "MT020", "--format", "json"], standalone_mode=False
+    )
+    findings = {f["object"]: f["message"] for f in json.loads(checked.stdout)["findings"]}
+    assert checked.return_value == Exit.FINDINGS, checked.output
+    uncollected = findings["esx01/vmk1 -> esx03/vmk1 at 9000"]
+    assert "every collected hop carries 9000: the fault is in a hop hostlint did not collect" in uncollected
+    assert "the source host refused to send it (Message too long)" in findings["esx04/vmk1 -> esx01/vmk1 at 9000"]
+    assert "esx01/vmk1 -> esx02/vmk1 at 9000" not in findings
+
 
 def test_a_refused_executer_is_named_per_host_and_the_run_goes_on(vcsim_binary, scenario, tmp_path):  # noqa: F811
     out = tmp_path / "probed.json"
