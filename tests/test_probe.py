@@ -13,6 +13,7 @@ import json
 import os
 import shutil
 import subprocess
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -168,3 +169,87 @@ def test_a_refused_executer_is_named_per_host_and_the_run_goes_on(vcsim_binary, 
     assert len(probes) == 8
     assert all(p.error_kind == "refused" and "Host.Config.Settings" in (p.error or "") for p in probes)
     assert "NOT PROVEN (refused)" in outcome.stdout
+
+
+def _estate_host(index: int) -> EsxiHost:
+    host = _host(f"esx{index:03d}", index)
+    host.vmks = [
+        Vmk(name="vmk1", portgroup="vMotion", vswitch="vSwitch1", mtu=9000, ip=f"10.88.0.{index}", prefix=16,
+            services=["vmotion"]),
+        Vmk(name="vmk2", portgroup="vMotion", vswitch="vSwitch1", mtu=9000, ip=f"10.89.0.{index}", prefix=16,
+            services=["vsan"]),
+    ]  # fmt: skip
+    return host
+
+
+ESTATE = Snapshot(esxi_hosts=[_estate_host(i) for i in range(1, 101)])
+
+
+@pytest.fixture
+def estate(tmp_path) -> Iterator[tuple[Path, Path]]:
+    """200 vmks, every one an address on one bridge in one namespace: each ping is real and quick."""
+    namespace = f"hlp{os.getpid() % 100000}e"
+    scenario = tmp_path / "estate.json"
+    scenario.write_text(ESTATE.model_dump_json())
+    targets = {
+        host.name: {vmk.name: {"netns": namespace, "dev": "d0"} for vmk in host.vmks} for host in ESTATE.esxi_hosts
+    }
+    path = tmp_path / "diag-ping.json"
+    path.write_text(json.dumps(targets))
+    batch = tmp_path / "addresses"
+    batch.write_text("".join(f"addr add {vmk.ip}/16 dev d0\n" for host in ESTATE.esxi_hosts for vmk in host.vmks))
+    try:
+        _ip("netns", "add", namespace)
+        _ip("-n", namespace, "link", "set", "lo", "up")
+        _ip("-n", namespace, "link", "add", "d0", "type", "bridge")
+        _ip("-n", namespace, "link", "set", "d0", "mtu", "9000", "up")
+        _ip("-n", namespace, "-batch", str(batch))
+        yield scenario, path
+    finally:
+        subprocess.run(["ip", "netns", "delete", namespace], capture_output=True, check=False)
+
+
+def _diag_stats(sim) -> dict[str, int]:
+    import ssl
+    import urllib.request
+
+    context = ssl.create_default_context(cafile=sim.cert)
+    url = sim.url.replace("/sdk", "/hostlint/diag-stats")
+    with urllib.request.urlopen(url, context=context, timeout=10) as answer:
+        return json.loads(answer.read())
+
+
+@needs_namespaces
+def test_a_200_vmk_site_is_probed_with_bounded_concurrency(vcsim_binary, estate, tmp_path):  # noqa: F811
+    scenario, targets = estate
+    out = tmp_path / "probed.json"
+    with launcher.Simulator(vcsim_binary, scenario, password=PASSWORD, extra_args=("-diag-ping", str(targets))) as sim:
+        outcome = _probe(sim, scenario, "--peers", "1", "--count", "1", "--concurrency", "4", "-o", str(out))
+        stats = _diag_stats(sim)
+    assert outcome.return_value == Exit.CLEAN, outcome.output[-2000:]
+    probes = load_snapshot(out).probes
+    assert len(probes) == 200 * 2 and all(p.delivered for p in probes)
+    assert stats["pings"] == 400
+    assert 1 < stats["max_in_flight"] <= 4
+
+
+@needs_namespaces
+def test_a_spent_budget_leaves_the_rest_not_sent(vcsim_binary, estate, tmp_path):  # noqa: F811
+    scenario, targets = estate
+    out = tmp_path / "probed.json"
+    with launcher.Simulator(vcsim_binary, scenario, password=PASSWORD, extra_args=("-diag-ping", str(targets))) as sim:
+        started = time.monotonic()
+        outcome = _probe(
+            sim, scenario, "--peers", "1", "--count", "3", "--concurrency", "2", "--budget", "1", "-o", str(out)
+        )
+        elapsed = time.monotonic() - started
+        stats = _diag_stats(sim)
+    assert outcome.return_value == Exit.PARTIAL, outcome.output[-2000:]
+    probes = load_snapshot(out).probes
+    not_sent = [p for p in probes if p.error_kind == "not-sent"]
+    sent = [p for p in probes if p.delivered]
+    assert len(probes) == 400 and sent and not_sent
+    assert len(sent) + len(not_sent) == 400 and stats["pings"] == len(sent)
+    assert "budget of 1 s was spent" in (not_sent[0].error or "")
+    # The probes in flight when the budget ran out finish (a few seconds); nothing new starts.
+    assert elapsed < 20

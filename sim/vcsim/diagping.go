@@ -32,6 +32,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/vmware/govmomi/simulator"
 	"github.com/vmware/govmomi/vim25/types"
@@ -56,6 +57,11 @@ type diagPing struct {
 	model     *simulator.Model
 	targets   map[string]map[string]pingTarget
 	pingLimit chan struct{}
+	// What GET /hostlint/diag-stats reports: pings answered and the most ever in flight at once.
+	mu          sync.Mutex
+	inFlight    int
+	maxInFlight int
+	pings       int
 }
 
 func loadDiagPing(model *simulator.Model, path string) (*diagPing, error) {
@@ -87,6 +93,14 @@ type executeSoap struct {
 
 func (d *diagPing) wrap(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/hostlint/diag-stats" {
+			d.mu.Lock()
+			answer, _ := json.Marshal(map[string]int{"pings": d.pings, "max_in_flight": d.maxInFlight})
+			d.mu.Unlock()
+			w.Header().Set("Content-Type", "application/json")
+			_, _ = w.Write(answer)
+			return
+		}
 		if r.Method != http.MethodPost {
 			next.ServeHTTP(w, r)
 			return
@@ -198,6 +212,16 @@ var (
 )
 
 func (d *diagPing) ping(mme string, args map[string]string) string {
+	d.mu.Lock()
+	d.pings++
+	d.inFlight++
+	d.maxInFlight = max(d.maxInFlight, d.inFlight)
+	d.mu.Unlock()
+	defer func() {
+		d.mu.Lock()
+		d.inFlight--
+		d.mu.Unlock()
+	}()
 	host := d.hostName(mme)
 	vmk := args["interface"]
 	target, ok := d.targets[host][vmk]
