@@ -6,15 +6,23 @@ It sends traffic, so it runs only when asked: `--dry-run` lists the probes witho
 from __future__ import annotations
 
 import sys
+from contextlib import ExitStack
+from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
 from hostlint.cli.exit import Exit
+from hostlint.cli.host_keys import KnownHostsError, host_key_options, host_key_policy
+from hostlint.collect.hostkeys import HostKeyPolicy
 from hostlint.collect.limits import VSPHERE_TIMEOUT_S as DEFAULT_TIMEOUT_S
 from hostlint.collect.probe.pairs import Pair
 from hostlint.snapshot import Snapshot, SnapshotError, load_site
 from hostlint.snapshot.probe import Probe
+
+if TYPE_CHECKING:
+    from hostlint.collect.probe.run import Limits, Sender
 
 
 def _say(message: str) -> None:
@@ -53,6 +61,20 @@ def _line(probe: Probe) -> str:
     type=click.Path(exists=True, dir_okay=False, path_type=Path),
     help="Trust the CA certificate(s) in this PEM file instead of the system's.",
 )
+@click.option(
+    "--ssh-user",
+    metavar="USER",
+    help="Probe the snapshot's KVM hosts over SSH as USER@HOST (HOST: the host's name in the snapshot), keys or "
+    "agent (or HOSTLINT_SSH_PASSWORD).",
+)
+@click.option(
+    "--ssh-option",
+    "ssh_options",
+    multiple=True,
+    metavar="OPTION=VALUE",
+    help="An OpenSSH client option for those connections (repeatable), e.g. IdentityFile=~/.ssh/kvm, Port=2222.",
+)
+@host_key_options
 @click.option("--dry-run", is_flag=True, help="List the probes (pairs and sizes) and send nothing.")
 @click.option("--peers", default=2, show_default=True, type=click.IntRange(1, 16), help="Peers per VMkernel port.")
 @click.option("--count", default=3, show_default=True, type=click.IntRange(1, 20), help="Pings per probe.")
@@ -86,6 +108,10 @@ def probe(
     user: str,
     insecure: bool,
     ca_bundle: Path | None,
+    ssh_user: str | None,
+    ssh_options: tuple[str, ...],
+    known_hosts: Path | None,
+    accept_new_host_keys: bool,
     dry_run: bool,
     peers: int,
     count: int,
@@ -95,11 +121,12 @@ def probe(
     budget: float,
     output: Path | None,
 ) -> int:
-    """Send don't-fragment pings between the VMkernel ports of SNAPSHOTS' hosts, through vCenter.
+    """Send don't-fragment pings between the VMkernel ports (and KVM interfaces) of SNAPSHOTS' hosts.
 
     For every vmk above 1500 bytes or carrying storage or migration traffic, peers on other hosts in
     the same subnet, VLAN and TCP/IP stack are pinged at the vmk's MTU less 28 and at 1472 (control),
-    with esxcli `network diag ping` run by vCenter (no SSH to the hosts). Exit 0 when every probe was
+    with esxcli `network diag ping` run by vCenter (--vsphere; no SSH to the hosts). KVM interfaces
+    above 1500 are probed with `ping -M do` over SSH (--ssh-user). Exit 0 when every probe was
     delivered, 1 when one was lost or refused locally (a path does not carry its MTU), 3 when some
     could not be sent (a refused privilege, no answer), 2 on a usage error.
     """
@@ -123,12 +150,20 @@ def probe(
             )
         click.echo(f"{len(pairs)} probes; nothing sent (--dry-run)", err=True)
         return Exit.CLEAN
-    if server is None:
-        raise click.UsageError("give --vsphere SERVER to send the probes, or --dry-run to list them")
+    if server is None and ssh_user is None:
+        raise click.UsageError("give --vsphere SERVER and/or --ssh-user USER to send the probes, or --dry-run")
     if not pairs:
         _say("nothing to probe")
         return Exit.CLEAN
-    probes = _send(server, user, insecure, ca_bundle, pairs, count, wait, timeout, concurrency, budget)
+    from hostlint.collect.probe.run import Limits
+
+    limits = Limits(count=count, wait_s=wait, timeout_s=timeout, concurrency=concurrency, budget_s=budget)
+    vsphere = _Vsphere(server, user, insecure, ca_bundle) if server else None
+    try:
+        ssh = _Ssh(ssh_user, ssh_options, host_key_policy(known_hosts, accept_new_host_keys)) if ssh_user else None
+    except KnownHostsError as exc:
+        raise click.UsageError(str(exc)) from exc
+    probes = _send(pairs, vsphere, ssh, limits)
     if isinstance(probes, Exit):
         return probes
     for probe_result in probes:
@@ -140,29 +175,68 @@ def probe(
     return Exit.PARTIAL if any(p.delivered is None for p in probes) else Exit.CLEAN
 
 
-def _send(
-    server: str,
-    user: str,
-    insecure: bool,
-    ca_bundle: Path | None,
-    pairs: list[Pair],
-    count: int,
-    wait: int,
-    timeout: float,
-    concurrency: int,
-    budget: float,
-) -> list[Probe] | Exit:
-    from hostlint.collect.probe.run import Limits, send
+@dataclass(frozen=True)
+class _Vsphere:
+    server: str
+    user: str
+    insecure: bool
+    ca_bundle: Path | None
+
+
+@dataclass(frozen=True)
+class _Ssh:
+    user: str
+    options: tuple[str, ...]
+    host_keys: HostKeyPolicy
+
+
+def _send(pairs: list[Pair], vsphere: _Vsphere | None, ssh: _Ssh | None, limits: Limits) -> list[Probe] | Exit:
+    from hostlint.collect.probe.run import send
     from hostlint.collect.probe.vcenter import ProbeLoginFailed, logged_in
 
-    limits = Limits(count=count, wait_s=wait, timeout_s=timeout, concurrency=concurrency, budget_s=budget)
-    prompt = (lambda text: click.prompt(text, hide_input=True)) if sys.stdin.isatty() else None
+    with ExitStack() as stack:
+        senders: dict[str, Sender] = {}
+        if ssh is not None and any(pair.source.kind == "kvm" for pair in pairs):
+            senders["kvm"] = _ssh_sender(pairs, ssh, limits, stack)
+        if vsphere is not None and any(pair.source.kind == "esxi" for pair in pairs):
+            prompt = (lambda text: click.prompt(text, hide_input=True)) if sys.stdin.isatty() else None
+            try:
+                connected = stack.enter_context(
+                    logged_in(
+                        vsphere.server, vsphere.user, vsphere.insecure, vsphere.ca_bundle, limits.timeout_s, prompt
+                    )
+                )
+            except ProbeLoginFailed as exc:
+                _say(str(exc))
+                return Exit.USAGE if exc.usage else Exit.PARTIAL
+            from hostlint.collect.probe.run import VcenterSender
+
+            senders["esxi"] = VcenterSender(connected.session, connected.host_moids, limits)
+        return send(pairs, senders, limits)
+
+
+def _ssh_sender(pairs: list[Pair], ssh: _Ssh, limits: Limits, stack: ExitStack) -> Sender:
+    """One SSH session per KVM host that sends probes, closed when the run ends."""
+    from hostlint.collect.kvm.libvirt_uri import SshOptionError, check_destination, parse_ssh_options
+    from hostlint.collect.kvm.runner import Runner, SshRunner
+    from hostlint.collect.probe.run import SshSender
+
     try:
-        with logged_in(server, user, insecure, ca_bundle, timeout, prompt) as connected:
-            return send(connected.session, pairs, connected.host_moids, limits)
-    except ProbeLoginFailed as exc:
-        _say(str(exc))
-        return Exit.USAGE if exc.usage else Exit.PARTIAL
+        parse_ssh_options(ssh.options)
+    except SshOptionError as exc:
+        raise click.UsageError(str(exc)) from exc
+    options = [arg for option in ssh.options for arg in ("-o", option)]
+    runners: dict[str, Runner] = {}
+    for host in sorted({pair.source.host for pair in pairs if pair.source.kind == "kvm"}):
+        destination = f"{ssh.user}@{host}"
+        try:
+            check_destination(destination)
+        except SshOptionError as exc:
+            raise click.UsageError(str(exc)) from exc
+        runner = SshRunner(destination, options, ssh.host_keys, limits.call_timeout)
+        stack.callback(runner.close)
+        runners[host] = runner
+    return SshSender(runners)
 
 
 def _write(site: Snapshot, probes: list[Probe], output: Path) -> None:

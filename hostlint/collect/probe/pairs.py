@@ -1,12 +1,15 @@
 """Which VMkernel ports to probe, to which peers, at which sizes: chosen from a snapshot alone.
 
-A vmk is probed when it runs above 1500 bytes or carries storage or migration traffic (vMotion,
+ESXi: a vmk is probed when it runs above 1500 bytes or carries storage or migration traffic (vMotion,
 vSAN, provisioning, replication, NVMe/TCP, or bound to an iSCSI adapter): the traffic jumbo frames
 are set for, and the traffic that stalls first when a hop drops them. Its peers are VMkernel ports
 of other hosts in the same subnet, on the same VLAN (where both are known) and the same TCP/IP
 stack: a probe between them crosses the physical path and nothing routed. Among the peers, one is
 taken per distinct set of switches its host is cabled to, so the probes cover different physical
 paths before they repeat one.
+
+KVM: an interface the host sends from (physical, bond, bridge, VLAN device) with an IPv4 address is
+probed when its MTU is above 1500, to peers on other KVM hosts in the same subnet and VRF.
 
 Each pair gets a don't-fragment probe at the vmk's MTU less 28 (IPv4 and ICMP headers) and a
 control probe at 1472 (a 1500-byte packet): a path that fails both is down or filtered, not too
@@ -21,6 +24,7 @@ from dataclasses import dataclass
 
 from hostlint.snapshot import Snapshot
 from hostlint.snapshot.esxi import EsxiHost, Vmk
+from hostlint.snapshot.kvm import KvmHost
 
 # VirtualNicManager service types whose traffic is storage or migration.
 PROBED_SERVICES = frozenset(
@@ -33,6 +37,10 @@ CONTROL_SIZE = STANDARD_MTU - HEADERS
 
 @dataclass(frozen=True)
 class Endpoint:
+    """A probe's end: an ESXi vmk (`kind` esxi, `netstack` its TCP/IP stack) or a KVM host's interface
+    (`kind` kvm, `vmk` the interface, `netstack` its VRF or `default`)."""
+
+    kind: str
     host: str
     vmk: str
     ip: str
@@ -72,7 +80,46 @@ def endpoints(snapshot: Snapshot) -> tuple[list[Endpoint], list[Skipped]]:
                 found.append(endpoint)
             elif _wanted(host, vmk):
                 skipped.append(Skipped(host.name, vmk.name, why))
+    for kvm in snapshot.kvm_hosts:
+        if kvm.connection_state == "connected":
+            found += _kvm_endpoints(kvm, skipped)
     return found, skipped
+
+
+# Interfaces a host sends its own traffic from (not a guest's tap, a veth or loopback).
+KVM_SOURCES = frozenset({"physical", "bond", "bridge", "vlan", "ovs"})
+
+
+def _kvm_endpoints(host: KvmHost, skipped: list[Skipped]) -> list[Endpoint]:
+    found: list[Endpoint] = []
+    switches = frozenset(
+        i.neighbour.system_name or i.neighbour.device_id for i in host.interfaces if i.neighbour is not None
+    )
+    vlans = {vlan.name: vlan.vlan_id for vlan in host.vlans}
+    for interface in host.interfaces:
+        if interface.kind not in KVM_SOURCES or (interface.master is not None and interface.vrf is None):
+            continue  # an enslaved port (bond member, bridge port) has no address of its own
+        wanted = (interface.mtu or 0) > STANDARD_MTU
+        if interface.addresses is None:
+            if wanted:
+                skipped.append(Skipped(host.name, interface.name, "its addresses were not collected"))
+            continue
+        if interface.mtu is None:
+            continue
+        for address in interface.addresses:
+            try:
+                network = ipaddress.ip_interface(address).network
+            except ValueError:
+                continue
+            if network.version == 4:
+                ip = address.split("/", 1)[0]
+                stack = interface.vrf or "default"
+                vlan = vlans.get(interface.name)
+                found.append(
+                    Endpoint("kvm", host.name, interface.name, ip, interface.mtu, stack, vlan, network, switches)
+                )
+                break
+    return found
 
 
 def _endpoint(host: EsxiHost, vmk: Vmk, switches: frozenset[str], snapshot: Snapshot) -> tuple[Endpoint | None, str]:
@@ -86,10 +133,8 @@ def _endpoint(host: EsxiHost, vmk: Vmk, switches: frozenset[str], snapshot: Snap
         return None, f"its address {vmk.ip}/{vmk.prefix} is not an IP address"
     if network.version != 4:
         return None, "probes are IPv4 only (vmkping -d sizes count IPv4 headers)"
-    return (
-        Endpoint(host.name, vmk.name, vmk.ip, vmk.mtu, vmk.netstack, _vlan(host, vmk, snapshot), network, switches),
-        "",
-    )
+    vlan = _vlan(host, vmk, snapshot)
+    return Endpoint("esxi", host.name, vmk.name, vmk.ip, vmk.mtu, vmk.netstack, vlan, network, switches), ""
 
 
 def _wanted(host: EsxiHost, vmk: Vmk) -> bool:
@@ -121,6 +166,7 @@ def choose(snapshot: Snapshot, peers: int = 2) -> tuple[list[Pair], list[Skipped
     """The probes to send, in a stable order, and the wanted vmks that get none (with why)."""
     found, skipped = endpoints(snapshot)
     wanted = {(host.name, vmk.name) for host in snapshot.esxi_hosts for vmk in host.vmks if _wanted(host, vmk)}
+    wanted |= {(e.host, e.vmk) for e in found if e.kind == "kvm" and e.mtu > STANDARD_MTU}
     pairs: list[Pair] = []
     for source in found:
         if (source.host, source.vmk) not in wanted:
@@ -141,6 +187,7 @@ def _peers(source: Endpoint, found: Iterable[Endpoint], limit: int) -> Iterator[
             other
             for other in found
             if other.host != source.host
+            and other.kind == source.kind
             and other.network == source.network
             and other.netstack == source.netstack
             and (source.vlan is None or other.vlan is None or source.vlan == other.vlan)

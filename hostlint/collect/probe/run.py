@@ -17,10 +17,13 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from typing import Protocol
 
+from hostlint.collect.kvm.runner import CollectionFailure, Runner
+from hostlint.collect.probe import linux_ping
 from hostlint.collect.probe.esxcli import NoAnswer, Session, SoapFault, executer, ping, ping_order
 from hostlint.collect.probe.pairs import Pair
-from hostlint.snapshot.probe import Probe, ProbeErrorKind
+from hostlint.snapshot.probe import Probe, ProbeErrorKind, ProbeVia
 
 TOO_BIG = "message too long"
 
@@ -82,26 +85,29 @@ class _Executers:
             return _Refused("failed", f"RetrieveManagedMethodExecuter: {exc}")
 
 
-def send(
-    session: Session,
-    pairs: list[Pair],
-    host_moids: dict[str, str],
-    limits: Limits,
-    progress: Callable[[Probe], None] = lambda probe: None,
-) -> list[Probe]:
-    """Run every probe in `pairs` within `limits`; one Probe per pair, in the order of `pairs`."""
-    started = time.monotonic()
-    executers = _Executers(session, limits.timeout_s)
+class Sender(Protocol):
+    """Sends one probe; every failure is a Probe with its error, never an exception."""
 
-    def one(pair: Pair) -> Probe:
-        if time.monotonic() - started > limits.budget_s:
-            return _probe(pair, error_kind="not-sent", error=f"the run's budget of {limits.budget_s:g} s was spent")
-        moid = host_moids.get(pair.source.host)
+    def __call__(self, pair: Pair, limits: Limits) -> Probe: ...
+
+
+class VcenterSender:
+    """ESXi probes: esxcli `network diag ping` through vCenter, `host_moids` naming each host's object."""
+
+    def __init__(self, session: Session, host_moids: dict[str, str], limits: Limits):
+        self._session = session
+        self._host_moids = host_moids
+        self._executers = _Executers(session, limits.timeout_s)
+
+    def __call__(self, pair: Pair, limits: Limits) -> Probe:
+        moid = self._host_moids.get(pair.source.host)
         if moid is None:
-            return _probe(pair, error_kind="failed", error=f"host {pair.source.host} is not in this vCenter")
-        found = executers.get(moid)
+            return _probe(
+                pair, "vcenter-esxcli", error_kind="failed", error=f"host {pair.source.host} is not in this vCenter"
+            )
+        found = self._executers.get(moid)
         if isinstance(found, _Refused):
-            return _probe(pair, error_kind=found.kind, error=found.reason)
+            return _probe(pair, "vcenter-esxcli", error_kind=found.kind, error=found.reason)
         mme, order = found
         values = {
             "count": str(limits.count),
@@ -114,26 +120,72 @@ def send(
             "wait": str(limits.wait_s),
         }
         try:
-            answer = ping(session, mme, order, values, limits.call_timeout)
+            answer = ping(self._session, mme, order, values, limits.call_timeout)
         except NoAnswer as exc:
-            return _probe(pair, error_kind="no-answer", error=f"network diag ping: {exc}")
+            return _probe(pair, "vcenter-esxcli", error_kind="no-answer", error=f"network diag ping: {exc}")
         except (SoapFault, OSError) as exc:
-            return _probe(pair, error_kind="failed", error=f"network diag ping: {exc}")
+            return _probe(pair, "vcenter-esxcli", error_kind="failed", error=f"network diag ping: {exc}")
         if answer.fault is not None:
             kind: ProbeErrorKind = "too-big-locally" if TOO_BIG in answer.fault.lower() else "failed"
-            return _probe(pair, error_kind=kind, error=answer.fault)
-        return _probe(pair, sent=answer.sent, received=answer.received, round_trip_ms=answer.round_trip_ms)
+            return _probe(pair, "vcenter-esxcli", error_kind=kind, error=answer.fault)
+        return _probe(
+            pair, "vcenter-esxcli", sent=answer.sent, received=answer.received, round_trip_ms=answer.round_trip_ms
+        )
 
-    def reported(pair: Pair) -> Probe:
-        probe = one(pair)
+
+class SshSender:
+    """KVM probes: `ping -M do` over each host's SSH session (`runners` by host name)."""
+
+    def __init__(self, runners: dict[str, Runner]):
+        self._runners = runners
+
+    def __call__(self, pair: Pair, limits: Limits) -> Probe:
+        runner = self._runners.get(pair.source.host)
+        if runner is None:
+            return _probe(pair, "ssh", error_kind="failed", error=f"no SSH session to {pair.source.host}")
+        vrf = None if pair.source.netstack == "default" else pair.source.netstack
+        try:
+            answer = linux_ping.ping(
+                runner, pair.source.vmk, pair.target.ip, pair.size, limits.count, limits.wait_s, limits.interval_s, vrf
+            )
+        except CollectionFailure as exc:
+            kind: ProbeErrorKind = "no-answer" if "no answer" in str(exc) else "failed"
+            return _probe(pair, "ssh", error_kind=kind, error=str(exc))
+        if answer.too_big_locally:
+            return _probe(pair, "ssh", error_kind="too-big-locally", error="Message too long")
+        if answer.error is not None:
+            return _probe(pair, "ssh", error_kind="failed", error=answer.error)
+        return _probe(pair, "ssh", sent=answer.sent, received=answer.received, round_trip_ms=answer.round_trip_ms)
+
+
+def send(
+    pairs: list[Pair],
+    senders: dict[str, Sender],
+    limits: Limits,
+    progress: Callable[[Probe], None] = lambda probe: None,
+) -> list[Probe]:
+    """Run every probe in `pairs` within `limits` (`senders` by endpoint kind: esxi, kvm); one Probe per
+    pair, in the order of `pairs`."""
+    started = time.monotonic()
+
+    def one(pair: Pair) -> Probe:
+        via: ProbeVia = "ssh" if pair.source.kind == "kvm" else "vcenter-esxcli"
+        if time.monotonic() - started > limits.budget_s:
+            return _probe(
+                pair, via, error_kind="not-sent", error=f"the run's budget of {limits.budget_s:g} s was spent"
+            )
+        sender = senders.get(pair.source.kind)
+        if sender is None:
+            return _probe(pair, via, error_kind="not-sent", error=f"no way to reach {pair.source.kind} hosts was given")
+        probe = sender(pair, limits)
         progress(probe)
         return probe
 
     with ThreadPoolExecutor(max_workers=max(1, limits.concurrency), thread_name_prefix="probe") as pool:
-        return list(pool.map(reported, pairs))
+        return list(pool.map(one, pairs))
 
 
-def _probe(pair: Pair, **facts: object) -> Probe:
+def _probe(pair: Pair, via: ProbeVia, **facts: object) -> Probe:
     return Probe(
         source_host=pair.source.host,
         source_vmk=pair.source.vmk,
@@ -143,7 +195,7 @@ def _probe(pair: Pair, **facts: object) -> Probe:
         target_ip=pair.target.ip,
         size=pair.size,
         purpose=pair.purpose,  # type: ignore[arg-type]
-        via="vcenter-esxcli",
+        via=via,
         at=datetime.now(UTC),
         **facts,  # type: ignore[arg-type]
     )
