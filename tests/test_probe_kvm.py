@@ -1,7 +1,8 @@
 """`hostlint probe` on KVM hosts: real `ping -M do` over real OpenSSH, each host a network namespace with
 its own sshd on a management network and a data interface on a 9000-byte fabric.
 
-kvm1 and kvm2 carry 9000 end to end; kvm3's port on the fabric is 1500 (a hop no snapshot shows). hostlint
+kvm1 and kvm2 carry 9000 end to end; kvm3's port on the fabric is 1500 (a hop no snapshot shows); kvm4's
+eth1 really runs at 1500 although its snapshot says 9000 (its own stack refuses the probe). hostlint
 runs in the management namespace and reaches each host by its name in the snapshot (its address).
 """
 
@@ -34,8 +35,8 @@ pytestmark = pytest.mark.skipif(
     reason="needs root, iproute2, ping (iputils-ping) and OpenSSH (client and server)",
 )
 
-# host -> MTU of its port on the fabric
-FABRIC = {1: 9000, 2: 9000, 3: 1500}
+# host -> (MTU of its eth1, MTU of its port on the fabric)
+FABRIC = {1: (9000, 9000), 2: (9000, 9000), 3: (9000, 1500), 4: (1500, 9000)}
 
 
 def _name(index: int) -> str:
@@ -81,7 +82,7 @@ def kvm_estate(tmp_path) -> Iterator[tuple[str, list[str]]]:
             _ip("-n", namespace, "link", "add", bridge, "type", "bridge")
             _ip("-n", namespace, "link", "set", bridge, "mtu", mtu, "up")
         _ip("-n", mgmt, "addr", "add", "10.99.0.254/24", "dev", "mg")
-        for index, port_mtu in FABRIC.items():
+        for index, (eth_mtu, port_mtu) in FABRIC.items():
             host = f"{tag}h{index}"
             _ip("netns", "add", host)
             made.append(host)
@@ -91,7 +92,7 @@ def kvm_estate(tmp_path) -> Iterator[tuple[str, list[str]]]:
             _ip("-n", host, "link", "set", "mgmt0", "up")
             _ip("-n", mgmt, "link", "set", f"m{index}", "master", "mg", "up")
             _ip("-n", host, "link", "add", "eth1", "type", "veth", "peer", "name", f"p{index}", "netns", fabric)
-            _ip("-n", host, "link", "set", "eth1", "mtu", "9000", "up")
+            _ip("-n", host, "link", "set", "eth1", "mtu", str(eth_mtu), "up")
             _ip("-n", host, "addr", "add", f"10.66.0.{index}/24", "dev", "eth1")
             _ip("-n", fabric, "link", "set", f"p{index}", "mtu", str(port_mtu), "master", "br0", "up")
             config = tmp_path / f"sshd_config{index}"
@@ -152,13 +153,16 @@ def test_kvm_paths_are_probed_over_ssh(kvm_estate, tmp_path):
     )
     assert done.returncode == Exit.FINDINGS, done.stdout + done.stderr
     probes = {(p.source_host, p.target_host, p.purpose): p for p in load_snapshot(out).probes}
-    # eth1 of each of the three hosts, two peers each, jumbo and control; mgmt0 (1500) is not probed
-    assert len(probes) == 3 * 2 * 2
+    # eth1 of each of the four hosts, two peers each, jumbo and control; mgmt0 (1500) is not probed
+    assert len(probes) == 4 * 2 * 2
     assert all(p.via == "ssh" and p.source_vmk == "eth1" for p in probes.values())
     assert probes["10.99.0.1", "10.99.0.2", "jumbo"].delivered is True
     assert probes["10.99.0.1", "10.99.0.3", "jumbo"].delivered is False
     assert probes["10.99.0.1", "10.99.0.3", "control"].delivered is True
     assert probes["10.99.0.3", "10.99.0.1", "jumbo"].delivered is False
+    refused = probes["10.99.0.4", "10.99.0.1", "jumbo"]
+    assert (refused.error_kind, refused.delivered) == ("too-big-locally", False)
+    assert probes["10.99.0.4", "10.99.0.1", "control"].delivered is True
 
     # A host whose SSH refuses (a key hostlint does not trust) is named, the others go on.
     ssh_untrusted = [*ssh[:-1], str(tmp_path / "empty_known_hosts")]
