@@ -13,10 +13,10 @@ from typing import TYPE_CHECKING
 
 import click
 
+from hostlint.cli.collect_vsphere_cmd import login_options, timeout_option
 from hostlint.cli.exit import Exit
 from hostlint.cli.host_keys import KnownHostsError, host_key_options, host_key_policy
 from hostlint.collect.hostkeys import HostKeyPolicy
-from hostlint.collect.limits import VSPHERE_TIMEOUT_S as DEFAULT_TIMEOUT_S
 from hostlint.collect.probe.pairs import Pair
 from hostlint.snapshot import Snapshot, SnapshotError, load_site
 from hostlint.snapshot.probe import Probe
@@ -48,19 +48,7 @@ def _line(probe: Probe) -> str:
 @click.command("probe")
 @click.argument("snapshots", nargs=-1, required=True, type=click.Path(exists=True, path_type=Path))
 @click.option("--vsphere", "server", metavar="SERVER", help="vCenter (or ESXi) to send the probes through.")
-@click.option(
-    "--user",
-    default="administrator@vsphere.local",
-    show_default=True,
-    envvar="HOSTLINT_VSPHERE_USER",
-    help="User name (or HOSTLINT_VSPHERE_USER); the password from HOSTLINT_VSPHERE_PASSWORD, the keyring or a prompt.",
-)
-@click.option("--insecure", is_flag=True, help="Do not verify the server's TLS certificate.")
-@click.option(
-    "--ca-bundle",
-    type=click.Path(exists=True, dir_okay=False, path_type=Path),
-    help="Trust the CA certificate(s) in this PEM file instead of the system's.",
-)
+@login_options
 @click.option(
     "--ssh-user",
     metavar="USER",
@@ -79,14 +67,7 @@ def _line(probe: Probe) -> str:
 @click.option("--peers", default=2, show_default=True, type=click.IntRange(1, 16), help="Peers per VMkernel port.")
 @click.option("--count", default=3, show_default=True, type=click.IntRange(1, 20), help="Pings per probe.")
 @click.option("--wait", default=1, show_default=True, type=click.IntRange(1, 10), help="Seconds to wait per reply.")
-@click.option(
-    "--timeout",
-    default=DEFAULT_TIMEOUT_S,
-    show_default=True,
-    type=click.FloatRange(min=0, min_open=True),
-    metavar="SECONDS",
-    help="Longest wait for vCenter on any call (the pings' own time is added to a probe's call).",
-)
+@timeout_option
 @click.option("--concurrency", default=8, show_default=True, type=click.IntRange(1, 64), help="Probes in flight.")
 @click.option(
     "--budget",
