@@ -292,7 +292,7 @@ class HostKind:
 HOST_KINDS: tuple[HostKind, ...] = (
     HostKind(
         name="esxi",
-        facts=("teams", "uplinks", "vmks", "iscsi", "pcie", "vm_nics", "vms", "portgroups"),
+        facts=("teams", "uplinks", "vmks", "iscsi", "pcie", "vm_nics", "vms", "portgroups", "probes"),
         changed_as=("esxi",),
     ),
     HostKind(name="kvm", facts=("uplinks", "pcie", "bonds", "guest_nics", "portgroups"), changed_as=("kvm", "guest")),

@@ -104,6 +104,24 @@ def timeout_option(command: CommandT) -> CommandT:
     )(command)
 
 
+def login_options(command: CommandT) -> CommandT:
+    """`--user`, `--insecure` and `--ca-bundle`: who logs in to vCenter/ESXi and how TLS is checked."""
+    command = click.option(
+        "--ca-bundle",
+        type=click.Path(exists=True, dir_okay=False, path_type=Path),
+        help="Trust the CA certificate(s) in this PEM file instead of the system's.",
+    )(command)
+    command = click.option("--insecure", is_flag=True, help="Do not verify the server's TLS certificate.")(command)
+    return click.option(
+        "--user",
+        default="administrator@vsphere.local",
+        show_default=True,
+        envvar="HOSTLINT_VSPHERE_USER",
+        help="User name (or HOSTLINT_VSPHERE_USER). The password comes from HOSTLINT_VSPHERE_PASSWORD, the keyring "
+        "or a prompt.",
+    )(command)
+
+
 def scan_timeout_option(command: CommandT) -> CommandT:
     """`scan --timeout SECONDS`: for every vCenter of the inventory, over its own `timeout:`."""
     return click.option(
@@ -162,21 +180,8 @@ def _say(message: str) -> None:
 
 @click.command("vsphere")
 @click.option("--server", required=True, help="vCenter or ESXi: host name, host:port or https:// URL.")
-@click.option(
-    "--user",
-    default="administrator@vsphere.local",
-    show_default=True,
-    envvar="HOSTLINT_VSPHERE_USER",
-    help="User name (or HOSTLINT_VSPHERE_USER). The password comes from HOSTLINT_VSPHERE_PASSWORD, the keyring or "
-    "a prompt.",
-)
+@login_options
 @output_option
-@click.option("--insecure", is_flag=True, help="Do not verify the server's TLS certificate.")
-@click.option(
-    "--ca-bundle",
-    type=click.Path(exists=True, dir_okay=False, path_type=Path),
-    help="Trust the CA certificate(s) in this PEM file instead of the system's.",
-)
 @click.option(
     "--concurrency",
     default=DEFAULT_CONCURRENCY,

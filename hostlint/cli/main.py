@@ -25,6 +25,7 @@ COMMANDS = {
     "export": "hostlint.cli.export_cmd:export",
     "history": "hostlint.cli.history_cmd:history",
     "plan": "hostlint.cli.plan_cmd:plan",
+    "probe": "hostlint.cli.probe_cmd:probe",
     "rule": "hostlint.cli.rules_cmd:rule",
     "rules": "hostlint.cli.rules_cmd:rules",
     "scan": "hostlint.cli.scan_cmd:scan",

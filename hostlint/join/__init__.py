@@ -5,6 +5,7 @@ from __future__ import annotations
 from hostlint.join.esxi import dvs_members, esxi_facts
 from hostlint.join.facts import Facts, Unresolved
 from hostlint.join.kvm import kvm_facts
+from hostlint.join.probes import probe_facts
 from hostlint.join.switches import SwitchIndex
 from hostlint.join.vmk import link_segments
 from hostlint.site import SiteParams
@@ -21,6 +22,7 @@ def build_facts(snapshot: Snapshot, site: SiteParams | None = None) -> Facts:
     for kvm_host in snapshot.kvm_hosts:
         kvm_facts(kvm_host, index, facts)
     link_segments(facts)
+    probe_facts(snapshot.probes, facts)
     seen = set()
     for uplink in facts.uplinks:
         reason = uplink.missing.get("switch")

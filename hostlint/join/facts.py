@@ -255,6 +255,32 @@ def summarise_unknowns(team: TeamFact, uplinks: list[UplinkFact]) -> None:
             team.missing[summary] = "; ".join(reasons)
 
 
+class ProbeFact(Fact):
+    """A `hostlint probe` result beside what the configuration says of the same path.
+
+    `delivered`: a reply came back (True), none did or the source refused to send (False); unknown
+    (in `missing`) when the probe could not be sent. `control_delivered`: the 1472-byte probe between
+    the same ports got through (None: none was sent). `config_mtu` is the smallest MTU the collected
+    configuration shows on the path (both vmks, their vSwitches, the switch ports under both), and
+    `smallest_hop` names it; `hops_unread` names the hops whose MTU was not collected."""
+
+    source_vmk: str
+    target_host: str
+    target_vmk: str
+    target_ip: str
+    netstack: str
+    size: int
+    mtu: int
+    purpose: str
+    delivered: bool | None = None
+    error_kind: str | None = None
+    error: str | None = None
+    control_delivered: bool | None = None
+    config_mtu: int | None = None
+    smallest_hop: str | None = None
+    hops_unread: list[str] = Field(default_factory=list)
+
+
 class Unresolved(BaseModel):
     """A host uplink whose switch port is unknown, reported so it is never silently dropped."""
 
@@ -273,6 +299,7 @@ class Facts(BaseModel):
     bonds: list[BondFact] = Field(default_factory=list)
     guest_nics: list[GuestNicFact] = Field(default_factory=list)
     portgroups: list[PortgroupFact] = Field(default_factory=list)
+    probes: list[ProbeFact] = Field(default_factory=list)
     unresolved: list[Unresolved] = Field(default_factory=list)
 
     def of_kind(self, kind: str) -> list[Fact]:

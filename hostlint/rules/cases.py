@@ -30,6 +30,7 @@ from hostlint.join.facts import (
     IscsiFact,
     PcieFact,
     PortgroupFact,
+    ProbeFact,
     TeamFact,
     UplinkFact,
     VmFact,
@@ -50,6 +51,9 @@ OTHER_KINDS: dict[str, tuple[type[Fact], dict[str, Any]]] = {
     "vms": (VmFact, {"object": "esx01/vm:app01", "vm": "app01", "vcpus": 2, "cpu_hot_add": False}),
     "guest_nics": (GuestNicFact, {"object": "kvm01/web01/52:54:00:00:00:01", "domain": "web01", "model": "virtio",
                                   "source_type": "bridge", "source": "br0"}),
+    "probes": (ProbeFact, {"object": "esx01/vmk1 -> esx02/vmk1 at 9000", "source_vmk": "vmk1", "target_host": "esx02",
+                           "target_vmk": "vmk1", "target_ip": "10.20.0.2", "netstack": "defaultTcpipStack",
+                           "size": 8972, "mtu": 9000, "purpose": "jumbo"}),
 }  # fmt: skip
 TEAM_KINDS: dict[str, tuple[type[TeamFact], dict[str, Any]]] = {
     "teams": (TeamFact, {"object": "esx01/vSwitch1", "host": "esx01", "host_kind": "esxi", "kind": "vss",

@@ -28,6 +28,7 @@ FACT_VARIABLES = {
     "bonds": "bond",
     "guest_nics": "nic",
     "portgroups": "pg",
+    "probes": "probe",
 }
 
 
@@ -122,7 +123,9 @@ class Rule(Strict):
     why: str
     examples: Examples
     references: list[Reference] = Field(min_length=1)
-    iterate: Literal["teams", "uplinks", "vmks", "iscsi", "pcie", "vm_nics", "vms", "bonds", "guest_nics", "portgroups"]
+    iterate: Literal[
+        "teams", "uplinks", "vmks", "iscsi", "pcie", "vm_nics", "vms", "bonds", "guest_nics", "portgroups", "probes"
+    ]
     needs: list[Literal["switch", "pcie"]] = Field(default_factory=list)
     # Facts without which a violation can still be found but a pass cannot be
     # claimed: the object is then reported skipped instead of passed.

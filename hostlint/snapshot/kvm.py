@@ -55,6 +55,10 @@ class LinuxInterface(Model):
     master: Name | None = None
     pci: Text | None = None
     neighbour: Neighbour | None = None
+    # Global-scope addresses with their prefix (`10.20.0.11/24`, `ip -j address show`); None: not read.
+    addresses: list[Text] | None = None
+    # The VRF device this interface is enslaved to (`ip -d -j link show`: info_slave_kind vrf); None: none.
+    vrf: Name | None = None
 
 
 class BondMember(Model):

@@ -9,6 +9,7 @@ from pydantic import Field, StrictInt, field_validator
 from hostlint.snapshot.common import CollectionError, Model, Name, Text
 from hostlint.snapshot.esxi import DistributedSwitch, EsxiHost
 from hostlint.snapshot.kvm import KvmHost
+from hostlint.snapshot.probe import Probe
 from hostlint.snapshot.switch import Switch
 
 # 2: a fact the source did not show is null (unknown), never a default (1 filled MTU 1500, port
@@ -35,6 +36,8 @@ class Snapshot(Model):
     switches: list[Switch] = Field(default_factory=list)
     cabling: list[CablingEntry] = Field(default_factory=list)
     collection_errors: list[CollectionError] = Field(default_factory=list)
+    # Evidence from `hostlint probe` (don't-fragment pings between VMkernel ports); empty when none ran.
+    probes: list[Probe] = Field(default_factory=list)
 
     @field_validator("schema_version")
     @classmethod

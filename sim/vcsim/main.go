@@ -34,6 +34,7 @@ func main() {
 	flag.Var(methodDelays, "method-delay", "METHOD=MS: delay one SOAP method (repeatable), e.g. a hung RetrievePropertiesEx")
 	denied := denyFlag{}
 	flag.Var(denied, "deny", "TYPE=PRIVILEGE: refuse retrievals of TYPE, or METHOD=PRIVILEGE: calls of METHOD, with NoPermission (repeatable)")
+	diagPingTargets := flag.String("diag-ping", "", "JSON file: host name -> vmk -> {netns, dev}: where `network diag ping` runs a real ping (diagping.go)")
 	stock := flag.Bool("stock", false, "serve govmomi's default inventory instead of a scenario")
 	stockClusters := flag.Int("stock-clusters", 1, "with -stock: clusters")
 	stockHosts := flag.Int("stock-hosts", 3, "with -stock: hosts per cluster")
@@ -103,7 +104,11 @@ func main() {
 	if *esx {
 		rootFolder = "ha-folder-root"
 	}
-	server.Config.Handler = stats.wrap(denied.wrap(server.Config.Handler, rootFolder))
+	diag, err := loadDiagPing(model, *diagPingTargets)
+	if err != nil {
+		log.Fatalf("vcsim: %v", err)
+	}
+	server.Config.Handler = stats.wrap(denied.wrap(diag.wrap(server.Config.Handler), rootFolder))
 
 	// Catch the signals before telling anyone where we are, so a quick stop is still clean.
 	signals := make(chan os.Signal, 1)

@@ -221,15 +221,57 @@ def link_kinds(ip_json: str) -> dict[str, str]:
     }
 
 
-def _veths(runner: Runner, interfaces: list[LinuxInterface]) -> None:
-    """A veth whose peer is in another namespace can have iflink == ifindex; the kernel's link kind says veth."""
+def link_vrfs(ip_json: str) -> dict[str, str]:
+    """Interface name -> the VRF device it is enslaved to, from `ip -d -j link show`."""
+    try:
+        links = json.loads(ip_json)
+    except ValueError:
+        return {}
+    return {
+        link["ifname"]: link["master"]
+        for link in links
+        if isinstance(link, dict)
+        and isinstance(link.get("linkinfo"), dict)
+        and link["linkinfo"].get("info_slave_kind") == "vrf"
+        and isinstance(link.get("master"), str)
+        and "ifname" in link
+    }
+
+
+def link_addresses(ip_json: str) -> dict[str, list[str]]:
+    """Interface name -> its global-scope addresses as `address/prefix`, from `ip -j address show`."""
+    try:
+        links = json.loads(ip_json)
+    except ValueError:
+        return {}
+    found: dict[str, list[str]] = {}
+    for link in links:
+        if not isinstance(link, dict) or not isinstance(link.get("ifname"), str):
+            continue
+        found[link["ifname"]] = [
+            f"{info['local']}/{info['prefixlen']}"
+            for info in link.get("addr_info") or []
+            if isinstance(info, dict) and info.get("scope") == "global" and "local" in info and "prefixlen" in info
+        ]
+    return found
+
+
+def _link_details(runner: Runner, interfaces: list[LinuxInterface]) -> None:
+    """What sysfs does not say: a veth whose peer is in another namespace (its iflink can equal its
+    ifindex; the kernel's link kind says veth), each interface's VRF and its addresses."""
     done = runner.call(["ip", "-d", "-j", "link", "show"])
-    if not done.ok:
-        return  # only a refinement of what sysfs said
-    kinds = link_kinds(done.stdout)
-    for interface in interfaces:
-        if interface.kind == "other" and kinds.get(interface.name) == "veth":
-            interface.kind = "veth"
+    if done.ok:
+        kinds = link_kinds(done.stdout)
+        vrfs = link_vrfs(done.stdout)
+        for interface in interfaces:
+            if interface.kind == "other" and kinds.get(interface.name) == "veth":
+                interface.kind = "veth"
+            interface.vrf = vrfs.get(interface.name)
+    addresses = runner.call(["ip", "-j", "address", "show"])
+    if addresses.ok:
+        found = link_addresses(addresses.stdout)
+        for interface in interfaces:
+            interface.addresses = found.get(interface.name, [])
 
 
 def _unread_pci(links: list[PciLink], gathered: Gathered) -> None:
@@ -266,7 +308,7 @@ def gather_host(
     for unread in unread_interfaces(names, reads):
         gathered.fail(f"sysfs: {NET}/{unread} not readable (listed, its uevent not there): its facts are unknown")
     host = gathered.host
-    _veths(runner, interfaces)
+    _link_details(runner, interfaces)
     by_name = {i.name: i for i in interfaces}
     ovs_bonds = _ovs_bonds(runner, by_name, gathered)
     host.bonds = _linux_bonds(interfaces, bond_names, reads, gathered) + (ovs_bonds or [])

@@ -1,0 +1,250 @@
+"""esxcli through vCenter, without SSH: `network diag ping` on a host's ManagedMethodExecuter.
+
+This is how `govc host.esxcli` (govmomi cli/esx) and PowerCLI's `Get-EsxCli -V2` reach a host:
+`HostSystem.RetrieveManagedMethodExecuter()` gives the host's executer; `ExecuteSoap` on it with moid
+`ha-dynamic-type-manager-local-cli-cliinfo`, method `vim.CLIInfo.FetchCLIInfo` tells the declared
+order of a command's parameters, and `ExecuteSoap` with moid `ha-cli-handler-network-diag`, method
+`vim.EsxCLI.network.diag.ping` runs the ping, its arguments in that order, each value an XML
+fragment (`<size>8972</size>`). Current pyVmomi ships no types for these internal calls, so the SOAP
+bodies are posted here over the session pyVmomi logged in (its cookie), with the same TLS context.
+
+The answer is an XML document inside `<response>` (a Summary: Transmitted, Recieved [sic],
+PacketLost, round trips; a Trace per reply) or an esxcli fault in `<fault><faultMsg>`: "sendto()
+failed (Message too long)" when the source vmk's own MTU is below the probe.
+"""
+
+from __future__ import annotations
+
+import http.client
+import ssl
+import time
+from dataclasses import dataclass
+from xml.etree import ElementTree
+from xml.sax.saxutils import escape
+
+SOAP_NS = "http://schemas.xmlsoap.org/soap/envelope/"
+ESXCLI_VERSION = "urn:vim25/5.0"
+CLIINFO_MOID = "ha-dynamic-type-manager-local-cli-cliinfo"
+DIAG_MOID = "ha-cli-handler-network-diag"
+PING_METHOD = "vim.EsxCLI.network.diag.ping"
+# `esxcli network diag ping --help` lists the parameters in this order (by long name); used when the
+# host does not describe the command.
+DEFAULT_PING_ORDER = (
+    *("count", "debug", "df", "host", "interface", "interval", "ipv4"),
+    *("ipv6", "netstack", "nexthop", "size", "ttl", "wait"),
+)
+MAX_ANSWER = 4 << 20  # bytes: a ping answer is a few kilobytes
+
+
+class SoapFault(Exception):
+    """The server refused the call: `kind` is the fault type (NoPermission, InvalidArgument...)."""
+
+    def __init__(self, message: str, kind: str, privilege: str | None = None, target: str | None = None):
+        super().__init__(message)
+        self.kind = kind
+        self.privilege = privilege
+        self.target = target
+
+
+class NoAnswer(Exception):
+    """The call did not return within its deadline."""
+
+
+@dataclass(frozen=True)
+class PingAnswer:
+    sent: int | None
+    received: int | None
+    round_trip_ms: float | None
+    fault: str | None  # an esxcli fault message (the ping did not run or could not send)
+
+
+@dataclass(frozen=True)
+class Session:
+    """A logged-in vSphere session: where to post and the cookie that authenticates it."""
+
+    host: str
+    port: int
+    path: str
+    cookie: str
+    context: ssl.SSLContext
+    soap_action: str = "urn:vim25/8.0.0.0"
+
+    def call(self, body: str, timeout: float) -> ElementTree.Element:
+        """Post one SOAP body; the whole call (connect, send, every byte back) ends by `timeout`."""
+        deadline = time.monotonic() + timeout
+        envelope = f'<soapenv:Envelope xmlns:soapenv="{SOAP_NS}"><soapenv:Body>{body}</soapenv:Body></soapenv:Envelope>'
+        connection = http.client.HTTPSConnection(self.host, self.port, context=self.context, timeout=timeout)
+        try:
+            connection.request(
+                "POST",
+                self.path,
+                body=envelope.encode(),
+                headers={
+                    "Content-Type": "text/xml; charset=utf-8",
+                    "SOAPAction": self.soap_action,
+                    "Cookie": self.cookie,
+                },
+            )
+            _bound(connection, deadline)
+            response = connection.getresponse()
+            raw = _read_until(connection, response, deadline)
+        except TimeoutError as exc:
+            raise NoAnswer(f"no answer within {timeout:g} s") from exc
+        finally:
+            connection.close()
+        try:
+            root = ElementTree.fromstring(raw)
+        except ElementTree.ParseError as exc:
+            raise SoapFault(f"unreadable answer (HTTP {response.status}): {exc}", "ParseError") from exc
+        fault = root.find(f".//{{{SOAP_NS}}}Fault")
+        if fault is not None:
+            raise _fault(fault)
+        return root
+
+
+def _bound(connection: http.client.HTTPSConnection, deadline: float) -> None:
+    """The socket's next wait ends at the call's deadline, not a full timeout after the last byte."""
+    remaining = deadline - time.monotonic()
+    if remaining <= 0:
+        raise TimeoutError
+    if connection.sock is not None:
+        connection.sock.settimeout(remaining)
+
+
+def _read_until(connection: http.client.HTTPSConnection, response: http.client.HTTPResponse, deadline: float) -> bytes:
+    chunks: list[bytes] = []
+    size = 0
+    while True:
+        _bound(connection, deadline)
+        chunk = response.read1(65536)
+        if not chunk:
+            return b"".join(chunks)
+        size += len(chunk)
+        if size > MAX_ANSWER:
+            raise SoapFault(f"answer larger than {MAX_ANSWER} bytes", "TooLarge")
+        chunks.append(chunk)
+
+
+def _local(element: ElementTree.Element) -> str:
+    return element.tag.rsplit("}", 1)[-1]
+
+
+def _fault(fault: ElementTree.Element) -> SoapFault:
+    message = " ".join((fault.findtext("faultstring") or "fault").split())
+    kind, privilege, target = "ServerFault", None, None
+    detail = fault.find("detail")
+    if detail is not None and len(detail):
+        first = detail[0]
+        xsi_type = first.get("{http://www.w3.org/2001/XMLSchema-instance}type")
+        kind = xsi_type or _local(first).removesuffix("Fault")
+        for child in first:
+            if _local(child) == "privilegeId":
+                privilege = (child.text or "").strip() or None
+            elif _local(child) == "object":
+                target = (child.text or "").strip() or None
+    return SoapFault(message, kind, privilege, target)
+
+
+def _find(root: ElementTree.Element, name: str) -> ElementTree.Element | None:
+    for element in root.iter():
+        if _local(element) == name:
+            return element
+    return None
+
+
+def executer(session: Session, host_moid: str, timeout: float) -> str:
+    """The host's ManagedMethodExecuter (its managed object id)."""
+    root = session.call(
+        f'<RetrieveManagedMethodExecuter xmlns="urn:vim25"><_this type="HostSystem">{escape(host_moid)}</_this>'
+        "</RetrieveManagedMethodExecuter>",
+        timeout,
+    )
+    found = _find(root, "returnval")
+    if found is None or not (found.text or "").strip():
+        raise SoapFault("RetrieveManagedMethodExecuter returned no executer", "NoExecuter")
+    return (found.text or "").strip()
+
+
+def _execute(
+    session: Session, mme: str, moid: str, method: str, arguments: list[tuple[str, str]], timeout: float
+) -> ElementTree.Element:
+    argument_xml = "".join(
+        f"<argument><name>{name}</name><val>{escape(f'<{name}>{escape(value)}</{name}>')}</val></argument>"
+        for name, value in arguments
+    )
+    root = session.call(
+        f'<ExecuteSoap xmlns="urn:vim25"><_this type="ManagedMethodExecuter">{escape(mme)}</_this>'
+        f"<moid>{moid}</moid><version>{ESXCLI_VERSION}</version><method>{method}</method>{argument_xml}</ExecuteSoap>",
+        timeout,
+    )
+    returnval = _find(root, "returnval")
+    if returnval is None:
+        raise SoapFault(f"{method}: no answer in ExecuteSoapResponse", "NoReturnval")
+    return returnval
+
+
+def ping_order(session: Session, mme: str, timeout: float) -> tuple[str, ...]:
+    """The declared order of `network diag ping`'s parameters, as the host describes the command."""
+    try:
+        returnval = _execute(
+            session, mme, CLIINFO_MOID, "vim.CLIInfo.FetchCLIInfo", [("typeName", "vim.EsxCLI.network.diag")], timeout
+        )
+    except SoapFault:
+        return DEFAULT_PING_ORDER
+    response = _find(returnval, "response")
+    if response is None or not response.text:
+        return DEFAULT_PING_ORDER
+    try:
+        info = ElementTree.fromstring(response.text)
+    except ElementTree.ParseError:
+        return DEFAULT_PING_ORDER
+    for method in (element for element in info.iter() if _local(element) == "method"):
+        name = next((child.text for child in method if _local(child) == "name"), None)
+        if name == "ping":
+            order = tuple(
+                (param.findtext("{urn:vim25}name") or param.findtext("name") or "")
+                for param in method
+                if _local(param) == "param"
+            )
+            if order:
+                return order
+    return DEFAULT_PING_ORDER
+
+
+def ping(session: Session, mme: str, order: tuple[str, ...], values: dict[str, str], timeout: float) -> PingAnswer:
+    """Run `esxcli network diag ping` with `values` (only parameters the host declares are sent)."""
+    unknown = sorted(set(values) - set(order))
+    if unknown:
+        raise SoapFault(f"this host's esxcli has no ping parameter {', '.join(unknown)}", "UnknownParameter")
+    arguments = [(name, values[name]) for name in order if name in values]
+    returnval = _execute(session, mme, DIAG_MOID, PING_METHOD, arguments, timeout)
+    fault = _find(returnval, "faultMsg")
+    if fault is not None:
+        return PingAnswer(None, None, None, " ".join((fault.text or "esxcli fault").split()))
+    response = _find(returnval, "response")
+    if response is None or not response.text:
+        raise SoapFault("network diag ping: empty answer", "EmptyAnswer")
+    try:
+        document = ElementTree.fromstring(response.text)
+    except ElementTree.ParseError as exc:
+        raise SoapFault(f"network diag ping: unreadable answer: {exc}", "ParseError") from exc
+    summary = _find(document, "Summary")
+    if summary is None:
+        raise SoapFault("network diag ping: the answer has no Summary", "NoSummary")
+    fields = {_local(child): (child.text or "").strip() for child in summary}
+    received = fields.get("Recieved", fields.get("Received"))
+    average = fields.get("RoundtripAvg")
+    return PingAnswer(
+        sent=_int(fields.get("Transmitted")),
+        received=_int(received),
+        # RoundtripAvg is in microseconds (RoundtripAvgMS the same, truncated to milliseconds).
+        round_trip_ms=None if _int(average) is None else round((_int(average) or 0) / 1000, 3),
+        fault=None,
+    )
+
+
+def _int(text: str | None) -> int | None:
+    try:
+        return int(text) if text is not None else None
+    except ValueError:
+        return None
