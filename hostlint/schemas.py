@@ -82,7 +82,22 @@ SCHEMAS: dict[str, tuple[str, Any, Literal["validation", "serialization"]]] = {
 }
 
 
+def _closed(node: Any) -> None:
+    """Every object with named properties admits no others: a consumer validating an output learns of a
+    field it does not know (a renamed one, a typo in a tool) instead of passing it by."""
+    if isinstance(node, dict):
+        if node.get("type") == "object" and "properties" in node:
+            node.setdefault("additionalProperties", False)
+        for value in node.values():
+            _closed(value)
+    elif isinstance(node, list):
+        for value in node:
+            _closed(value)
+
+
 def schema(name: str) -> dict[str, Any]:
     title, model, mode = SCHEMAS[name]
     generated = TypeAdapter(model).json_schema(mode=mode)
+    if mode == "serialization":
+        _closed(generated)
     return {"$schema": DIALECT, "title": title} | {k: v for k, v in generated.items() if k != "title"}

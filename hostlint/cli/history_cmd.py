@@ -61,7 +61,10 @@ def history(db: str | None, fmt: str, limit: int, site_name: str | None) -> int:
 @db_option
 @click.option("--format", "fmt", type=click.Choice(FORMATS), default="human", show_default=True)
 @site_name_option
-def diff(scan_a: int | None, scan_b: int | None, db: str | None, fmt: str, site_name: str | None) -> int:
+@click.option("--fail-on-new", is_flag=True, help="Exit 1 when SCAN_B has findings SCAN_A did not (a CI gate).")
+def diff(
+    scan_a: int | None, scan_b: int | None, db: str | None, fmt: str, site_name: str | None, fail_on_new: bool
+) -> int:
     """New and resolved findings and configuration drift from SCAN_A to SCAN_B, two scans of one site.
 
     Without scans, the site's newest two; with one, that scan against the newest of its site.
@@ -85,4 +88,4 @@ def diff(scan_a: int | None, scan_b: int | None, db: str | None, fmt: str, site_
         click.echo(f"hostlint: {exc}", err=True)
         return Exit.USAGE
     click.echo(diff_json(changes) if fmt == "json" else diff_human(changes, color=True), nl=False)
-    return Exit.CLEAN
+    return Exit.FINDINGS if fail_on_new and changes.new else Exit.CLEAN

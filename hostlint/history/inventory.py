@@ -13,6 +13,7 @@
         ssh_options: [Port=2222]             # as collect kvm --ssh-option, for ssh and libvirt
     snapshots: [extra.json]                  # saved snapshots or lab folders to merge in
     cabling: cabling.yaml
+    concurrency: 8                           # optional: sources collected at once (default 8)
     known_hosts: ssh/known_hosts             # optional: SSH host keys of switches, ESXi and KVM hosts
     accept_new_host_keys: false              # optional: trust on first use, recorded in known_hosts
 
@@ -37,6 +38,8 @@ from hostlint.snapshot import Snapshot, SnapshotError
 from hostlint.snapshot.common import CollectionError, CollectionKind
 from hostlint.strict import Strict
 from hostlint.yamlfile import load_model
+
+DEFAULT_CONCURRENCY = 8
 
 
 class VsphereEntry(Strict):
@@ -79,6 +82,8 @@ class ScanInventory(Strict):
     cabling: Path | None = None
     known_hosts: Path | None = None
     accept_new_host_keys: bool = False
+    # Sources collected at once (each a thread waiting on its vCenter, switches or KVM host).
+    concurrency: int = Field(default=DEFAULT_CONCURRENCY, ge=1, le=64)
 
 
 def _failed(target: str, kind: CollectionKind, reason: str) -> Snapshot:
@@ -172,6 +177,11 @@ class KvmSource:
 def scan_inventory_site(path: Path) -> str | None:
     """The inventory's `site_name`, if it names one (checked by hostlint.history.sites.check_site_name)."""
     return load_model(path, ScanInventory, "scan inventory", SnapshotError).site_name
+
+
+def scan_inventory_concurrency(path: Path) -> int:
+    """How many of the inventory's sources are collected at once."""
+    return load_model(path, ScanInventory, "scan inventory", SnapshotError).concurrency
 
 
 def load_scan_inventory(

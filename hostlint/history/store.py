@@ -139,9 +139,9 @@ def _record(row: ScanRow) -> ScanRecord:
     )
 
 
-def _sqlite_engine(url: str) -> Engine:
+def _sqlite_engine(url: str, create: bool = True) -> Engine:
     database = make_url(url).database
-    if database and database != ":memory:":
+    if create and database and database != ":memory:":
         Path(database).parent.mkdir(parents=True, exist_ok=True)
     engine = create_engine(url, connect_args={"timeout": SQLITE_BUSY_TIMEOUT_S})
 
@@ -220,11 +220,16 @@ class HistoryStore:
                 return None
             return connection.execute(text(f"SELECT version_num FROM {VERSION_TABLE}")).scalar()
 
-    def migrate(self) -> None:
-        """Bring the schema to the newest revision this hostlint knows; refuse a database from a newer one."""
+    def migrate(self, create: bool = True) -> None:
+        """Bring the schema to the newest revision this hostlint knows; refuse a database from a newer one.
+
+        With `create` false (reading commands), an empty database stays empty: an error, not a new schema.
+        """
         revision = self.revision()
         if revision == HEAD_REVISION:
             return
+        if revision is None and not create:
+            raise StoreError(f"{self.url}: holds no hostlint history (hostlint scan creates it)")
         from alembic import command
         from alembic.script import ScriptDirectory
 
@@ -405,8 +410,11 @@ def open_read_only(value: str | None = None) -> HistoryStore:
     """
     url = database_url(value)
     database = make_url(url).database if make_url(url).get_backend_name() == "sqlite" else None
+    if database and database != ":memory:" and not Path(database).exists():
+        # Reading never writes: no folder, no file, no schema is created for `history` or `diff`.
+        raise StoreError(f"{database}: no history database here (hostlint scan creates it; --db or HOSTLINT_DB)")
     if not database or database == ":memory:" or not Path(database).is_file() or _writable(Path(database)):
-        return open_store(value)
+        return open_store(value, create=False)
     store = HistoryStore(_read_only_sqlite_engine(Path(database)), label=f"{url} (read-only)")
     try:
         with store._errors("open the history database"):
@@ -422,12 +430,13 @@ def open_read_only(value: str | None = None) -> HistoryStore:
     return store
 
 
-def open_store(value: str | None = None) -> HistoryStore:
-    """Open (creating and migrating as needed) the history database named by a `--db` value."""
+def open_store(value: str | None = None, create: bool = True) -> HistoryStore:
+    """Open (creating and migrating as needed) the history database named by a `--db` value; with `create`
+    false, one that holds no hostlint history yet is an error (an existing one is still upgraded)."""
     url = database_url(value)
     try:
         if make_url(url).get_backend_name() == "sqlite":
-            engine = _sqlite_engine(url)
+            engine = _sqlite_engine(url, create)
         else:
             engine = create_engine(url, pool_pre_ping=True, connect_args={"connect_timeout": PG_CONNECT_TIMEOUT_S})
     except ArgumentError as exc:
@@ -442,7 +451,7 @@ def open_store(value: str | None = None) -> HistoryStore:
     while True:
         try:
             with store._errors("open the history database"):
-                store.migrate()
+                store.migrate(create)
             return store
         except StoreError as exc:
             # A new SQLite file opened by two processes at once: switching it to WAL (or reading it while
