@@ -10,6 +10,7 @@ from typing import Any, Literal
 
 from pydantic import ConfigDict, Field, TypeAdapter
 
+from hostlint.history.inventory import ScanInventory
 from hostlint.join.facts import Unresolved
 from hostlint.results import RESULT_SCHEMA_VERSION, Finding, Ignored, Skipped
 from hostlint.snapshot import Snapshot
@@ -79,6 +80,7 @@ SCHEMAS: dict[str, tuple[str, Any, Literal["validation", "serialization"]]] = {
     "report": ("hostlint check --format json", Report, "serialization"),
     "rules": ("hostlint rules --format json", list[RuleListing], "serialization"),
     "gitlab": ("hostlint check --format gitlab (GitLab code quality)", list[CodeQualityIssue], "serialization"),
+    "scan-inventory": ("hostlint scan --inventory FILE (YAML)", ScanInventory, "validation"),
 }
 
 

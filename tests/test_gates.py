@@ -134,6 +134,7 @@ def test_the_pre_commit_hook_checks_the_whole_site_of_a_changed_snapshot(tmp_pat
     repo = _site_repository(tmp_path)
     monkeypatch.chdir(repo)
     entry = _hook_entry()
+    (repo / "snapshots" / "lon1" / "notes.json").write_text('{"owner": "lon1"}\n', encoding="utf-8")
     # Only hosts.json is staged; LG001 needs the switch side in the unchanged switches.json beside it.
     code, out, err = run(*entry, "--isolated", "--sites", "snapshots", "snapshots/lon1/hosts.json", "package.json")
     assert code == Exit.FINDINGS, err
@@ -147,6 +148,7 @@ def test_the_pre_commit_hook_passes_over_files_that_are_not_hostlint_snapshots(t
     repo = _site_repository(tmp_path)
     monkeypatch.chdir(repo)
     (repo / "snapshots" / "notes.json").write_text('{"owner": "netops"}\n', encoding="utf-8")
+    (repo / "snapshots" / "lon1" / "notes.json").write_text('{"owner": "lon1"}\n', encoding="utf-8")
     code, out, err = run(*_hook_entry(), "--isolated", "--sites", "snapshots", "package.json", "snapshots/notes.json")
     assert (code, out, err) == (Exit.CLEAN, "", "")
     # A snapshot outside the sites folder is not one of its sites.

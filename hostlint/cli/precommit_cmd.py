@@ -79,8 +79,12 @@ def pre_commit(
     worst = Exit.CLEAN
     for folder in folders:
         click.echo(f"hostlint: site {folder}", err=True)
+        # The site's hostlint files only: a notes.json beside the snapshots is not one.
+        inputs = [
+            str(p) for p in sorted(folder.iterdir()) if p.suffix in (".json", ".yaml", ".yml") and is_hostlint_input(p)
+        ]
         try:
-            code = check.main([str(folder), *options], prog_name="hostlint check", standalone_mode=False)
+            code = check.main([*inputs, *options], prog_name="hostlint check", standalone_mode=False)
         except click.ClickException as exc:
             exc.show()
             code = Exit.USAGE

@@ -26,7 +26,7 @@ from hostlint.cli.settings import (
 )
 from hostlint.collect.progress import Progress
 from hostlint.config import ConfigError, load_config
-from hostlint.history.inventory import load_scan_inventory, scan_inventory_concurrency, scan_inventory_site
+from hostlint.history.inventory import load_scan_inventory, scan_inventory_settings, scan_inventory_site
 from hostlint.history.sources import FileSource, Source, gather
 from hostlint.report import html
 from hostlint.report.human import summary_line
@@ -93,6 +93,14 @@ def _progress(enabled: bool) -> Iterator[Callable[[Source], Progress | None]]:
 @click.option("--site", "site_file", type=click.Path(dir_okay=False, path_type=Path), help="Site parameters (YAML).")
 @click.option("--baseline", "baseline_file", type=click.Path(dir_okay=False, path_type=Path), help="Baseline file.")
 @fail_on_option
+@click.option(
+    "--notify",
+    "notify_urls",
+    multiple=True,
+    metavar="URL",
+    help="Tell this Apprise URL (mailto://, json://, slack://...) of new, resolved and expiring findings; "
+    "added to the inventory's notify.",
+)
 @config_options
 @rules_dir_option
 @host_key_options
@@ -109,6 +117,7 @@ def scan(
     site_file: Path | None,
     baseline_file: Path | None,
     fail_on: str,
+    notify_urls: tuple[str, ...],
     config_file: Path | None,
     isolated: bool,
     rules_dirs: tuple[Path, ...],
@@ -122,11 +131,14 @@ def scan(
     if (known_hosts or accept_new_host_keys) and not inventory_file:
         raise click.UsageError("--known-hosts and --accept-new-host-keys need --inventory")
     # The database layer (SQLAlchemy, Alembic) loads only for the commands that use it, not for every hostlint run.
+    from hostlint.history.notify import NotifyError, scan_news, send, targets
     from hostlint.history.sites import DEFAULT_SITE, SiteError, check_site_name
 
     try:
         check_writable(html_file, "--html")
-    except OutputError as exc:
+        inventory = scan_inventory_settings(inventory_file) if inventory_file else None
+        notify = targets([*(inventory.notify if inventory else []), *notify_urls])
+    except (OutputError, NotifyError, SnapshotError) as exc:
         click.echo(f"hostlint: {exc}", err=True)
         return Exit.USAGE
     try:
@@ -145,7 +157,7 @@ def scan(
         baseline = load_baseline(baseline_file) if baseline_file else None
         rules = chosen_rules(config, selected, ignored, profile, rules_dirs, baseline, baseline_file)
         site = load_site_params(site_file) if site_file else None
-        concurrency = scan_inventory_concurrency(inventory_file) if inventory_file else 1
+        concurrency = inventory.concurrency if inventory else 1
         with _progress(sys.stderr.isatty()) as watch:
             snapshot = gather(sources, watch, concurrency)
     except (SnapshotError, RuleError, ConfigError, SiteError) as exc:
@@ -179,6 +191,7 @@ def scan(
             )
             trend = trends(store, [record]).get(record.id)
             drift = snapshot_drift(store.snapshot(trend.previous), snapshot) if trend else []
+            news = scan_news(store, record, result, baseline, started_at.date()) if notify else None
         finally:
             store.close()
     except StoreError as exc:
@@ -202,4 +215,14 @@ def scan(
         )
     if html_file is not None:
         click.echo(f"HTML report: {html_file}")
+    if news is not None and news:
+        failed = send(notify, news)
+        told = len(notify) - len(failed)
+        if told:
+            click.echo(
+                f"notified {plural(told, 'target')}: {len(news.new)} new, {len(news.resolved)} resolved, "
+                f"{len(news.expiring)} expiring"
+            )
+        for target in failed:
+            click.echo(f"hostlint: notification to {target} failed (scan {record.id} is stored)", err=True)
     return code
