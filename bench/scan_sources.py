@@ -9,7 +9,7 @@ sources are collected. Three settings, each the median of `--repeat` runs:
 
 - one: an inventory of one vCenter;
 - all, serial: the ten with `concurrency: 1` (as before: one source after another);
-- all, concurrent: the ten with the inventory's default concurrency (8) or `--concurrency`.
+- all, concurrent: the ten with the inventory's default concurrency (16) or `--concurrency`.
 
     python bench/scan_sources.py                              # ten vCenters of 1,000 hosts (heavy: ten simulators)
     python bench/scan_sources.py --hosts 200 --delay-ms 5     # smaller, each SOAP call 5 ms late (a WAN)
@@ -101,7 +101,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--hosts", type=int, default=1000, help="hosts per vCenter")
     parser.add_argument("--vcenters", type=int, default=10)
     parser.add_argument("--repeat", type=int, default=3)
-    parser.add_argument("--concurrency", type=int, default=8, help="the inventory's concurrency for 'concurrent'")
+    parser.add_argument("--concurrency", type=int, default=16, help="the inventory's concurrency for 'concurrent'")
     parser.add_argument("--delay-ms", type=int, default=0, help="latency added to every SOAP call")
     parser.add_argument("--start-timeout", type=float, default=300.0)
     parser.add_argument("--json", action="store_true", help="print the results as JSON")

@@ -43,6 +43,8 @@ class Config(Strict):
     baseline: Path | None = None
     rules_dirs: list[Path] = Field(default_factory=list)
     format: FormatName | None = None
+    # The severity that fails `check` and `scan` (exit 1); --fail-on wins.
+    fail_on: Literal["error", "warning", "info"] | None = None
     timeouts: Timeouts = Field(default_factory=Timeouts)
     # The file these settings came from, None when there is none.
     source: Path | None = Field(default=None, exclude=True)

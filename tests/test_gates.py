@@ -154,3 +154,14 @@ def test_the_pre_commit_hook_passes_over_files_that_are_not_hostlint_snapshots(t
     # A snapshot outside the sites folder is not one of its sites.
     shutil.copy(repo / "snapshots" / "lon1" / "hosts.json", repo / "hosts.json")
     assert run(*_hook_entry(), "--isolated", "--sites", "snapshots", "hosts.json")[0] == Exit.CLEAN
+
+
+def test_fail_on_from_the_settings_file_and_the_flag_wins(tmp_path):
+    settings = tmp_path / "hostlint.toml"
+    settings.write_text('fail_on = "error"\n', encoding="utf-8")
+    lab = str(LABS / "mixed-speed-link-down")  # warnings only
+    assert run("check", lab, "--config", str(settings), "-q")[0] == Exit.CLEAN
+    assert run("check", lab, "--config", str(settings), "-q", "--fail-on", "warning")[0] == Exit.FINDINGS
+    settings.write_text('fail_on = "fatal"\n', encoding="utf-8")
+    code, _, err = run("check", lab, "--config", str(settings), "-q")
+    assert code == Exit.USAGE and "fail_on" in err

@@ -3,7 +3,10 @@ on loopback), retention (`history --prune`), sources collected concurrently, the
 
 from __future__ import annotations
 
+import contextlib
+import importlib.util
 import json
+import os
 import re
 import shutil
 import socket
@@ -287,4 +290,48 @@ def test_the_scan_inventory_in_the_readme_is_valid_complete_and_its_schema_publi
     missing = set(ScanInventory.model_fields) - set(document)
     assert not missing, f"README.md's scan inventory does not show {sorted(missing)}"
     code, out, _ = run("schema", "scan-inventory")
-    assert code == Exit.CLEAN and json.loads(out)["properties"]["concurrency"]["default"] == 8
+    assert code == Exit.CLEAN and json.loads(out)["properties"]["concurrency"]["default"] == 16
+
+
+_spec = importlib.util.spec_from_file_location("vcsim_launcher", ROOT / "sim" / "vcsim" / "launcher.py")
+assert _spec is not None and _spec.loader is not None
+launcher = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(launcher)
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not launcher.go_available() and not os.environ.get("CI"), reason="Go builds the simulator")
+def test_scan_collects_three_vcenters_at_once(tmp_path):
+    """Three simulated vCenters (sim/vcsim, real SOAP and TLS), each answering every call 40 ms late as one
+    across a WAN: collected at once they take about as long as one, one after another three times that."""
+    binary = launcher.build(tmp_path / "vcsim")
+    hosts = json.loads((LABS / "clean" / "hosts.json").read_text(encoding="utf-8"))
+    password = "nightly-secret"
+    with contextlib.ExitStack() as stack:
+        sims = []
+        for n in range(3):
+            for host in hosts["esxi_hosts"]:
+                host["name"] = re.sub(r"^(vc\d-)?", f"vc{n}-", host["name"])
+            scenario = tmp_path / f"vc{n}.json"
+            scenario.write_text(json.dumps(hosts), encoding="utf-8")
+            sim = launcher.Simulator(binary, scenario, password=password, extra_args=("-delay-ms", "40"))
+            sims.append(stack.enter_context(sim))
+        entries = [{"server": sim.url, "user": sim.user, "ca_bundle": str(sim.cert)} for sim in sims]
+        walls = {}
+        for concurrency in (1, 3):
+            inventory = tmp_path / f"scan-{concurrency}.yaml"
+            inventory.write_text(yaml.safe_dump({"vsphere": entries, "concurrency": concurrency}), encoding="utf-8")
+            env = {"HOSTLINT_VSPHERE_PASSWORD": password}
+            started = time.monotonic()
+            outcome = CliRunner().invoke(
+                cli,
+                ["scan", "--inventory", str(inventory), "--isolated", "--db", str(tmp_path / f"h{concurrency}.db")],
+                env=env,
+                standalone_mode=False,
+            )
+            walls[concurrency] = time.monotonic() - started
+            assert outcome.exception is None and outcome.return_value == Exit.CLEAN, outcome.output
+            history = run("history", "--db", str(tmp_path / f"h{concurrency}.db"), "--format", "json")[1]
+            (scan,) = json.loads(history)["scans"]
+            assert scan["inputs"] == [f"vsphere:{sim.url}" for sim in sims]
+    assert walls[3] < 0.7 * walls[1], walls

@@ -107,7 +107,7 @@ def check(
     config_file: Path | None,
     isolated: bool,
     rules_dirs: tuple[Path, ...],
-    fail_on: str,
+    fail_on: str | None,
     output: Path | None,
     fix_script: Path | None,
     force: bool,
@@ -194,4 +194,4 @@ def check(
         return Exit.PARTIAL
     if write_baseline is not None:
         return Exit.CLEAN  # the findings just went into the baseline: adopting is not failing
-    return Exit.FINDINGS if failing(result.findings, fail_on) else Exit.CLEAN
+    return Exit.FINDINGS if failing(result.findings, fail_on or config.fail_on or "info") else Exit.CLEAN

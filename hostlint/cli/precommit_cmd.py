@@ -54,14 +54,14 @@ def site_folder(path: Path, sites: Path | None) -> Path | None:
     help="The folder of sites: each folder below it is one site (files directly in it, one site). "
     "Without it, a snapshot's own folder is its site.",
 )
-@click.option("--fail-on", type=click.Choice(FAIL_ON), default="info", show_default=True)
+@click.option("--fail-on", type=click.Choice(FAIL_ON), help="As check --fail-on.")
 @click.option("--profile", help="Rule profile [default: the settings file's, else recommended].")
 @click.option("--config", "config_file", type=click.Path(dir_okay=False, path_type=Path))
 @click.option("--isolated", is_flag=True, help="Ignore every settings file.")
 def pre_commit(
     files: tuple[Path, ...],
     sites: Path | None,
-    fail_on: str,
+    fail_on: str | None,
     profile: str | None,
     config_file: Path | None,
     isolated: bool,
@@ -74,7 +74,7 @@ def pre_commit(
         folder = site_folder(file, sites) if is_hostlint_input(file) else None
         if folder is not None and folder not in folders:
             folders.append(folder)
-    options = ["--fail-on", fail_on, *(["--profile", profile] if profile else [])]
+    options = [*(["--fail-on", fail_on] if fail_on else []), *(["--profile", profile] if profile else [])]
     options += [*(["--config", str(config_file)] if config_file else []), *(["--isolated"] if isolated else [])]
     worst = Exit.CLEAN
     for folder in folders:

@@ -116,7 +116,7 @@ def scan(
     profile: str | None,
     site_file: Path | None,
     baseline_file: Path | None,
-    fail_on: str,
+    fail_on: str | None,
     notify_urls: tuple[str, ...],
     config_file: Path | None,
     isolated: bool,
@@ -168,7 +168,7 @@ def scan(
     from hostlint.history.store import StoreError, open_store
 
     result = check_snapshot(snapshot, rules, site, baseline)
-    code = exit_code(result, fail_on)
+    code = exit_code(result, fail_on or config.fail_on or "info")
     settings = {
         "profile": profile or config.profile or "recommended",
         "select": prefixes(selected) or prefixes(config.select),

@@ -88,9 +88,8 @@ def fail_on_option(command: Callable[..., Any]) -> Callable[..., Any]:
     return click.option(
         "--fail-on",
         type=click.Choice(FAIL_ON),
-        default="info",
-        show_default=True,
-        help="Exit 1 only for findings of this severity or worse (info: any finding).",
+        help="Exit 1 only for findings of this severity or worse [default: the settings file's fail_on, else "
+        "info: any finding].",
     )(command)
 
 

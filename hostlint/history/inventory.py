@@ -13,7 +13,7 @@
         ssh_options: [Port=2222]             # as collect kvm --ssh-option, for ssh and libvirt
     snapshots: [extra.json]                  # saved snapshots or lab folders to merge in
     cabling: cabling.yaml
-    concurrency: 8                           # optional: sources collected at once (default 8)
+    concurrency: 16                          # optional: sources collected at once (default 16)
     notify: [mailto://netops@example.com]    # optional: Apprise URLs told of new, resolved, expiring findings
     known_hosts: ssh/known_hosts             # optional: SSH host keys of switches, ESXi and KVM hosts
     accept_new_host_keys: false              # optional: trust on first use, recorded in known_hosts
@@ -40,7 +40,7 @@ from hostlint.snapshot.common import CollectionError, CollectionKind
 from hostlint.strict import Strict
 from hostlint.yamlfile import load_model
 
-DEFAULT_CONCURRENCY = 8
+DEFAULT_CONCURRENCY = 16
 
 
 class VsphereEntry(Strict):
