@@ -251,6 +251,25 @@ def test_first_opens_at_once_migrate_the_new_database_once(db_url: str) -> None:
         store.close()
 
 
+def test_reading_an_empty_database_leaves_it_empty(db_url: str) -> None:
+    """`history`, `diff` and `history --prune` on a database without hostlint's tables (a new PostgreSQL
+    database, a missing SQLite file) are exit 2 and create nothing."""
+    for args in (["history"], ["diff"], ["history", "--prune", "--keep-scans", "1"]):
+        code, _, err = run(*args, "--db", db_url)
+        assert code == Exit.USAGE and ("holds no hostlint history" in err or "no history database here" in err), err
+    if db_url.startswith("sqlite"):
+        assert not Path(db_url.removeprefix("sqlite:///")).exists()
+        return
+    from sqlalchemy import create_engine, inspect
+
+    engine = create_engine(db_url.replace("postgresql://", "postgresql+psycopg://"))
+    try:
+        with engine.connect() as connection:
+            assert inspect(connection).get_table_names() == []
+    finally:
+        engine.dispose()
+
+
 def test_head_revision_constant_is_the_newest_migration() -> None:
     from alembic.script import ScriptDirectory
 
