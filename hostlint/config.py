@@ -16,6 +16,7 @@ from typing import Any, Literal
 from pydantic import Field, ValidationError
 from pydantic_core import ErrorDetails
 
+from hostlint.inputfile import InputError, read_text
 from hostlint.rules.model import Profile
 from hostlint.strict import Strict
 
@@ -42,6 +43,8 @@ class Config(Strict):
     baseline: Path | None = None
     rules_dirs: list[Path] = Field(default_factory=list)
     format: FormatName | None = None
+    # The severity that fails `check` and `scan` (exit 1); --fail-on wins.
+    fail_on: Literal["error", "warning", "info"] | None = None
     timeouts: Timeouts = Field(default_factory=Timeouts)
     # The file these settings came from, None when there is none.
     source: Path | None = Field(default=None, exclude=True)
@@ -50,9 +53,15 @@ class Config(Strict):
 def _table(path: Path) -> dict[str, Any] | None:
     """The hostlint settings in `path`, or None for a pyproject.toml without `[tool.hostlint]`."""
     try:
-        document = tomllib.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+        document = tomllib.loads(read_text(path))
+    except InputError as exc:
+        raise ConfigError(str(exc)) from None
+    except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"{path}: cannot read settings: {exc}") from exc
+    except RecursionError:  # tomllib recurses per nested array or table: 5,000 levels exhaust the stack
+        raise ConfigError(f"{path}: cannot read settings: nested too deep") from None
+    except ValueError as exc:  # an integer longer than Python converts
+        raise ConfigError(f"{path}: cannot read settings: {str(exc).split(';')[0]}") from None
     if path.name == "pyproject.toml":
         table = document.get("tool", {}).get("hostlint")
         return table if isinstance(table, dict) else None

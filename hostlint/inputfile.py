@@ -13,7 +13,9 @@ from __future__ import annotations
 
 import codecs
 import json
+import os
 import re
+import stat
 from collections.abc import Callable
 from itertools import accumulate
 from pathlib import Path
@@ -50,12 +52,32 @@ class InputError(ValueError):
     """An input file that cannot be read safely; the message is one line naming the file."""
 
 
+_NOT_REGULAR = (
+    (stat.S_ISFIFO, "a FIFO"),
+    (stat.S_ISCHR, "a character device"),
+    (stat.S_ISBLK, "a block device"),
+    (stat.S_ISSOCK, "a socket"),
+    (stat.S_ISDIR, "a folder"),
+)
+
+
 def read_bytes(path: Path, max_bytes: int) -> bytes:
+    """At most `max_bytes` of a regular file. A FIFO would block the open forever and /dev/zero would
+    fill the cap before the size check: both are refused before a byte is read."""
     try:
-        with path.open("rb") as handle:
-            data = handle.read(max_bytes + 1)
+        # Non-blocking, so opening a FIFO with no writer returns at once; the check is on what was opened.
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
     except OSError as exc:
         raise InputError(f"{path}: cannot read: {exc.strerror or exc}") from exc
+    with os.fdopen(fd, "rb") as handle:
+        mode = os.fstat(fd).st_mode
+        kind = next((name for test, name in _NOT_REGULAR if test(mode)), None if stat.S_ISREG(mode) else "not a file")
+        if kind is not None:
+            raise InputError(f"{path}: {kind}, not a regular file; refusing to read it")
+        try:
+            data = handle.read(max_bytes + 1)
+        except OSError as exc:
+            raise InputError(f"{path}: cannot read: {exc.strerror or exc}") from exc
     if len(data) > max_bytes:
         raise InputError(f"{path}: larger than {max_bytes // MiB} MiB; refusing to read it")
     return data
@@ -106,6 +128,11 @@ def _check_values(path: Path, root: Any, max_nodes: int | None) -> None:
                 if isinstance(key, str):
                     _check_string(path, key, where)
                 stack.append((item, depth + 1, f"{where}.{key}" if where else str(key)))
+
+
+def _first_clause(exc: Exception) -> str:
+    """The reason of a ValueError without Python's advice to the programmer (sys.set_int_max_str_digits)."""
+    return " ".join(str(exc).split(";")[0].split()) or type(exc).__name__
 
 
 def _short(where: str) -> str:
@@ -164,6 +191,8 @@ def load_json(path: Path, max_bytes: int = MAX_JSON_BYTES) -> Any:
         raise InputError(f"{path}: not valid JSON (line {exc.lineno}, column {exc.colno}): {exc.msg}") from None
     except RecursionError:
         raise InputError(f"{path}: JSON nested too deep") from None
+    except ValueError as exc:  # an integer longer than Python converts (sys.get_int_max_str_digits)
+        raise InputError(f"{path}: not usable JSON: {_first_clause(exc)}") from None
     # Long strings and escaped lone surrogates are rare: look for them only when the text could hold one
     # (a stretch without a quote longer than the cap, an escaped quote, a surrogate escape).
     longest = max(map(len, data.split(b'"')), default=0)
@@ -198,6 +227,13 @@ class _StrictLoader(yaml.SafeLoader):
             if key_node.tag == "tag:yaml.org,2002:merge":
                 continue
             key = self.construct_object(key_node, deep=deep)
+            if key is None or isinstance(key, bool):
+                # YAML 1.1 reads yes/no/on/off/true/false/~ as booleans or null: a host or group named so
+                # would become a key no model can look up.
+                raise InputError(
+                    f"key {key_node.value!r} (line {key_node.start_mark.line + 1}) reads as {key!r} in YAML; "
+                    f"quote it: '{key_node.value}'"
+                )
             try:
                 duplicate = key in seen
             except TypeError:
@@ -227,5 +263,7 @@ def load_yaml(path: Path, max_bytes: int = MAX_YAML_BYTES) -> Any:
         raise InputError(f"{path}: not valid YAML: {reason}") from None
     except RecursionError:
         raise InputError(f"{path}: YAML nested too deep") from None
+    except (ValueError, OverflowError) as exc:  # a value the constructor cannot build: 2026-13-45, 5,000 digits
+        raise InputError(f"{path}: not usable YAML: {_first_clause(exc)}") from None
     _check_values(path, raw, MAX_YAML_NODES)
     return raw

@@ -32,7 +32,8 @@ class FixCandidate(BaseModel):
 class Finding(BaseModel):
     code: str
     name: str
-    severity: str
+    # A str for the code that counts by it; published as an enum (`hostlint schema report`).
+    severity: str = Field(json_schema_extra={"enum": list(SEVERITY_RANK)})
     object: str
     host: str
     message: str

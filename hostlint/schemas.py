@@ -10,6 +10,7 @@ from typing import Any, Literal
 
 from pydantic import ConfigDict, Field, TypeAdapter
 
+from hostlint.history.inventory import ScanInventory
 from hostlint.join.facts import Unresolved
 from hostlint.results import RESULT_SCHEMA_VERSION, Finding, Ignored, Skipped
 from hostlint.snapshot import Snapshot
@@ -79,10 +80,26 @@ SCHEMAS: dict[str, tuple[str, Any, Literal["validation", "serialization"]]] = {
     "report": ("hostlint check --format json", Report, "serialization"),
     "rules": ("hostlint rules --format json", list[RuleListing], "serialization"),
     "gitlab": ("hostlint check --format gitlab (GitLab code quality)", list[CodeQualityIssue], "serialization"),
+    "scan-inventory": ("hostlint scan --inventory FILE (YAML)", ScanInventory, "validation"),
 }
+
+
+def _closed(node: Any) -> None:
+    """Every object with named properties admits no others: a consumer validating an output learns of a
+    field it does not know (a renamed one, a typo in a tool) instead of passing it by."""
+    if isinstance(node, dict):
+        if node.get("type") == "object" and "properties" in node:
+            node.setdefault("additionalProperties", False)
+        for value in node.values():
+            _closed(value)
+    elif isinstance(node, list):
+        for value in node:
+            _closed(value)
 
 
 def schema(name: str) -> dict[str, Any]:
     title, model, mode = SCHEMAS[name]
     generated = TypeAdapter(model).json_schema(mode=mode)
+    if mode == "serialization":
+        _closed(generated)
     return {"$schema": DIALECT, "title": title} | {k: v for k, v in generated.items() if k != "title"}

@@ -36,10 +36,10 @@ def test_completion_completes_commands_options_and_choices(words, expected):
 
 def test_the_pre_commit_hook_checks_the_snapshot_files_it_is_given():
     (hook,) = yaml.safe_load((ROOT / ".pre-commit-hooks.yaml").read_text(encoding="utf-8"))
-    assert hook["id"] == "hostlint" and hook["language"] == "python" and "json" in hook["types"]
+    assert hook["id"] == "hostlint" and hook["language"] == "python" and "json" in hook["types_or"]
     command = shlex.split(hook["entry"])
     assert command[0] == "hostlint"
-    # pre-commit appends the staged files that match: here a lab's snapshot files, checked as one site.
+    # pre-commit appends the staged files that match: here a lab's snapshot files, their site checked as one.
     files = sorted(str(p) for p in (ROOT / "fixtures" / "labs" / "ip-hash-no-port-channel").glob("*.json"))
     outcome = CliRunner().invoke(cli, [*command[1:], "--isolated", *files], standalone_mode=False)
     assert outcome.exception is None, outcome.output

@@ -240,14 +240,34 @@ def test_two_scans_at_once_both_land_whole(db_url: str) -> None:
 
 
 def test_first_opens_at_once_migrate_the_new_database_once(db_url: str) -> None:
-    processes = [hostlint_process("history", "--db", db_url) for _ in range(2)]
+    # Two scans (`history` no longer creates a database: reading never writes).
+    processes = [hostlint_process("scan", str(LABS / "clean"), "--isolated", "--db", db_url) for _ in range(2)]
     results = [(p.wait(timeout=120), p.communicate()[1]) for p in processes]
     assert results == [(Exit.CLEAN, "")] * 2
     store = open_store(db_url)
     try:
-        assert store.revision() == HEAD_REVISION and store.count() == 0
+        assert store.revision() == HEAD_REVISION and store.count() == 2
     finally:
         store.close()
+
+
+def test_reading_an_empty_database_leaves_it_empty(db_url: str) -> None:
+    """`history`, `diff` and `history --prune` on a database without hostlint's tables (a new PostgreSQL
+    database, a missing SQLite file) are exit 2 and create nothing."""
+    for args in (["history"], ["diff"], ["history", "--prune", "--keep-scans", "1"]):
+        code, _, err = run(*args, "--db", db_url)
+        assert code == Exit.USAGE and ("holds no hostlint history" in err or "no history database here" in err), err
+    if db_url.startswith("sqlite"):
+        assert not Path(db_url.removeprefix("sqlite:///")).exists()
+        return
+    from sqlalchemy import create_engine, inspect
+
+    engine = create_engine(db_url.replace("postgresql://", "postgresql+psycopg://"))
+    try:
+        with engine.connect() as connection:
+            assert inspect(connection).get_table_names() == []
+    finally:
+        engine.dispose()
 
 
 def test_head_revision_constant_is_the_newest_migration() -> None:
@@ -314,6 +334,14 @@ def test_a_database_from_a_newer_hostlint_is_refused(tmp_path: Path) -> None:
 
 def test_diff_and_history_say_what_is_missing(tmp_path: Path) -> None:
     db = str(tmp_path / "h.sqlite")
+    # Reading never writes: a missing database (or its folder) is an error and stays missing.
+    for command in ("history", "diff"):
+        code, _, err = run(command, "--db", str(tmp_path / "no" / "dir" / "h.db"))
+        assert code == Exit.USAGE and "no history database here" in err and len(err.splitlines()) == 1
+        code, _, err = run(command, "--db", db)
+        assert code == Exit.USAGE and "no history database here" in err
+    assert list(tmp_path.iterdir()) == []
+    open_store(db).close()
     assert run("history", "--db", db)[1].startswith("No scans stored in sqlite:///")
     code, _, err = run("diff", "--db", db)
     assert code == Exit.USAGE and "diff needs two scans, 0 stored" in err

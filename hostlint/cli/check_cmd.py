@@ -13,7 +13,8 @@ from hostlint.check import check_snapshot
 from hostlint.cli.collect_vsphere_cmd import esxi_ssh_options, esxi_ssh_settings, ssh_host_keys, timeout_option
 from hostlint.cli.exit import Exit
 from hostlint.cli.host_keys import KnownHostsError
-from hostlint.cli.settings import chosen_rules, config_options, echo_error, rules_dir_option
+from hostlint.cli.output import OutputError, check_writable, write_output
+from hostlint.cli.settings import chosen_rules, config_options, echo_error, fail_on_option, failing, rules_dir_option
 from hostlint.config import ConfigError, load_config
 from hostlint.gcpause import gc_paused
 from hostlint.report import FORMATS, render
@@ -56,6 +57,7 @@ from hostlint.snapshot.load import merge
 @click.option("--quiet", "-q", is_flag=True, help="Human format: one line per finding, nothing else.")
 @config_options
 @rules_dir_option
+@fail_on_option
 @click.option("--output", "-o", type=click.Path(dir_okay=False, path_type=Path), help="Write the report here.")
 @click.option(
     "--fix-script",
@@ -83,7 +85,8 @@ from hostlint.snapshot.load import merge
 @click.option(
     "--write-baseline",
     type=click.Path(dir_okay=False, path_type=Path),
-    help="Write the current findings as a baseline file to adopt hostlint on an existing estate.",
+    help="Write the current findings as a baseline file to adopt hostlint on an existing estate (exit 0: "
+    "the findings are accepted).",
 )
 def check(
     paths: tuple[Path, ...],
@@ -106,6 +109,7 @@ def check(
     config_file: Path | None,
     isolated: bool,
     rules_dirs: tuple[Path, ...],
+    fail_on: str | None,
     output: Path | None,
     fix_script: Path | None,
     force: bool,
@@ -126,6 +130,12 @@ def check(
         return Exit.USAGE
     if esxi_ssh is not None and not vsphere_server:
         raise click.UsageError("--esxi-ssh-user needs --vsphere")
+    try:
+        check_writable(output, "-o")
+        check_writable(write_baseline, "--write-baseline")
+    except OutputError as exc:
+        click.echo(f"hostlint: {exc}", err=True)
+        return Exit.USAGE
     try:
         config = load_config(config_file, isolated)
         site_file = site_file or config.site
@@ -156,13 +166,20 @@ def check(
     result = check_snapshot(snapshot, rules, site, baseline)
     layout = "quiet" if quiet else "statistics" if statistics else "all" if show_all else "grouped"
     report = render(fmt, result, rules, snapshot, color=output is None, layout=layout, sources=list(paths))
-    if output:
-        output.write_text(report, encoding="utf-8")
-    else:
-        click.echo(report, nl=False)
-    if write_baseline is not None:
-        count = write_baseline_file(result, write_baseline, date.today())
-        click.echo(f"hostlint: wrote {count} baseline entries to {write_baseline}", err=True)
+    try:
+        if output:
+            write_output(output, report, "-o")
+        else:
+            click.echo(report, nl=False)
+        if write_baseline is not None:
+            try:
+                count = write_baseline_file(result, write_baseline, date.today())
+            except OSError as exc:
+                raise OutputError(f"--write-baseline {write_baseline}: cannot write: {exc.strerror or exc}") from exc
+            click.echo(f"hostlint: wrote {count} baseline entries to {write_baseline}", err=True)
+    except OutputError as exc:
+        click.echo(f"hostlint: {exc}", err=True)
+        return Exit.USAGE
     if fix_script is not None:
         from hostlint.fixes.plan import build_plan
         from hostlint.fixes.write import FixFolderError, write_plan
@@ -178,4 +195,6 @@ def check(
         click.echo(f"hostlint: wrote {len(written)} files to {fix_script}", err=True)
     if result.collection_errors:
         return Exit.PARTIAL
-    return Exit.FINDINGS if result.findings else Exit.CLEAN
+    if write_baseline is not None:
+        return Exit.CLEAN  # the findings just went into the baseline: adopting is not failing
+    return Exit.FINDINGS if failing(result.findings, fail_on or config.fail_on or "info") else Exit.CLEAN

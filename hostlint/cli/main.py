@@ -11,6 +11,7 @@ import click
 from hostlint import __version__
 from hostlint.cli.exit import Exit
 from hostlint.cli.lazy import LazyGroup
+from hostlint.errors import UserError
 
 DEBUG_ENV = "HOSTLINT_DEBUG"
 
@@ -25,6 +26,7 @@ COMMANDS = {
     "export": "hostlint.cli.export_cmd:export",
     "history": "hostlint.cli.history_cmd:history",
     "plan": "hostlint.cli.plan_cmd:plan",
+    "pre-commit": "hostlint.cli.precommit_cmd:pre_commit",
     "probe": "hostlint.cli.probe_cmd:probe",
     "rule": "hostlint.cli.rules_cmd:rule",
     "rules": "hostlint.cli.rules_cmd:rules",
@@ -55,6 +57,9 @@ def main() -> None:
         sys.exit(Exit.USAGE)
     except click.ClickException as exc:
         exc.show()
+        sys.exit(Exit.USAGE)
+    except UserError as exc:
+        click.echo(f"hostlint: {' '.join(str(exc).split())}", err=True)
         sys.exit(Exit.USAGE)
     except Exception as exc:  # the last line of defence: one line, a code of its own, never a bare traceback
         if _debug(sys.argv[1:]):

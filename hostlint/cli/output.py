@@ -1,7 +1,8 @@
-"""The `-o` snapshot file of the collect commands: checked before collecting, written without a traceback."""
+"""Output files of the commands (snapshots, reports, baselines): checked before the work, written cleanly."""
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TypeVar
@@ -45,3 +46,28 @@ def write_snapshot(snapshot: Snapshot, path: Path, exclude_none: bool = False) -
         path.write_text(text, encoding="utf-8")
     except OSError as exc:
         raise click.ClickException(f"-o {path}: cannot write: {exc.strerror or exc}") from exc
+
+
+class OutputError(Exception):
+    """A report, baseline or HTML file that cannot be written; the message is one line naming it."""
+
+
+def check_writable(path: Path | None, option: str) -> None:
+    """Refuse, before any work, an output whose folder is missing, not a folder, or not writable."""
+    if path is None:
+        return
+    folder = path.parent
+    if path.is_dir():
+        raise OutputError(f"{option} {path}: is a folder")
+    if not folder.is_dir():
+        raise OutputError(f"{option} {path}: {folder} {'is not a folder' if folder.exists() else 'does not exist'}")
+    if not os.access(folder, os.W_OK | os.X_OK) or (path.exists() and not os.access(path, os.W_OK)):
+        raise OutputError(f"{option} {path}: not writable")
+
+
+def write_output(path: Path, text: str, option: str) -> None:
+    """Write a report file; a failure (full disk, permissions changed meanwhile) is an OutputError."""
+    try:
+        path.write_text(text, encoding="utf-8")
+    except OSError as exc:
+        raise OutputError(f"{option} {path}: cannot write: {exc.strerror or exc}") from exc

@@ -15,10 +15,19 @@ from hostlint.check import check_snapshot
 from hostlint.cli.collect_vsphere_cmd import scan_timeout_option
 from hostlint.cli.exit import Exit
 from hostlint.cli.host_keys import host_key_options
-from hostlint.cli.settings import chosen_rules, config_options, echo_error, prefixes, rules_dir_option
+from hostlint.cli.output import OutputError, check_writable, write_output
+from hostlint.cli.settings import (
+    chosen_rules,
+    config_options,
+    echo_error,
+    fail_on_option,
+    failing,
+    prefixes,
+    rules_dir_option,
+)
 from hostlint.collect.progress import Progress
 from hostlint.config import ConfigError, load_config
-from hostlint.history.inventory import load_scan_inventory, scan_inventory_site
+from hostlint.history.inventory import load_scan_inventory, scan_inventory_settings, scan_inventory_site
 from hostlint.history.sources import FileSource, Source, gather
 from hostlint.report import html
 from hostlint.report.human import summary_line
@@ -35,10 +44,10 @@ DB_HELP = "History database: a SQLAlchemy URL (postgresql+psycopg://...) or a SQ
 db_option = click.option("--db", "db", envvar="HOSTLINT_DB", metavar="URL", help=DB_HELP + " [env: HOSTLINT_DB]")
 
 
-def exit_code(result: CheckResult) -> Exit:
+def exit_code(result: CheckResult, fail_on: str = "info") -> Exit:
     if result.collection_errors:
         return Exit.PARTIAL
-    return Exit.FINDINGS if result.findings else Exit.CLEAN
+    return Exit.FINDINGS if failing(result.findings, fail_on) else Exit.CLEAN
 
 
 @contextlib.contextmanager
@@ -84,6 +93,15 @@ def _progress(enabled: bool) -> Iterator[Callable[[Source], Progress | None]]:
 @click.option("--profile", type=click.Choice(PROFILES), help="Rule profile [default: recommended].")
 @click.option("--site", "site_file", type=click.Path(dir_okay=False, path_type=Path), help="Site parameters (YAML).")
 @click.option("--baseline", "baseline_file", type=click.Path(dir_okay=False, path_type=Path), help="Baseline file.")
+@fail_on_option
+@click.option(
+    "--notify",
+    "notify_urls",
+    multiple=True,
+    metavar="URL",
+    help="Tell this Apprise URL (mailto://, json://, slack://...) of new, resolved and expiring findings; "
+    "added to the inventory's notify.",
+)
 @config_options
 @rules_dir_option
 @host_key_options
@@ -100,6 +118,8 @@ def scan(
     profile: str | None,
     site_file: Path | None,
     baseline_file: Path | None,
+    fail_on: str | None,
+    notify_urls: tuple[str, ...],
     config_file: Path | None,
     isolated: bool,
     rules_dirs: tuple[Path, ...],
@@ -114,8 +134,16 @@ def scan(
     if (known_hosts or accept_new_host_keys) and not inventory_file:
         raise click.UsageError("--known-hosts and --accept-new-host-keys need --inventory")
     # The database layer (SQLAlchemy, Alembic) loads only for the commands that use it, not for every hostlint run.
+    from hostlint.history.notify import NotifyError, scan_news, send, targets
     from hostlint.history.sites import DEFAULT_SITE, SiteError, check_site_name
 
+    try:
+        check_writable(html_file, "--html")
+        inventory = scan_inventory_settings(inventory_file) if inventory_file else None
+        notify = targets([*(inventory.notify if inventory else []), *notify_urls])
+    except (OutputError, NotifyError, SnapshotError) as exc:
+        click.echo(f"hostlint: {exc}", err=True)
+        return Exit.USAGE
     try:
         if site_name is not None:
             site_name = check_site_name(site_name)
@@ -132,8 +160,9 @@ def scan(
         baseline = load_baseline(baseline_file) if baseline_file else None
         rules = chosen_rules(config, selected, ignored, profile, rules_dirs, baseline, baseline_file)
         site = load_site_params(site_file) if site_file else None
+        concurrency = inventory.concurrency if inventory else 1
         with _progress(sys.stderr.isatty()) as watch:
-            snapshot = gather(sources, watch)
+            snapshot = gather(sources, watch, concurrency)
     except (SnapshotError, RuleError, ConfigError, SiteError) as exc:
         echo_error(exc)
         return Exit.USAGE
@@ -142,7 +171,7 @@ def scan(
     from hostlint.history.store import StoreError, open_store
 
     result = check_snapshot(snapshot, rules, site, baseline)
-    code = exit_code(result)
+    code = exit_code(result, fail_on or config.fail_on or "info")
     settings = {
         "profile": profile or config.profile or "recommended",
         "select": prefixes(selected) or prefixes(config.select),
@@ -165,6 +194,7 @@ def scan(
             )
             trend = trends(store, [record]).get(record.id)
             drift = snapshot_drift(store.snapshot(trend.previous), snapshot) if trend else []
+            news = scan_news(store, record, result, baseline, started_at.date()) if notify else None
         finally:
             store.close()
     except StoreError as exc:
@@ -172,7 +202,11 @@ def scan(
         return Exit.USAGE
     if html_file is not None:
         header = html.ScanHeader(id=record.id, label=record.label, started_at=record.started_at, database=store.url)
-        html_file.write_text(html.render(result, rules, snapshot, scan=header), encoding="utf-8")
+        try:
+            write_output(html_file, html.render(result, rules, snapshot, scan=header), "--html")
+        except OutputError as exc:
+            click.echo(f"hostlint: {exc} (scan {record.id} is stored in {store.url})", err=True)
+            return Exit.USAGE
     click.echo(f"scan {record.id} stored in {store.url} for site {record.site}" + (f" ({label})" if label else ""))
     click.echo(summary_line(result))
     for error in result.collection_errors:
@@ -184,4 +218,14 @@ def scan(
         )
     if html_file is not None:
         click.echo(f"HTML report: {html_file}")
+    if news is not None and news:
+        failed = send(notify, news)
+        told = len(notify) - len(failed)
+        if told:
+            click.echo(
+                f"notified {plural(told, 'target')}: {len(news.new)} new, {len(news.resolved)} resolved, "
+                f"{len(news.expiring)} expiring"
+            )
+        for target in failed:
+            click.echo(f"hostlint: notification to {target} failed (scan {record.id} is stored)", err=True)
     return code

@@ -14,6 +14,6 @@ from hostlint.schemas import SCHEMAS, schema
 @click.argument("name", type=click.Choice(sorted(SCHEMAS)))
 def schema_cmd(name: str) -> int:
     """Print the JSON Schema of NAME: snapshot (collect output), report (check --format json),
-    rules (rules --format json) or gitlab (check --format gitlab)."""
+    rules (rules --format json), gitlab (check --format gitlab) or scan-inventory (scan --inventory FILE)."""
     click.echo(json.dumps(schema(name), indent=2))
     return Exit.CLEAN

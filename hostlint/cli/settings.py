@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
@@ -11,7 +11,8 @@ import click
 from hostlint.baseline import Baseline, check_baseline_codes
 from hostlint.config import Config
 from hostlint.fixes.actions import check_site_rules
-from hostlint.rules import Rule, load_rules, select
+from hostlint.results import SEVERITY_RANK, Finding
+from hostlint.rules import Rule, RuleError, load_rules, select
 from hostlint.rules.load import check_selectors
 
 
@@ -69,4 +70,30 @@ def chosen_rules(
     check_selectors(catalogue, prefixes(config.ignore), f"{where}ignore")
     chosen_select = prefixes(selected) or prefixes(config.select)
     chosen_ignore = prefixes(config.ignore) + prefixes(ignored)
-    return select(catalogue, chosen_select, chosen_ignore, profile or config.profile or "recommended")
+    chosen_profile = profile or config.profile or "recommended"
+    rules = select(catalogue, chosen_select, chosen_ignore, chosen_profile)
+    if not rules:
+        # "Clean" from zero rules would pass a gate that checked nothing.
+        asked = [f"profile {chosen_profile}"]
+        asked += [f"select {','.join(chosen_select)}"] if chosen_select else []
+        asked += [f"ignore {','.join(chosen_ignore)}"] if chosen_ignore else []
+        raise RuleError(f"no rule is selected ({'; '.join(asked)}); nothing would be checked")
+    return rules
+
+
+FAIL_ON = ("error", "warning", "info")
+
+
+def fail_on_option(command: Callable[..., Any]) -> Callable[..., Any]:
+    return click.option(
+        "--fail-on",
+        type=click.Choice(FAIL_ON),
+        help="Exit 1 only for findings of this severity or worse [default: the settings file's fail_on, else "
+        "info: any finding].",
+    )(command)
+
+
+def failing(findings: Iterable[Finding], fail_on: str) -> bool:
+    """Whether a finding is at least as severe as `fail_on`."""
+    worst = SEVERITY_RANK[fail_on]
+    return any(SEVERITY_RANK[finding.severity] <= worst for finding in findings)

@@ -86,6 +86,8 @@ class HostKeyPolicy:
         for path in self.files():
             if self.known_hosts is None and not path.is_file():
                 continue
+            if path.exists() and not path.is_file():  # a FIFO would block the read forever
+                raise KnownHostsError(f"known_hosts {path}: not a regular file")
             try:
                 text = path.read_text(encoding="utf-8")
             except FileNotFoundError:

@@ -14,6 +14,8 @@
         timeout: 60                          # seconds: as collect kvm --timeout
     snapshots: [extra.json]                  # saved snapshots or lab folders to merge in
     cabling: cabling.yaml
+    concurrency: 16                          # optional: sources collected at once (default 16)
+    notify: [mailto://netops@example.com]    # optional: Apprise URLs told of new, resolved, expiring findings
     known_hosts: ssh/known_hosts             # optional: SSH host keys of switches, ESXi and KVM hosts
     accept_new_host_keys: false              # optional: trust on first use, recorded in known_hosts
 
@@ -39,8 +41,12 @@ from hostlint.snapshot.common import CollectionError, CollectionKind
 from hostlint.strict import Strict
 from hostlint.yamlfile import load_model
 
+DEFAULT_CONCURRENCY = 16
+
 
 class VsphereEntry(Strict):
+    """A vCenter or ESXi host to collect; its password from HOSTLINT_VSPHERE_PASSWORD or the keyring."""
+
     server: str
     user: str = "administrator@vsphere.local"
     insecure: bool = False
@@ -57,6 +63,8 @@ class VsphereEntry(Strict):
 
 
 class KvmEntry(Strict):
+    """A KVM host reached over SSH (keys or agent), libvirt over qemu+ssh."""
+
     host: str
     libvirt_uri: str | None = None
     no_libvirt: bool = False
@@ -77,6 +85,8 @@ class KvmEntry(Strict):
 
 
 class ScanInventory(Strict):
+    """The live sources of `hostlint scan --inventory FILE`; paths are relative to the file."""
+
     site_name: str | None = None
     vsphere: list[VsphereEntry] = Field(default_factory=list)
     switches: Path | None = None
@@ -85,6 +95,13 @@ class ScanInventory(Strict):
     cabling: Path | None = None
     known_hosts: Path | None = None
     accept_new_host_keys: bool = False
+    # Sources collected at once (each a thread waiting on its vCenter, switches or KVM host).
+    concurrency: int = Field(default=DEFAULT_CONCURRENCY, ge=1, le=64, description="Sources collected at once.")
+    notify: list[str] = Field(
+        default_factory=list,
+        description="Apprise URLs told of new, resolved and expiring findings after each scan (mailto://, "
+        "json://, slack://...; needs hostlint[notify]).",
+    )
 
 
 def _failed(target: str, kind: CollectionKind, reason: str) -> Snapshot:
@@ -183,6 +200,11 @@ class KvmSource:
 def scan_inventory_site(path: Path) -> str | None:
     """The inventory's `site_name`, if it names one (checked by hostlint.history.sites.check_site_name)."""
     return load_model(path, ScanInventory, "scan inventory", SnapshotError).site_name
+
+
+def scan_inventory_settings(path: Path) -> ScanInventory:
+    """The inventory as written (its sources come from load_scan_inventory): concurrency, notify."""
+    return load_model(path, ScanInventory, "scan inventory", SnapshotError)
 
 
 def load_scan_inventory(

@@ -31,7 +31,7 @@ from pathlib import Path
 from typing import Any
 
 from pydantic import BaseModel, ValidationError
-from sqlalchemy import Engine, create_engine, event, func, inspect, select, text
+from sqlalchemy import Engine, create_engine, delete, event, func, inspect, select, text
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import ArgumentError, SQLAlchemyError
 from sqlalchemy.orm import Session
@@ -139,9 +139,9 @@ def _record(row: ScanRow) -> ScanRecord:
     )
 
 
-def _sqlite_engine(url: str) -> Engine:
+def _sqlite_engine(url: str, create: bool = True) -> Engine:
     database = make_url(url).database
-    if database and database != ":memory:":
+    if create and database and database != ":memory:":
         Path(database).parent.mkdir(parents=True, exist_ok=True)
     engine = create_engine(url, connect_args={"timeout": SQLITE_BUSY_TIMEOUT_S})
 
@@ -220,11 +220,16 @@ class HistoryStore:
                 return None
             return connection.execute(text(f"SELECT version_num FROM {VERSION_TABLE}")).scalar()
 
-    def migrate(self) -> None:
-        """Bring the schema to the newest revision this hostlint knows; refuse a database from a newer one."""
+    def migrate(self, create: bool = True) -> None:
+        """Bring the schema to the newest revision this hostlint knows; refuse a database from a newer one.
+
+        With `create` false (reading commands), an empty database stays empty: an error, not a new schema.
+        """
         revision = self.revision()
         if revision == HEAD_REVISION:
             return
+        if revision is None and not create:
+            raise StoreError(f"{self.url}: holds no hostlint history (hostlint scan creates it)")
         from alembic import command
         from alembic.script import ScriptDirectory
 
@@ -321,6 +326,30 @@ class HistoryStore:
             rows = session.scalars(query).all()
             return [_record(row) for row in reversed(rows)]
 
+    def prune(self, site: str | None, older_than: datetime | None, keep: int | None) -> list[int]:
+        """Delete the scans (of `site`, or of every site) started before `older_than` or beyond the newest
+        `keep` of their site, in one transaction; each site's newest scan always stays, so the next scan
+        still has one to be compared with. The ids deleted, oldest first."""
+        with self._errors("prune scans"), Session(self._writer) as session, session.begin():
+            query = select(ScanRow.id, ScanRow.site, ScanRow.started_at).order_by(ScanRow.id.desc())
+            if site is not None:
+                query = query.where(ScanRow.site == site)
+            seen: dict[str, int] = {}
+            doomed = []
+            for scan_id, scan_site, started in session.execute(query):
+                rank = seen[scan_site] = seen.get(scan_site, 0) + 1
+                if rank == 1:
+                    continue
+                if (keep is not None and rank > keep) or (older_than is not None and _as_utc(started) < older_than):
+                    doomed.append(scan_id)
+            # Children first: SQLite enforces ON DELETE CASCADE only with PRAGMA foreign_keys on.
+            for start in range(0, len(doomed), 500):
+                chunk = doomed[start : start + 500]
+                for table in (FindingRow, SkippedRow, SnapshotRow):
+                    session.execute(delete(table).where(table.scan_id.in_(chunk)))
+                session.execute(delete(ScanRow).where(ScanRow.id.in_(chunk)))
+        return sorted(doomed)
+
     def sites(self) -> dict[str, int]:
         """Each site with scans stored, and how many, by name."""
         with self._errors("read the sites"), Session(self.engine) as session:
@@ -399,14 +428,29 @@ def _writable(path: Path) -> bool:
     return os.access(path, os.W_OK) and os.access(path.parent, os.W_OK)
 
 
+def _existing_sqlite(url: str) -> str | None:
+    """The SQLite file of `url` (None for another database); a file that does not exist is an error, since
+    connecting would create it: reading (`history`, `diff`) and pruning never create a database."""
+    database = make_url(url).database if make_url(url).get_backend_name() == "sqlite" else None
+    if database and database != ":memory:" and not Path(database).exists():
+        raise StoreError(f"{database}: no history database here (hostlint scan creates it; --db or HOSTLINT_DB)")
+    return database
+
+
+def open_existing(value: str | None = None) -> HistoryStore:
+    """The history database for writing to what is stored (`history --prune`); never a new one."""
+    _existing_sqlite(database_url(value))
+    return open_store(value, create=False)
+
+
 def open_read_only(value: str | None = None) -> HistoryStore:
     """The history database for reading only (`history`, `diff`): a SQLite file that cannot be written
     (mode 0444, a read-only directory or file system) is opened read-only when its schema is current.
     """
     url = database_url(value)
-    database = make_url(url).database if make_url(url).get_backend_name() == "sqlite" else None
+    database = _existing_sqlite(url)
     if not database or database == ":memory:" or not Path(database).is_file() or _writable(Path(database)):
-        return open_store(value)
+        return open_store(value, create=False)
     store = HistoryStore(_read_only_sqlite_engine(Path(database)), label=f"{url} (read-only)")
     try:
         with store._errors("open the history database"):
@@ -422,12 +466,13 @@ def open_read_only(value: str | None = None) -> HistoryStore:
     return store
 
 
-def open_store(value: str | None = None) -> HistoryStore:
-    """Open (creating and migrating as needed) the history database named by a `--db` value."""
+def open_store(value: str | None = None, create: bool = True) -> HistoryStore:
+    """Open (creating and migrating as needed) the history database named by a `--db` value; with `create`
+    false, one that holds no hostlint history yet is an error (an existing one is still upgraded)."""
     url = database_url(value)
     try:
         if make_url(url).get_backend_name() == "sqlite":
-            engine = _sqlite_engine(url)
+            engine = _sqlite_engine(url, create)
         else:
             engine = create_engine(url, pool_pre_ping=True, connect_args={"connect_timeout": PG_CONNECT_TIMEOUT_S})
     except ArgumentError as exc:
@@ -442,7 +487,7 @@ def open_store(value: str | None = None) -> HistoryStore:
     while True:
         try:
             with store._errors("open the history database"):
-                store.migrate()
+                store.migrate(create)
             return store
         except StoreError as exc:
             # A new SQLite file opened by two processes at once: switching it to WAL (or reading it while

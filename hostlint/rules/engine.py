@@ -23,6 +23,7 @@ from __future__ import annotations
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 from functools import cache
+from time import perf_counter
 from types import UnionType
 from typing import Any, Union, get_args, get_origin
 
@@ -31,6 +32,7 @@ from pydantic import BaseModel
 
 from hostlint.join.facts import KINDS, Fact, Facts
 from hostlint.results import CheckResult, Finding, FixCandidate, FixRequest, Passed, Skipped
+from hostlint.rules.budget import BUDGET_ENV, RuleRuntimeError, evaluation_budget
 from hostlint.rules.model import Rule
 from hostlint.rules.reads import Projector, key_function
 
@@ -86,6 +88,8 @@ def _text(value: Any) -> str:
 
 # Exceptions a rule's expression raises on a fact (reported as skipped): the same key raises the same.
 _EXPRESSION_ERRORS = (KeyError, TypeError, ValueError, RuntimeError)
+# Seconds one expression may take on one fact (hostlint.rules.budget).
+EVALUATION_BUDGET_S = evaluation_budget()
 
 
 @cache
@@ -201,10 +205,21 @@ class Memo:
 
 
 def _execute(program: Any, scope: FactScope) -> tuple[bool, Any]:
+    started = perf_counter()
     try:
-        return True, program.execute(scope.context)
+        value = program.execute(scope.context)
     except _EXPRESSION_ERRORS as exc:
         return False, exc
+    except Exception as exc:  # a defect no fact explains (division by zero): the rule is named by _run
+        return False, _Defect(str(exc) or type(exc).__name__)
+    elapsed = perf_counter() - started
+    if elapsed > EVALUATION_BUDGET_S:
+        return False, _Defect(f"took {elapsed:.1f} s on one object (budget {EVALUATION_BUDGET_S:g} s, {BUDGET_ENV})")
+    return True, value
+
+
+class _Defect(Exception):
+    """What `_execute` returns for an expression that failed for no reason a fact explains."""
 
 
 def _host_kind(fact: Fact, rule: Rule) -> str | None:
@@ -251,6 +266,8 @@ class CompiledRule:
         )
 
     def _failure(self, exc: Exception, field: str, scope: FactScope) -> Exception:
+        if isinstance(exc, _Defect):
+            return RuleRuntimeError(f"rule {self.rule.code} on {scope.fact.object}: {field}: {exc}")
         if isinstance(exc, KeyError):
             key = exc.args[0] if exc.args else None
             if key in scope.unknown:

@@ -15,6 +15,7 @@ import cel
 import yaml
 
 from hostlint.join.facts import Facts
+from hostlint.rules.budget import MAX_COMPREHENSION_NESTING, comprehension_nesting
 from hostlint.rules.celcheck import CelSyntaxError, check_expression, element_type
 from hostlint.rules.model import Rule
 
@@ -125,6 +126,15 @@ def rule_problems(rule: Rule, path: Path, text: str) -> list[str]:
             # cel.compile accepted it: a shape the path check cannot follow is left unchecked.
             with contextlib.suppress(CelSyntaxError):
                 found += [(p.offset, p.message) for p in check_expression(source, variables)]
+            depth, offset = comprehension_nesting(source)
+            if depth > MAX_COMPREHENSION_NESTING:
+                found.append(
+                    (
+                        offset,
+                        f"{depth} nested comprehensions (exists, all, map, filter); at most "
+                        f"{MAX_COMPREHENSION_NESTING}: the cost is the product of the lists' lengths",
+                    )
+                )
         for offset, reason in found:
             line, column = _position(text, _node(root, keys), source, offset)
             problems.append(f"{path}:{line}:{column}: {label}: {reason}")
