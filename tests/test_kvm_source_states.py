@@ -20,11 +20,11 @@ import time
 from pathlib import Path
 
 import pytest
+from hung_peer import HungPeer
 
 from hostlint.check import check_paths
 from hostlint.rules import load_rules
 from hostlint.snapshot import load_snapshot
-from tests.hung_peer import HungPeer
 
 HOSTLINT = [sys.executable, "-c", "from hostlint.cli.main import main; main()"]
 BONDING_FIXTURE = Path(__file__).resolve().parent.parent / "fixtures" / "kvm" / "bonding" / "active-backup"

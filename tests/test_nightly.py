@@ -333,5 +333,5 @@ def test_scan_collects_three_vcenters_at_once(tmp_path):
             assert outcome.exception is None and outcome.return_value == Exit.CLEAN, outcome.output
             history = run("history", "--db", str(tmp_path / f"h{concurrency}.db"), "--format", "json")[1]
             (scan,) = json.loads(history)["scans"]
-            assert scan["inputs"] == [f"vsphere:{sim.url}" for sim in sims]
+            assert scan["inputs"] == [f"vsphere:127.0.0.1:{sim.port}" for sim in sims]
     assert walls[3] < 0.7 * walls[1], walls
