@@ -102,6 +102,9 @@ class VmkFact(Fact):
 
     name: str
     portgroup: str
+    # What it sits on: `standard`, `distributed`, `nsx` (an NSX port group of a VDS) or `opaque` (an
+    # NSX-T segment of an N-VDS); on the last two the uplinks and teaming are NSX's and not known.
+    kind: str = "standard"
     vswitch: str | None = None
     dvswitch: str | None = None
     vswitch_mtu: int | None = None

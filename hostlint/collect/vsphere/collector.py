@@ -8,20 +8,20 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import TypeVar
 
-from pydantic import ValidationError
 from pyVmomi import vim, vmodl
 
 from hostlint.collect.limits import VSPHERE_CONCURRENCY as DEFAULT_CONCURRENCY
 from hostlint.collect.progress import Progress
-from hostlint.collect.refused import refused as refused_error
 from hostlint.collect.vsphere import convert
 from hostlint.collect.vsphere.fastretrieve import Parser, parser_from_env
 from hostlint.collect.vsphere.hints import HintQueries
+from hostlint.collect.vsphere.record import Recorder
 from hostlint.collect.vsphere.retrieve import (
     DEFAULT_PAGE_SIZE,
     HOST_SLICE,
     Retrieved,
     RoundTrips,
+    retrieve_datacenters,
     retrieve_hosts,
     retrieve_switches,
     retrieve_vms,
@@ -48,7 +48,10 @@ def dvs_members(hosts: list[Retrieved]) -> dict[str, list[DvsHostMember]]:
         for proxy in (network.proxySwitch if network else None) or []:
             members.setdefault(proxy.dvsUuid, []).append(
                 DvsHostMember(
-                    host=host.get("name"), uplinks=convert.host_uplinks(proxy), mtu=getattr(proxy, "mtu", None) or None
+                    host=host.get("name"),
+                    host_id=host.ref._moId,
+                    uplinks=convert.host_uplinks(proxy),
+                    mtu=getattr(proxy, "mtu", None) or None,
                 )
             )
     return members
@@ -123,7 +126,7 @@ def collect(
     # Keep a connection for every concurrent call: pyvmomi closes what does not fit in its pool,
     # and each reopening costs a TLS handshake.
     stub = service_instance._stub
-    stub.poolSize = max(stub.poolSize, concurrency, parallel + 2)
+    stub.poolSize = max(stub.poolSize, concurrency, parallel + 3)
     content = service_instance.content
     vcenter = source if content.about.apiType == "VirtualCenter" else None
 
@@ -134,8 +137,9 @@ def collect(
     refused: list[CollectionError] = []
     queries = HintQueries(concurrency, trips, on_host=lambda host: progress.on_host(host.get("name")), parser=parser)
     try:
-        with ThreadPoolExecutor(max_workers=2, thread_name_prefix="hostlint-retrieve") as pool:
+        with ThreadPoolExecutor(max_workers=3, thread_name_prefix="hostlint-retrieve") as pool:
             switches_future = pool.submit(retrieve_switches, content, page_size, trips, parser)
+            places_future = pool.submit(retrieve_datacenters, content, page_size, trips, parser)
             vms_future = pool.submit(retrieve_vms, content, page_size, trips, parser)
             hosts: list[Retrieved] = _part(
                 source,
@@ -152,6 +156,7 @@ def collect(
                 source, "distributed switches", switches_future.result, no_switches, refused
             )
             vms: list[Retrieved] = _part(source, "virtual machines", vms_future.result, [], refused)
+            datacenters: dict[str, str] = _part(source, "datacenters", places_future.result, {}, refused)
         hints = queries.results()
     finally:
         queries.close()
@@ -159,20 +164,30 @@ def collect(
         if convert.connection_state(host) != "connected":
             progress.on_host(host.get("name"))
 
-    dvs_names = {dvs.get("uuid"): dvs.get("name") for dvs in switches}
-    dv_portgroup_names = {pg.get("key"): pg.get("name") for pg in dv_portgroups}
-    vms_on = convert.vms_by_host(vms, dv_portgroup_names, refused)
+    names = convert.NetworkNames(
+        dvs={dvs.get("uuid"): dvs.get("name") for dvs in switches},
+        portgroups={pg.get("key"): pg.get("name") for pg in dv_portgroups},
+        nsx=frozenset(pg.get("key") for pg in dv_portgroups if pg.get("config.backingType") == "nsx"),
+    )
+    about = content.about
+    origin = convert.Source(
+        vcenter=vcenter,
+        instance_uuid=(getattr(about, "instanceUuid", None) or None) if vcenter else None,
+        datacenters=datacenters,
+    )
+    vms_on = convert.vms_by_host(vms, names.portgroups, refused)
     snapshot = Snapshot(collected_at=datetime.now(UTC), source=f"vsphere:{source}", collection_errors=refused)
     members = dvs_members(hosts)
     for host in sorted(hosts, key=lambda h: h.get("name") or ""):
         host_hints = hints.get(host.ref._moId)
-        try:
-            esxi = convert.esxi_host(host, host_hints, vcenter, dvs_names, dv_portgroup_names)
-            esxi.vms = vms_on.get(host.ref._moId, [])
-        except ValidationError as exc:
-            # A name the snapshot cannot hold (a control character): the host is named, not lost silently.
-            snapshot.collection_errors.append(refused_error(host.get("name") or host.ref._moId, "esxi", "host", exc))
+        # A field the snapshot refuses is unknown with a collection error; a refused host name (a control
+        # character) leaves the host out, named, never silently.
+        rec = Recorder(host.get("name") or host.ref._moId, "esxi")
+        esxi = convert.esxi_host(host, host_hints, origin, names, rec)
+        snapshot.collection_errors += rec.errors
+        if esxi is None:
             continue
+        esxi.vms = vms_on.get(host.ref._moId, [])
         snapshot.esxi_hosts.append(esxi)
         snapshot.collection_errors += _host_errors(host, host_hints.errors if host_hints else [])
         # The host is in the snapshot now; its API objects go, so that the peak is one copy of the hosts, not two.
@@ -180,14 +195,17 @@ def collect(
         hints.pop(host.ref._moId, None)
     for dvs in sorted(switches, key=lambda d: d.get("name") or ""):
         own = [pg for pg in dv_portgroups if _switch_id(pg) == dvs.ref._moId]
-        try:
-            converted = convert.distributed_switch(
-                dvs, own, sorted(members.get(dvs.get("uuid"), []), key=lambda m: m.host)
+        rec = Recorder(dvs.get("name") or dvs.ref._moId, "vcenter")
+        converted = convert.distributed_switch(
+            dvs, own, sorted(members.get(dvs.get("uuid"), []), key=lambda m: m.host), origin, rec
+        )
+        snapshot.collection_errors += rec.errors
+        snapshot.collection_errors += [
+            CollectionError(
+                target=rec.target, kind="vcenter", reason=f"distributed switch: property {path} not returned: {why}"
             )
-        except ValidationError as exc:
-            snapshot.collection_errors.append(
-                refused_error(dvs.get("name") or dvs.ref._moId, "vcenter", "distributed switch", exc)
-            )
-            continue
-        snapshot.distributed_switches.append(converted)
+            for path, why in sorted(dvs.missing.items())
+        ]
+        if converted is not None:
+            snapshot.distributed_switches.append(converted)
     return Collection(snapshot=snapshot, trips=trips)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import ipaddress
 from typing import Any, cast
 
@@ -11,6 +12,7 @@ from pyVmomi import vim
 from hostlint import vlans
 from hostlint.collect.refused import refused as refused_error
 from hostlint.collect.vsphere.hints import HostHints
+from hostlint.collect.vsphere.record import Recorder
 from hostlint.collect.vsphere.retrieve import Retrieved
 from hostlint.snapshot.common import CollectionError, ConnectionState, Neighbour, PciLink
 from hostlint.snapshot.esxi import (
@@ -34,6 +36,7 @@ from hostlint.snapshot.esxi import (
     TeamingSet,
     VirtualMachine,
     Vmk,
+    VmkNetwork,
     VmNic,
 )
 
@@ -143,26 +146,29 @@ def _vswitch_uplinks(vswitch: vim.host.VirtualSwitch, pnic_names: dict[str, str]
     return [pnic_names.get(key, key) for key in keys]
 
 
-def vswitches(network: vim.host.NetworkInfo) -> list[StandardVSwitch]:
+def vswitches(network: vim.host.NetworkInfo, rec: Recorder) -> list[StandardVSwitch]:
     pnic_names = {p.key: p.device for p in network.pnic or [] if p.key}
     found = []
     for vswitch in network.vswitch or []:
         uplinks = _vswitch_uplinks(vswitch, pnic_names)
         policy = vswitch.spec.policy if vswitch.spec else None
         bridge = vswitch.spec.bridge if vswitch.spec else None
-        found.append(
-            StandardVSwitch(
-                name=vswitch.name,
-                mtu=vswitch.mtu or (vswitch.spec.mtu if vswitch.spec else None) or 1500,
-                uplinks=uplinks,
-                teaming=host_teaming(policy.nicTeaming if policy else None, uplinks),
-                discovery=discovery(getattr(bridge, "linkDiscoveryProtocolConfig", None)),
-            )
+        built = rec.build(
+            StandardVSwitch,
+            f"vSwitch {vswitch.name}",
+            name=vswitch.name,
+            # Both optional in the API: unset is unknown, not the 1500 a new vSwitch gets.
+            mtu=vswitch.mtu or (vswitch.spec.mtu if vswitch.spec else None) or None,
+            uplinks=uplinks,
+            teaming=host_teaming(policy.nicTeaming if policy else None, uplinks),
+            discovery=discovery(getattr(bridge, "linkDiscoveryProtocolConfig", None)),
         )
+        if built is not None:
+            found.append(built)
     return found
 
 
-def portgroups(network: vim.host.NetworkInfo, switches: list[StandardVSwitch]) -> list[PortGroup]:
+def portgroups(network: vim.host.NetworkInfo, switches: list[StandardVSwitch], rec: Recorder) -> list[PortGroup]:
     """Port groups with the computed (effective) teaming, kept only where it differs from the vSwitch's,
     and which teaming fields each pins or inherits."""
     by_name = {vs.name: vs for vs in switches}
@@ -174,16 +180,18 @@ def portgroups(network: vim.host.NetworkInfo, switches: list[StandardVSwitch]) -
         teaming = host_teaming(computed, uplinks) if computed is not None else None
         if vswitch is not None and teaming == vswitch.teaming:
             teaming = None
-        found.append(
-            PortGroup(
-                name=pg.spec.name,
-                vswitch=pg.spec.vswitchName,
-                vlan=pg.spec.vlanId,
-                teaming=teaming,
-                teaming_set=teaming_set(pg.spec),
-                members=[vnic.device for vnic in network.vnic or [] if vnic.portgroup == pg.spec.name],
-            )
+        built = rec.build(
+            PortGroup,
+            f"port group {pg.spec.name}",
+            name=pg.spec.name,
+            vswitch=pg.spec.vswitchName,
+            vlan=pg.spec.vlanId,
+            teaming=teaming,
+            teaming_set=teaming_set(pg.spec),
+            members=[vnic.device for vnic in network.vnic or [] if vnic.portgroup == pg.spec.name],
         )
+        if built is not None:
+            found.append(built)
     return found
 
 
@@ -208,38 +216,63 @@ def _prefix(mask: str | None) -> int | None:
         return None
 
 
+def _vmk_network(vnic: vim.host.VirtualNic, names: NetworkNames, rec: Recorder) -> dict[str, Any]:
+    """Where a vmk sits, as Vmk fields: a standard port group, a distributed port (with or without a
+    port group, which may be NSX-backed) or an NSX-T opaque network."""
+    spec = vnic.spec
+    dv_port = spec.distributedVirtualPort if spec else None
+    opaque = getattr(spec, "opaqueNetwork", None) if spec else None
+    if dv_port is not None:
+        key = dv_port.portgroupKey or None
+        where: dict[str, Any] = {
+            "dvswitch": names.dvs.get(dv_port.switchUuid, dv_port.switchUuid) or None,
+            "dvswitch_uuid": dv_port.switchUuid or None,
+            "portgroup_key": key,
+            "portgroup": names.portgroups.get(key, key) if key else None,
+            "dv_port": dv_port.portKey or None,
+            "network": "nsx" if key in names.nsx else "distributed",
+        }
+        if key is None:
+            rec.note(
+                f"{vnic.device}: on distributed port {dv_port.portKey or '(no key)'} of {where['dvswitch']}, which "
+                "belongs to no port group; the port's own teaming and VLAN are not read"
+            )
+        return where
+    if opaque is not None:
+        return {"network": "opaque", "portgroup": None, "opaque_network": opaque.opaqueNetworkId or None}
+    portgroup = vnic.portgroup or (spec.portgroup if spec else None) or None
+    if portgroup is None:
+        rec.note(f"{vnic.device}: no port group, distributed port or opaque network reported")
+    return {"network": "standard", "portgroup": portgroup, "vswitch": names.vswitch_of.get(portgroup or "")}
+
+
 def vmks(
     network: vim.host.NetworkInfo,
     services: dict[str, list[str]],
-    dvs_names: dict[str, str],
-    dv_portgroup_names: dict[str, str],
+    names: NetworkNames,
+    rec: Recorder,
 ) -> list[Vmk]:
-    vswitch_of = {pg.spec.name: pg.spec.vswitchName for pg in network.portgroup or []}
+    names = dataclasses.replace(
+        names, vswitch_of={pg.spec.name: pg.spec.vswitchName for pg in network.portgroup or [] if pg.spec}
+    )
     found = []
     for vnic in network.vnic or []:
         spec = vnic.spec
         ip = spec.ip if spec else None
-        dv_port = spec.distributedVirtualPort if spec else None
-        if dv_port is not None:
-            portgroup = dv_portgroup_names.get(dv_port.portgroupKey or "", dv_port.portgroupKey or "")
-            vswitch, dvswitch = None, dvs_names.get(dv_port.switchUuid, dv_port.switchUuid)
-        else:
-            portgroup = vnic.portgroup or (spec.portgroup if spec else "") or ""
-            vswitch, dvswitch = vswitch_of.get(portgroup), None
-        found.append(
-            Vmk(
-                name=vnic.device,
-                portgroup=portgroup,
-                vswitch=vswitch,
-                dvswitch=dvswitch,
-                mtu=(spec.mtu if spec else None) or 1500,
-                ip=(ip.ipAddress or None) if ip else None,
-                prefix=_prefix(ip.subnetMask) if ip else None,
-                mac=(spec.mac or None) if spec else None,
-                services=services.get(vnic.device, []),
-                netstack=(spec.netStackInstanceKey if spec else None) or "defaultTcpipStack",
-            )
+        built = rec.build(
+            Vmk,
+            vnic.device or "vmk",
+            name=vnic.device,
+            **_vmk_network(vnic, names, rec),
+            mtu=(spec.mtu if spec else None) or None,
+            ip=(ip.ipAddress or None) if ip else None,
+            prefix=_prefix(ip.subnetMask) if ip else None,
+            mac=(spec.mac or None) if spec else None,
+            services=services.get(vnic.device, []),
+            netstack=(spec.netStackInstanceKey if spec else None) or "defaultTcpipStack",
         )
+        if built is not None:
+            found.append(built)
     return found
 
 
@@ -253,11 +286,17 @@ def _lldp_parameter(lldp: Any, *keys: str) -> str | None:
     return None
 
 
-def neighbour(hint: Any) -> Neighbour | None:
-    """CDP first (it names the platform), then LLDP."""
+def neighbour(hint: Any, rec: Recorder | None = None) -> Neighbour | None:
+    """CDP first (it names the platform), then LLDP. ESXi names the LLDP TLVs it passes on in
+    `parameter` by their IEEE 802.1AB names (`Port Description`, `System Name`, ...); the Port
+    Description is what joins a Junos port that sends its SNMP ifIndex as port ID."""
+    rec = rec or Recorder(str(hint.device), "esxi")
+    what = f"{hint.device} neighbour"
     cdp = hint.connectedSwitchPort
     if cdp is not None and cdp.devId:
-        return Neighbour(
+        return rec.build(
+            Neighbour,
+            what,
             protocol="cdp",
             device_id=cdp.devId,
             port_id=cdp.portId or "",
@@ -267,10 +306,13 @@ def neighbour(hint: Any) -> Neighbour | None:
         )
     lldp = hint.lldpInfo
     if lldp is not None and (lldp.chassisId or lldp.portId):
-        return Neighbour(
+        return rec.build(
+            Neighbour,
+            what,
             protocol="lldp",
             device_id=lldp.chassisId or "",
             port_id=lldp.portId or "",
+            port_description=_lldp_parameter(lldp, "Port Description"),
             system_name=_lldp_parameter(lldp, "System Name"),
             mgmt_address=_lldp_parameter(lldp, "Management Address"),
             platform=_lldp_parameter(lldp, "System Description"),
@@ -278,30 +320,34 @@ def neighbour(hint: Any) -> Neighbour | None:
     return None
 
 
-def pnics(network: vim.host.NetworkInfo, hints: HostHints | None) -> list[PhysicalNic]:
+def pnics(network: vim.host.NetworkInfo, hints: HostHints | None, rec: Recorder) -> list[PhysicalNic]:
     by_device = {hint.device: hint for hint in (hints.network if hints else [])}
     found = []
     for pnic in network.pnic or []:
         actual, configured = pnic.linkSpeed, pnic.spec.linkSpeed if pnic.spec else None
         hint = by_device.get(pnic.device)
-        found.append(
-            PhysicalNic(
-                name=pnic.device,
-                driver=pnic.driver or None,
-                mac=pnic.mac or None,
-                pci=pnic.pci or None,
-                link_up=actual is not None,
-                speed_mbps=actual.speedMb if actual else None,
-                duplex=("full" if actual.duplex else "half") if actual else None,
-                configured_speed_mbps=configured.speedMb if configured else None,
-                configured_duplex=("full" if configured.duplex else "half") if configured else None,
-                neighbour=neighbour(hint) if hint is not None else None,
-            )
+        built = rec.build(
+            PhysicalNic,
+            pnic.device or "pNIC",
+            name=pnic.device,
+            driver=pnic.driver or None,
+            mac=pnic.mac or None,
+            pci=pnic.pci or None,
+            link_up=actual is not None,
+            speed_mbps=actual.speedMb if actual else None,
+            duplex=("full" if actual.duplex else "half") if actual else None,
+            configured_speed_mbps=configured.speedMb if configured else None,
+            configured_duplex=("full" if configured.duplex else "half") if configured else None,
+            neighbour=neighbour(hint, rec) if hint is not None else None,
         )
+        if built is not None:
+            found.append(built)
     return found
 
 
-def pci_devices(devices: list[Any] | None, nics: list[PhysicalNic], hba_pci: set[str]) -> list[PciLink] | None:
+def pci_devices(
+    devices: list[Any] | None, nics: list[PhysicalNic], hba_pci: set[str], rec: Recorder
+) -> list[PciLink] | None:
     """Network controllers and the devices behind a NIC or HBA; the API has no PCIe link width."""
     if devices is None:
         return None
@@ -311,15 +357,17 @@ def pci_devices(devices: list[Any] | None, nics: list[PhysicalNic], hba_pci: set
         device_class = (device.classId or 0) & 0xFFFF
         if device_class >> 8 != NETWORK_CLASS and device.id not in nic_by_pci and device.id not in hba_pci:
             continue
-        found.append(
-            PciLink(
-                address=device.id,
-                vendor=device.vendorName or None,
-                device=device.deviceName or None,
-                device_class=getattr(device, "deviceClassName", None) or f"{device_class:04x}",
-                nic=nic_by_pci.get(device.id),
-            )
+        built = rec.build(
+            PciLink,
+            f"PCI device {device.id}",
+            address=device.id,
+            vendor=device.vendorName or None,
+            device=device.deviceName or None,
+            device_class=getattr(device, "deviceClassName", None) or f"{device_class:04x}",
+            nic=nic_by_pci.get(device.id),
         )
+        if built is not None:
+            found.append(built)
     return found
 
 
@@ -340,7 +388,9 @@ def _targets(hba: vim.host.InternetScsiHba) -> list[str]:
     return targets
 
 
-def iscsi_adapters(adapters: list[Any] | None, nics: list[PhysicalNic], hints: HostHints | None) -> list[IscsiAdapter]:
+def iscsi_adapters(
+    adapters: list[Any] | None, nics: list[PhysicalNic], hints: HostHints | None, rec: Recorder
+) -> list[IscsiAdapter]:
     nic_by_pci = {nic.pci: nic.name for nic in nics if nic.pci}
     found = []
     for hba in adapters or []:
@@ -354,15 +404,17 @@ def iscsi_adapters(adapters: list[Any] | None, nics: list[PhysicalNic], hints: H
         else:
             kind = "independent"
         bound = (hints.bound_vnics.get(hba.device, []) if hints else []) or []
-        found.append(
-            IscsiAdapter(
-                name=hba.device,
-                kind=kind,
-                bound_vmks=[port.vnicDevice for port in bound if port.vnicDevice],
-                pnic=nic_by_pci.get(hba.pci) if kind == "dependent" and hba.pci else None,
-                targets=_targets(hba),
-            )
+        built = rec.build(
+            IscsiAdapter,
+            f"iSCSI adapter {hba.device}",
+            name=hba.device,
+            kind=kind,
+            bound_vmks=[port.vnicDevice for port in bound if port.vnicDevice],
+            pnic=nic_by_pci.get(hba.pci) if kind == "dependent" and hba.pci else None,
+            targets=_targets(hba),
         )
+        if built is not None:
+            found.append(built)
     return found
 
 
@@ -378,33 +430,71 @@ def _bool_or_none(value: object) -> bool | None:
     return value if isinstance(value, bool) else None
 
 
+@dataclasses.dataclass(frozen=True)
+class NetworkNames:
+    """What the host's references point at: distributed switch uuid -> name, distributed port group
+    key -> name, the keys of NSX-backed port groups; per host, standard port group -> vSwitch."""
+
+    dvs: dict[str, str] = dataclasses.field(default_factory=dict)
+    portgroups: dict[str, str] = dataclasses.field(default_factory=dict)
+    nsx: frozenset[str] = frozenset()
+    vswitch_of: dict[str, str] = dataclasses.field(default_factory=dict)
+
+
+@dataclasses.dataclass(frozen=True)
+class Source:
+    """The server a collection reads: its name as given (`vc1.example.com`), vCenter's instance UUID
+    (None for a standalone ESXi host), and the datacenter of each host and switch by managed object id."""
+
+    vcenter: str | None = None
+    instance_uuid: str | None = None
+    datacenters: dict[str, str] = dataclasses.field(default_factory=dict)
+
+
 def esxi_host(
     host: Retrieved,
     hints: HostHints | None,
-    vcenter: str | None,
-    dvs_names: dict[str, str],
-    dv_portgroup_names: dict[str, str],
-) -> EsxiHost:
-    """One host; a disconnected host keeps whatever the server still had cached."""
+    source: Source,
+    names: NetworkNames,
+    rec: Recorder | None = None,
+) -> EsxiHost | None:
+    """One host, or None when its name is refused (in `rec`); a disconnected host keeps whatever the
+    server still had cached. A field the snapshot refuses is unknown, with a collection error in `rec`."""
+    rec = rec or Recorder(host.get("name") or host.ref._moId, "esxi")
     network = host.get("config.network")
-    result = EsxiHost(
+    state = connection_state(host)
+    result = rec.build(
+        EsxiHost,
+        "host",
         name=host.get("name"),
         version=host.get("config.product.version"),
-        vcenter=vcenter,
-        connection_state=connection_state(host),
+        vcenter=source.vcenter,
+        vcenter_uuid=source.instance_uuid,
+        moid=host.ref._moId,
+        datacenter=source.datacenters.get(host.ref._moId),
+        connection_state=state,
         in_maintenance_mode=_bool_or_none(host.get("runtime.inMaintenanceMode")),
     )
-    if network is None:
-        return result
-    result.vswitches = vswitches(network)
-    result.portgroups = portgroups(network, result.vswitches)
-    services = services_by_vmk(host.get("config.virtualNicManagerInfo"))
-    result.vmks = vmks(network, services, dvs_names, dv_portgroup_names)
-    result.pnics = pnics(network, hints)
+    if result is None:
+        return None
     adapters = host.get("config.storageDevice.hostBusAdapter")
-    result.iscsi_adapters = iscsi_adapters(adapters, result.pnics, hints)
     hba_pci = {hba.pci for hba in adapters or [] if getattr(hba, "pci", None)}
-    result.pci_devices = pci_devices(host.get("hardware.pciDevice"), result.pnics, hba_pci)
+    if network is None:
+        if state == "connected" and "config.network" not in host.missing:
+            rec.note(
+                "config.network not returned: the host's networking (vSwitches, port groups, vmks, pNICs) is "
+                "unknown, not empty"
+            )
+        # What the server did return is kept: the PCI devices stand without their NIC names.
+        result.pci_devices = pci_devices(host.get("hardware.pciDevice"), [], hba_pci, rec)
+        return result
+    result.vswitches = vswitches(network, rec)
+    result.portgroups = portgroups(network, result.vswitches, rec)
+    services = services_by_vmk(host.get("config.virtualNicManagerInfo"))
+    result.vmks = vmks(network, services, names, rec)
+    result.pnics = pnics(network, hints, rec)
+    result.iscsi_adapters = iscsi_adapters(adapters, result.pnics, hints, rec)
+    result.pci_devices = pci_devices(host.get("hardware.pciDevice"), result.pnics, hba_pci, rec)
     return result
 
 
@@ -440,20 +530,55 @@ def host_uplinks(proxy_switch: vim.host.HostProxySwitch) -> dict[str, str]:
     return dict(sorted(uplinks.items()))
 
 
-def distributed_switch(
-    dvs: Retrieved, portgroups_of_dvs: list[Retrieved], members: list[DvsHostMember]
-) -> DistributedSwitch:
-    config = dvs.get("config")
-    lag_configs = getattr(config, "lacpGroupConfig", None) or []
-    lags = [
-        Lag(
+def _lags(config: Any, rec: Recorder) -> list[Lag]:
+    """The enhanced-LACP groups; each field but the name is optional in the API and unknown when unset."""
+    found = []
+    for lag in getattr(config, "lacpGroupConfig", None) or []:
+        if lag.uplinkNum is None:
+            rec.note(f"LAG {lag.name}: uplinkNum not reported; its port count is unknown")
+        built = rec.build(
+            Lag,
+            f"LAG {lag.name}",
             name=lag.name,
-            mode=lag.mode or "active",
-            load_balance=lag.loadbalanceAlgorithm or "srcDestIpTcpUdpPortVlan",
-            uplink_count=lag.uplinkNum or 0,
+            mode=lag.mode or None,
+            load_balance=lag.loadbalanceAlgorithm or None,
+            uplink_count=lag.uplinkNum,
         )
-        for lag in lag_configs
-    ]
+        if built is not None:
+            found.append(built)
+    return found
+
+
+def _basic_lacp(port_config: Any) -> str | None:
+    """The uplink port group's basic LACP (VMwareUplinkLacpPolicy): its mode when enabled, `off`."""
+    policy = getattr(port_config, "lacpPolicy", None)
+    enabled = _value(getattr(policy, "enable", None))
+    if enabled is None:
+        return None
+    if not enabled:
+        return "off"
+    mode = _value(getattr(policy, "mode", None))
+    return mode if mode in ("active", "passive") else None
+
+
+def distributed_switch(
+    dvs: Retrieved,
+    portgroups_of_dvs: list[Retrieved],
+    members: list[DvsHostMember],
+    source: Source | None = None,
+    rec: Recorder | None = None,
+) -> DistributedSwitch | None:
+    """One distributed switch, or None when its name is refused (in `rec`). A switch whose `config` was
+    not returned keeps its port groups and members, with its MTU, LACP, LAGs and discovery unknown."""
+    source = source or Source()
+    rec = rec or Recorder(dvs.get("name") or dvs.ref._moId, "vcenter")
+    config = dvs.get("config")
+    if config is None and "config" not in dvs.missing:
+        rec.note(
+            f"distributed switch {dvs.get('name')}: config not returned; its MTU, LACP, LAGs, uplink names and "
+            "discovery protocol are unknown"
+        )
+    lags = _lags(config, rec)
     uplink_policy = getattr(config, "uplinkPortPolicy", None)
     uplink_names = [*(getattr(uplink_policy, "uplinkPortName", None) or []), *(lag.name for lag in lags)]
     lag_names = {lag.name for lag in lags}
@@ -462,24 +587,41 @@ def distributed_switch(
     for pg in portgroups_of_dvs:
         uplink = bool(pg.get("config.uplink")) or pg.ref._moId in uplink_pgs
         port_config = pg.get("config.defaultPortConfig")
-        teaming = dvs_teaming(getattr(port_config, "uplinkTeamingPolicy", None), uplink_names)
-        dv_portgroups.append(
-            DvPortgroup(
-                name=pg.get("name"),
-                **_vlan(getattr(port_config, "vlan", None)),
-                teaming=teaming,
-                uplink_lag=None if uplink else next((name for name in teaming.active if name in lag_names), None),
-                uplink=uplink,
-            )
+        backing = pg.get("config.backingType") or None
+        nsx = backing == "nsx"
+        # An NSX port group's teaming and VLAN are NSX's (uplink profile, segment): unknown here, never
+        # the defaults an empty vCenter policy would read as.
+        teaming = None if nsx else dvs_teaming(getattr(port_config, "uplinkTeamingPolicy", None), uplink_names)
+        built = rec.build(
+            DvPortgroup,
+            f"port group {pg.get('name')}",
+            name=pg.get("name"),
+            key=pg.get("key") or None,
+            backing=backing if backing in ("standard", "nsx") else None,
+            **({"vlan": None} if nsx else _vlan(getattr(port_config, "vlan", None))),
+            teaming=teaming,
+            uplink_lag=None
+            if uplink or teaming is None
+            else next((name for name in teaming.active if name in lag_names), None),
+            uplink=uplink,
+            lacp=_basic_lacp(port_config) if uplink else None,
         )
-    return DistributedSwitch(
+        if built is not None:
+            dv_portgroups.append(built)
+    return rec.build(
+        DistributedSwitch,
+        "distributed switch",
         name=dvs.get("name"),
-        max_mtu=getattr(config, "maxMtu", None) or 1500,
+        uuid=dvs.get("uuid") or None,
+        datacenter=source.datacenters.get(dvs.ref._moId),
+        vcenter=source.vcenter,
+        # maxMtu is optional in VMwareDVSConfigInfo: unset (or no config at all) is unknown.
+        max_mtu=getattr(config, "maxMtu", None) or None,
         lacp_api_version=getattr(config, "lacpApiVersion", None) or None,
         lags=lags,
         portgroups=dv_portgroups,
         hosts=members,
-        discovery=discovery(getattr(config, "linkDiscoveryProtocolConfig", None)),
+        discovery=discovery(getattr(config, "linkDiscoveryProtocolConfig", None)) if config is not None else None,
     )
 
 

@@ -53,6 +53,17 @@ VM_PROPERTIES = (
 )
 DVS_PROPERTIES = ("name", "uuid", "config")
 PORTGROUP_PROPERTIES = ("name", "key", "config.distributedVirtualSwitch", "config.defaultPortConfig", "config.uplink")
+# Since vSphere API 7.0 (DVPortgroupConfigInfo.backingType, `nsx` for a port group NSX created): asked
+# only of servers that have it, as an unknown property path fails the whole query.
+PORTGROUP_PROPERTIES_7 = (*PORTGROUP_PROPERTIES, "config.backingType")
+# Each object's parent, up to its datacenter: what qualifies a host or switch name that repeats.
+PLACES: dict[type, Sequence[str]] = {
+    vim.Datacenter: ("name",),
+    vim.Folder: ("parent",),
+    vim.ComputeResource: ("parent",),
+    vim.HostSystem: ("parent",),
+    vim.DistributedVirtualSwitch: ("parent",),
+}
 
 DEFAULT_PAGE_SIZE = 500
 HOST_SLICE = 50  # hosts per query when hosts are retrieved in parallel: bench/vsphere.py --sweep
@@ -265,9 +276,10 @@ def retrieve_switches(
     parser: Parser = "lxml",
 ) -> tuple[list[Retrieved], list[Retrieved]]:
     """Distributed switches and their port groups, in one query."""
+    portgroup_paths = PORTGROUP_PROPERTIES_7 if _api_major(content) >= 7 else PORTGROUP_PROPERTIES
     found = retrieve(
         content,
-        {vim.DistributedVirtualSwitch: DVS_PROPERTIES, vim.dvs.DistributedVirtualPortgroup: PORTGROUP_PROPERTIES},
+        {vim.DistributedVirtualSwitch: DVS_PROPERTIES, vim.dvs.DistributedVirtualPortgroup: portgroup_paths},
         page_size,
         trips,
         parser=parser,
@@ -284,3 +296,33 @@ def retrieve_vms(
     parser: Parser = "lxml",
 ) -> list[Retrieved]:
     return retrieve(content, {vim.VirtualMachine: VM_PROPERTIES}, page_size, trips, parser=parser)
+
+
+def _api_major(content: vim.ServiceInstanceContent) -> int:
+    version = getattr(content.about, "apiVersion", None) or ""
+    head = version.split(".", 1)[0]
+    return int(head) if head.isdigit() else 0
+
+
+def retrieve_datacenters(
+    content: vim.ServiceInstanceContent,
+    page_size: int = DEFAULT_PAGE_SIZE,
+    trips: RoundTrips | None = None,
+    parser: Parser = "lxml",
+) -> dict[str, str]:
+    """The name of the datacenter each host and distributed switch is in, by managed object id."""
+    found = retrieve(content, PLACES, page_size, trips, parser=parser)
+    names = {item.ref._moId: item.get("name") for item in found if isinstance(item.ref, vim.Datacenter)}
+    parent = {item.ref._moId: getattr(item.get("parent"), "_moId", None) for item in found}
+    places: dict[str, str] = {}
+    for item in found:
+        if not isinstance(item.ref, vim.HostSystem | vim.DistributedVirtualSwitch):
+            continue
+        step: str | None = item.ref._moId
+        for _ in range(64):  # folders nest; a cycle would be a server's bug, not a reason to hang
+            step = parent.get(step or "")
+            if step is None or step in names:
+                break
+        if step is not None and names.get(step):
+            places[item.ref._moId] = names[step]
+    return places
