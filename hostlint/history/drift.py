@@ -74,7 +74,11 @@ def _distributed(snapshot: Snapshot) -> dict[str, tuple[str, Fields]]:
             fields: Fields = {"mode": lag.mode, "load_balance": lag.load_balance, "uplink_count": lag.uplink_count}
             objects[f"{dvs.name}/{lag.name}"] = ("lag", fields)
         for portgroup in dvs.portgroups:
-            fields = {"vlan": portgroup.vlan, "uplink_lag": portgroup.uplink_lag, **(_teaming(portgroup.teaming) if portgroup.teaming else {})}
+            fields = {
+                "vlan": portgroup.vlan,
+                "uplink_lag": portgroup.uplink_lag,
+                **(_teaming(portgroup.teaming) if portgroup.teaming else {}),
+            }
             objects[f"{dvs.name}/{portgroup.name}"] = ("dvportgroup", fields)
         for member in dvs.hosts:
             objects[f"{dvs.name}/{member.host}"] = ("dvs-host", {"uplinks": dict(sorted(member.uplinks.items()))})

@@ -14,6 +14,13 @@ from hostlint.snapshot import Snapshot
 from hostlint.snapshot.esxi import EsxiHost
 
 
+def _server(vcenter: str | None) -> str | None:
+    """`vc1.example.com:443` of `https://vc1.example.com:443/sdk`: no slash, as finding objects use them."""
+    if not vcenter:
+        return None
+    return vcenter.split("://", 1)[-1].split("/", 1)[0] or None
+
+
 def qualified_hosts(hosts: list[EsxiHost]) -> list[EsxiHost]:
     """The hosts as findings name them: a name two hosts share (two vCenters' `esx01`) is qualified by
     the datacenter where that tells them apart, else by the vCenter (`esx01@vc1.example.com`); the
@@ -28,8 +35,10 @@ def qualified_hosts(hosts: list[EsxiHost]) -> list[EsxiHost]:
         if seen[host.name.lower()] == 1:
             qualified.append(host)
             continue
-        where = host.datacenter if host.datacenter and by_datacenter[(host.name.lower(), host.datacenter)] == 1 else None
-        where = where or host.vcenter or host.vcenter_uuid or host.moid
+        where = (
+            host.datacenter if host.datacenter and by_datacenter[(host.name.lower(), host.datacenter)] == 1 else None
+        )
+        where = where or _server(host.vcenter) or host.vcenter_uuid or host.moid
         qualified.append(host.model_copy(update={"name": f"{host.name}@{where}"}) if where else host)
     return qualified
 

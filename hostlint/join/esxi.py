@@ -210,7 +210,11 @@ def member_of(dvs: DistributedSwitch, members: dict[str, DvsHostMember], host: E
     found = members.get(f"name:{host.name}")
     if found is None:
         return None
-    if found.host_id is not None and host.moid is not None and (found.host_id != host.moid or host.vcenter != dvs.vcenter):
+    if (
+        found.host_id is not None
+        and host.moid is not None
+        and (found.host_id != host.moid or host.vcenter != dvs.vcenter)
+    ):
         return None
     return found
 

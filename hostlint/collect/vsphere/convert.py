@@ -36,7 +36,6 @@ from hostlint.snapshot.esxi import (
     TeamingSet,
     VirtualMachine,
     Vmk,
-    VmkNetwork,
     VmNic,
 )
 

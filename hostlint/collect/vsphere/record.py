@@ -63,7 +63,12 @@ class Recorder:
                 if info is not None and len(loc) == 1 and _nullable(info):
                     values[name] = None
                     self.note(f"{what}: {where} recorded as unknown: {problem}")
-                elif info is not None and len(loc) >= 2 and isinstance(loc[1], int) and isinstance(values.get(name), list):
+                elif (
+                    info is not None
+                    and len(loc) >= 2
+                    and isinstance(loc[1], int)
+                    and isinstance(values.get(name), list)
+                ):
                     dropped.setdefault(name, set()).add(loc[1])
                     self.note(f"{what}: {where} left out: {problem}")
                 else:
