@@ -19,10 +19,11 @@ from hostlint.collect.vsphere.record import Recorder
 from hostlint.collect.vsphere.retrieve import (
     DEFAULT_PAGE_SIZE,
     HOST_SLICE,
+    Places,
     Retrieved,
     RoundTrips,
-    retrieve_datacenters,
     retrieve_hosts,
+    retrieve_places,
     retrieve_switches,
     retrieve_vms,
 )
@@ -139,7 +140,7 @@ def collect(
     try:
         with ThreadPoolExecutor(max_workers=3, thread_name_prefix="hostlint-retrieve") as pool:
             switches_future = pool.submit(retrieve_switches, content, page_size, trips, parser)
-            places_future = pool.submit(retrieve_datacenters, content, page_size, trips, parser)
+            places_future = pool.submit(retrieve_places, content, page_size, trips, parser)
             vms_future = pool.submit(retrieve_vms, content, page_size, trips, parser)
             hosts: list[Retrieved] = _part(
                 source,
@@ -156,7 +157,7 @@ def collect(
                 source, "distributed switches", switches_future.result, no_switches, refused
             )
             vms: list[Retrieved] = _part(source, "virtual machines", vms_future.result, [], refused)
-            datacenters: dict[str, str] = _part(source, "datacenters", places_future.result, {}, refused)
+            places: Places = _part(source, "datacenters", places_future.result, Places(), refused)
         hints = queries.results()
     finally:
         queries.close()
@@ -173,7 +174,11 @@ def collect(
     origin = convert.Source(
         vcenter=vcenter,
         instance_uuid=(getattr(about, "instanceUuid", None) or None) if vcenter else None,
-        datacenters=datacenters,
+        datacenters={
+            item.ref._moId: found
+            for item in (*hosts, *switches)
+            if (found := places.datacenter(item.get("parent"))) is not None
+        },
     )
     vms_on = convert.vms_by_host(vms, names.portgroups, refused)
     snapshot = Snapshot(collected_at=datetime.now(UTC), source=f"vsphere:{source}", collection_errors=refused)

@@ -32,6 +32,7 @@ HOST_PROPERTIES = (
     "configManager.networkSystem",
     "configManager.iscsiManager",
     "hardware.pciDevice",
+    "parent",  # its cluster or compute resource: the way to its datacenter (retrieve_places)
 )
 # Of the large host properties, the parts convert.py and hints.py read: the fast parser builds only
 # these (PCI devices and the VMkernel NICs offered to each service are most of a host's XML). A
@@ -51,18 +52,16 @@ VM_PROPERTIES = (
     "config.cpuHotAddEnabled",
     "config.hardware.device",
 )
-DVS_PROPERTIES = ("name", "uuid", "config")
+DVS_PROPERTIES = ("name", "uuid", "config", "parent")
 PORTGROUP_PROPERTIES = ("name", "key", "config.distributedVirtualSwitch", "config.defaultPortConfig", "config.uplink")
 # Since vSphere API 7.0 (DVPortgroupConfigInfo.backingType, `nsx` for a port group NSX created): asked
 # only of servers that have it, as an unknown property path fails the whole query.
 PORTGROUP_PROPERTIES_7 = (*PORTGROUP_PROPERTIES, "config.backingType")
-# Each object's parent, up to its datacenter: what qualifies a host or switch name that repeats.
+# The containers between a host or switch and its datacenter: what qualifies a name that repeats.
 PLACES: dict[type, Sequence[str]] = {
     vim.Datacenter: ("name",),
     vim.Folder: ("parent",),
     vim.ComputeResource: ("parent",),
-    vim.HostSystem: ("parent",),
-    vim.DistributedVirtualSwitch: ("parent",),
 }
 
 DEFAULT_PAGE_SIZE = 500
@@ -304,25 +303,32 @@ def _api_major(content: vim.ServiceInstanceContent) -> int:
     return int(head) if head.isdigit() else 0
 
 
-def retrieve_datacenters(
+@dataclass
+class Places:
+    """Datacenter names and each container's parent, by managed object id (retrieve_places)."""
+
+    datacenters: dict[str, str] = field(default_factory=dict)
+    parents: dict[str, str | None] = field(default_factory=dict)
+
+    def datacenter(self, parent: Any) -> str | None:
+        """The name of the datacenter above an object whose `parent` property is `parent`."""
+        step: str | None = getattr(parent, "_moId", None)
+        for _ in range(64):  # folders nest; a cycle would be a server's bug, not a reason to hang
+            if step is None or step in self.datacenters:
+                break
+            step = self.parents.get(step)
+        return self.datacenters.get(step) if step is not None else None
+
+
+def retrieve_places(
     content: vim.ServiceInstanceContent,
     page_size: int = DEFAULT_PAGE_SIZE,
     trips: RoundTrips | None = None,
     parser: Parser = "lxml",
-) -> dict[str, str]:
-    """The name of the datacenter each host and distributed switch is in, by managed object id."""
+) -> Places:
+    """Every datacenter's name and every folder's and compute resource's parent, in one query."""
     found = retrieve(content, PLACES, page_size, trips, parser=parser)
-    names = {item.ref._moId: item.get("name") for item in found if isinstance(item.ref, vim.Datacenter)}
-    parent = {item.ref._moId: getattr(item.get("parent"), "_moId", None) for item in found}
-    places: dict[str, str] = {}
-    for item in found:
-        if not isinstance(item.ref, vim.HostSystem | vim.DistributedVirtualSwitch):
-            continue
-        step: str | None = item.ref._moId
-        for _ in range(64):  # folders nest; a cycle would be a server's bug, not a reason to hang
-            step = parent.get(step or "")
-            if step is None or step in names:
-                break
-        if step is not None and names.get(step):
-            places[item.ref._moId] = names[step]
-    return places
+    return Places(
+        datacenters={item.ref._moId: item.get("name") for item in found if isinstance(item.ref, vim.Datacenter)},
+        parents={item.ref._moId: getattr(item.get("parent"), "_moId", None) for item in found},
+    )
