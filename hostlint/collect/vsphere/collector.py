@@ -23,8 +23,7 @@ from hostlint.collect.vsphere.retrieve import (
     Retrieved,
     RoundTrips,
     retrieve_hosts,
-    retrieve_places,
-    retrieve_switches,
+    retrieve_switches_and_places,
     retrieve_vms,
 )
 from hostlint.gcpause import gc_paused
@@ -127,7 +126,7 @@ def collect(
     # Keep a connection for every concurrent call: pyvmomi closes what does not fit in its pool,
     # and each reopening costs a TLS handshake.
     stub = service_instance._stub
-    stub.poolSize = max(stub.poolSize, concurrency, parallel + 3)
+    stub.poolSize = max(stub.poolSize, concurrency, parallel + 2)
     content = service_instance.content
     vcenter = source if content.about.apiType == "VirtualCenter" else None
 
@@ -138,9 +137,8 @@ def collect(
     refused: list[CollectionError] = []
     queries = HintQueries(concurrency, trips, on_host=lambda host: progress.on_host(host.get("name")), parser=parser)
     try:
-        with ThreadPoolExecutor(max_workers=3, thread_name_prefix="hostlint-retrieve") as pool:
-            switches_future = pool.submit(retrieve_switches, content, page_size, trips, parser)
-            places_future = pool.submit(retrieve_places, content, page_size, trips, parser)
+        with ThreadPoolExecutor(max_workers=2, thread_name_prefix="hostlint-retrieve") as pool:
+            switches_future = pool.submit(retrieve_switches_and_places, content, page_size, trips, parser)
             vms_future = pool.submit(retrieve_vms, content, page_size, trips, parser)
             hosts: list[Retrieved] = _part(
                 source,
@@ -152,12 +150,11 @@ def collect(
                 refused,
             )
             progress.on_total(len(hosts))
-            no_switches: tuple[list[Retrieved], list[Retrieved]] = ([], [])
-            switches, dv_portgroups = _part(
+            no_switches: tuple[list[Retrieved], list[Retrieved], Places] = ([], [], Places())
+            switches, dv_portgroups, places = _part(
                 source, "distributed switches", switches_future.result, no_switches, refused
             )
             vms: list[Retrieved] = _part(source, "virtual machines", vms_future.result, [], refused)
-            places: Places = _part(source, "datacenters", places_future.result, Places(), refused)
         hints = queries.results()
     finally:
         queries.close()

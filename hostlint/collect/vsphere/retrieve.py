@@ -275,17 +275,30 @@ def retrieve_switches(
     parser: Parser = "lxml",
 ) -> tuple[list[Retrieved], list[Retrieved]]:
     """Distributed switches and their port groups, in one query."""
+    switches, portgroups, _ = retrieve_switches_and_places(content, page_size, trips, parser, places=False)
+    return switches, portgroups
+
+
+def retrieve_switches_and_places(
+    content: vim.ServiceInstanceContent,
+    page_size: int = DEFAULT_PAGE_SIZE,
+    trips: RoundTrips | None = None,
+    parser: Parser = "lxml",
+    places: bool = True,
+) -> tuple[list[Retrieved], list[Retrieved], Places]:
+    """Distributed switches, their port groups and (with `places`) the datacenters and the containers
+    between them and the hosts and switches, in one query: no round trip more than the switches alone."""
     portgroup_paths = PORTGROUP_PROPERTIES_7 if _api_major(content) >= 7 else PORTGROUP_PROPERTIES
-    found = retrieve(
-        content,
-        {vim.DistributedVirtualSwitch: DVS_PROPERTIES, vim.dvs.DistributedVirtualPortgroup: portgroup_paths},
-        page_size,
-        trips,
-        parser=parser,
-    )
+    kinds: dict[type, Sequence[str]] = {
+        vim.DistributedVirtualSwitch: DVS_PROPERTIES,
+        vim.dvs.DistributedVirtualPortgroup: portgroup_paths,
+        **(PLACES if places else {}),
+    }
+    found = retrieve(content, kinds, page_size, trips, parser=parser)
     switches = [r for r in found if isinstance(r.ref, vim.DistributedVirtualSwitch)]
     portgroups = [r for r in found if isinstance(r.ref, vim.dvs.DistributedVirtualPortgroup)]
-    return switches, portgroups
+    containers = [r for r in found if isinstance(r.ref, tuple(PLACES))]
+    return switches, portgroups, _places(containers)
 
 
 def retrieve_vms(
@@ -320,14 +333,7 @@ class Places:
         return self.datacenters.get(step) if step is not None else None
 
 
-def retrieve_places(
-    content: vim.ServiceInstanceContent,
-    page_size: int = DEFAULT_PAGE_SIZE,
-    trips: RoundTrips | None = None,
-    parser: Parser = "lxml",
-) -> Places:
-    """Every datacenter's name and every folder's and compute resource's parent, in one query."""
-    found = retrieve(content, PLACES, page_size, trips, parser=parser)
+def _places(found: list[Retrieved]) -> Places:
     return Places(
         datacenters={item.ref._moId: item.get("name") for item in found if isinstance(item.ref, vim.Datacenter)},
         parents={item.ref._moId: getattr(item.get("parent"), "_moId", None) for item in found},
