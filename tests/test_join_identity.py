@@ -9,9 +9,11 @@ from pathlib import Path
 import yaml
 
 from hostlint.check import check_snapshot
+from hostlint.history.drift import snapshot_drift
 from hostlint.join import build_facts
 from hostlint.rules import load_rules
-from hostlint.snapshot import load_site
+from hostlint.snapshot import Snapshot, load_site
+from hostlint.snapshot.esxi import DistributedSwitch
 
 LAB = Path(__file__).resolve().parents[1] / "fixtures" / "labs" / "jumbo-mismatch"
 
@@ -57,3 +59,16 @@ def test_qualified_cabling_joins_each_host_and_findings_double_with_the_hosts(tm
     for finding in single.findings:
         host, _, rest = finding.object.partition("/")
         assert f"{host}@vc-a.example/{rest}" in objects and f"{host}@vc-b.example/{rest}" in objects
+
+
+def test_drift_tells_two_datacenters_switches_of_one_name_apart():
+    def site(east_mtu: int) -> Snapshot:
+        return Snapshot(
+            distributed_switches=[
+                DistributedSwitch(name="DSwitch", uuid="u-west", datacenter="DC-West", max_mtu=9000),
+                DistributedSwitch(name="DSwitch", uuid="u-east", datacenter="DC-East", max_mtu=east_mtu),
+            ]
+        )
+
+    drift = snapshot_drift(site(1500), site(9000))
+    assert [(d.object, d.field, d.before, d.after) for d in drift] == [("DSwitch@DC-East", "max_mtu", 1500, 9000)]
