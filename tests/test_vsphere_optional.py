@@ -15,6 +15,8 @@ from hostlint.collect.vsphere import convert
 from hostlint.collect.vsphere.collector import dvs_members
 from hostlint.collect.vsphere.record import Recorder
 from hostlint.collect.vsphere.retrieve import Retrieved
+from hostlint.join import build_facts
+from hostlint.snapshot import Snapshot
 from hostlint.snapshot.esxi import Vmk
 
 DVS = vim.dvs.VmwareDistributedVirtualSwitch
@@ -176,3 +178,18 @@ def test_free_text_from_devices_is_escaped_never_refused(text):
     found = convert.neighbour(hint)
     assert found is not None and found.platform is not None
     assert found.platform.isprintable() and found.platform != text
+
+
+def test_unset_teaming_policy_and_beacon_are_unknown_and_skip_the_rules_that_read_them():
+    teaming = vim.host.NetworkPolicy.NicTeamingPolicy(
+        nicOrder=vim.host.NetworkPolicy.NicOrderPolicy(activeNic=["vmnic0"])
+    )
+    spec = vim.host.VirtualSwitch.Specification(policy=vim.host.NetworkPolicy(nicTeaming=teaming))
+    vswitch = vim.host.VirtualSwitch(name="vSwitch0", mtu=1500, spec=spec)
+    found, _ = converted({"config.network": network(vswitch=[vswitch])})
+    assert (found.vswitches[0].teaming.policy, found.vswitches[0].teaming.failure_detection) == (None, None)
+    team = next(t for t in build_facts(Snapshot(esxi_hosts=[found])).teams if t.object == "esx07.example/vSwitch0")
+    assert "vSphere HostNicTeamingPolicy.policy not read" in team.missing["policy"]
+    assert "vSphere HostNicFailureCriteria.checkBeacon not read" in team.missing["failure_detection"]
+    dvs_teaming = convert.dvs_teaming(DVS.UplinkPortTeamingPolicy(), ["uplink1"])
+    assert (dvs_teaming.policy, dvs_teaming.failure_detection, dvs_teaming.unused) == (None, None, ["uplink1"])

@@ -60,6 +60,11 @@ def _team(base: TeamFact, teaming: Teaming, uplinks: dict[str, UplinkFact]) -> T
             if nic in uplinks:
                 members.append(uplinks[nic].model_copy(update={"role": role, "team": team.object}))
     team.uplinks = members
+    # Optional in the API (HostNicTeamingPolicy.policy, failureCriteria.checkBeacon): unknown skips the rules
+    # that read them, naming the property.
+    for field, value in (("policy", teaming.policy), ("failure_detection", teaming.failure_detection)):
+        if value is None:
+            team.missing[field] = esxi_unknown(team.host, team.object.partition("/")[2] or team.object, field)
     active = [u for u in members if u.role == "active"]
     team.switches = sorted({u.switch for u in active if u.switch})
     team.logical_switches = sorted({u.logical_switch for u in active if u.logical_switch})

@@ -48,13 +48,14 @@ LacpMode = Literal["active", "passive"]
 
 
 class Teaming(Model):
-    """Effective NIC teaming (HostNicTeamingPolicy / VmwareUplinkPortTeamingPolicy)."""
+    """Effective NIC teaming (HostNicTeamingPolicy / VmwareUplinkPortTeamingPolicy). `policy` and
+    `failure_detection` are optional in the API: None where the server did not report them."""
 
-    policy: TeamingPolicy = "loadbalance_srcid"
+    policy: TeamingPolicy | None = "loadbalance_srcid"
     active: list[Name] = Field(default_factory=list)
     standby: list[Name] = Field(default_factory=list)
     unused: list[Name] = Field(default_factory=list)
-    failure_detection: Literal["link", "beacon"] = "link"
+    failure_detection: Literal["link", "beacon"] | None = "link"
     notify_switches: bool = True
     failback: bool = True
 

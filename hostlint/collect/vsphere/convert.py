@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import ipaddress
-from typing import Any, cast
+from typing import Any, Literal, cast
 
 from pydantic import ValidationError
 from pyVmomi import vim
@@ -52,24 +52,29 @@ def _unset_true(value: bool | None) -> bool:
 
 
 def host_teaming(policy: vim.host.NetworkPolicy.NicTeamingPolicy | None, uplinks: list[str]) -> Teaming:
-    """A standard vSwitch or port group policy; `unused` is every uplink neither active nor standby."""
+    """A standard vSwitch or port group policy; `unused` is every uplink neither active nor standby.
+    The policy name and beacon probing are optional in the API: unset, they are unknown."""
     if policy is None:
-        return Teaming(unused=list(uplinks))
+        return Teaming(policy=None, failure_detection=None, unused=list(uplinks))
     order = policy.nicOrder
     active = list(order.activeNic or []) if order else []
     standby = list(order.standbyNic or []) if order else []
     criteria = policy.failureCriteria
     return Teaming(
         # The API's policy names are the model's; pydantic refuses any other.
-        policy=cast(TeamingPolicy, policy.policy or "loadbalance_srcid"),
+        policy=cast(TeamingPolicy, policy.policy or None),
         active=active,
         standby=standby,
         unused=[nic for nic in uplinks if nic not in active and nic not in standby],
-        failure_detection="beacon" if criteria is not None and criteria.checkBeacon else "link",
+        failure_detection=_beacon(criteria.checkBeacon if criteria is not None else None),
         notify_switches=_unset_true(policy.notifySwitches),
         # rollingOrder true means "do not fail back" in the API
         failback=not policy.rollingOrder if policy.rollingOrder is not None else True,
     )
+
+
+def _beacon(check_beacon: bool | None) -> Literal["link", "beacon"] | None:
+    return None if check_beacon is None else ("beacon" if check_beacon else "link")
 
 
 def _set(value: object) -> Inheritance:
@@ -105,19 +110,20 @@ def _value(inheritable: Any, default: Any = None) -> Any:
 
 
 def dvs_teaming(policy: Any, uplink_names: list[str]) -> Teaming:
-    """A distributed port group's VmwareUplinkPortTeamingPolicy; `uplink_names` include the LAGs."""
+    """A distributed port group's VmwareUplinkPortTeamingPolicy; `uplink_names` include the LAGs. The
+    policy name and beacon probing are optional in the API: unset, they are unknown."""
     if policy is None:
-        return Teaming(unused=list(uplink_names))
+        return Teaming(policy=None, failure_detection=None, unused=list(uplink_names))
     order = policy.uplinkPortOrder
     active = list(order.activeUplinkPort or []) if order else []
     standby = list(order.standbyUplinkPort or []) if order else []
-    beacon = _value(policy.failureCriteria.checkBeacon, False) if policy.failureCriteria else False
+    beacon = _value(policy.failureCriteria.checkBeacon) if policy.failureCriteria else None
     return Teaming(
-        policy=_value(policy.policy, "loadbalance_srcid"),
+        policy=_value(policy.policy),
         active=active,
         standby=standby,
         unused=[name for name in uplink_names if name not in active and name not in standby],
-        failure_detection="beacon" if beacon else "link",
+        failure_detection=_beacon(beacon),
         notify_switches=_value(policy.notifySwitches, True),
         failback=not _value(policy.rollingOrder, False),
     )
