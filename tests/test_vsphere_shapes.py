@@ -1,5 +1,5 @@
-"""Shapes real vCenters return and govmomi's simulator never does (fixtures/vsphere/shapes.yaml), served
-by sim/vcsim over real SOAP and TLS: `collect vsphere` records every host, guesses no value and names
+"""Shapes real vCenters return and govmomi's simulator never does (fixtures/vsphere/shapes/, a scenario
+each), served by sim/vcsim over real SOAP and TLS: `collect vsphere` records every host, guesses no value and names
 each gap (exit 3); `check` gives the right findings (no MT008 across two datacenters' `DSwitch`, no LG002
 on basic LACP, a Junos ifIndex port joined through the LLDP Port Description)."""
 
@@ -20,7 +20,19 @@ from hostlint.join import build_facts
 from hostlint.snapshot import Snapshot, load_site, load_snapshot
 
 ROOT = Path(__file__).resolve().parents[1]
-SHAPES = ROOT / "fixtures" / "vsphere" / "shapes.yaml"
+SHAPES = sorted((ROOT / "fixtures" / "vsphere" / "shapes").glob("*.yaml"))
+# Each scenario alone: the hosts it has, and whether the collection is complete (0) or names a gap (3).
+ALONE = {
+    "basic-lacp": (["esx24"], Exit.CLEAN),
+    "dv-port-without-portgroup": (["esx27"], Exit.PARTIAL),
+    "dvs-no-config": (["esx29"], Exit.PARTIAL),
+    "junos-port-description": (["esx23"], Exit.CLEAN),
+    "lag-no-port-count": (["esx30"], Exit.PARTIAL),
+    "lldp-multiline": (["esx21"], Exit.CLEAN),
+    "no-config-network": (["esx25"], Exit.PARTIAL),
+    "nsx": (["esx26"], Exit.CLEAN),
+    "same-name-dswitch": (["esx22", "esx28"], Exit.CLEAN),
+}
 SWITCHES = ROOT / "fixtures" / "vsphere" / "shapes-switches.json"
 CLEAN_LAB = ROOT / "fixtures" / "labs" / "clean"
 PASSWORD = "shapes-secret"
@@ -46,10 +58,32 @@ def collect(binary: Path, scenario: Path, out: Path):
         return CliRunner().invoke(cli, args, env={"HOSTLINT_VSPHERE_PASSWORD": PASSWORD}, standalone_mode=False)
 
 
+def all_shapes() -> dict:
+    """Every scenario of fixtures/vsphere/shapes/ as one inventory (their names do not collide)."""
+    merged: dict = {"esxi_hosts": [], "distributed_switches": [], "unset": []}
+    for path in SHAPES:
+        for key, items in yaml.safe_load(path.read_text()).items():
+            merged[key] += items
+    return merged
+
+
 @pytest.fixture(scope="module")
 def shapes(vcsim_binary, tmp_path_factory) -> tuple[Path, object]:
-    out = tmp_path_factory.mktemp("shapes") / "snap.json"
-    return out, collect(vcsim_binary, SHAPES, out)
+    folder = tmp_path_factory.mktemp("shapes")
+    scenario = folder / "all.yaml"
+    scenario.write_text(yaml.safe_dump(all_shapes()))
+    out = folder / "snap.json"
+    return out, collect(vcsim_binary, scenario, out)
+
+
+def test_the_simulator_serves_each_shape_alone(vcsim_binary, tmp_path):
+    assert sorted(path.stem for path in SHAPES) == sorted(ALONE)
+    for path in SHAPES:
+        hosts, code = ALONE[path.stem]
+        out = tmp_path / f"{path.stem}.json"
+        outcome = collect(vcsim_binary, path, out)
+        assert outcome.return_value == code, (path.stem, outcome.output)
+        assert sorted(h.name.split(".")[0] for h in load_snapshot(out).esxi_hosts) == hosts, path.stem
 
 
 def check(*paths: Path) -> tuple[int, dict]:
@@ -78,13 +112,17 @@ def test_every_host_is_recorded_and_each_gap_is_a_named_collection_error(shapes)
     assert outcome.return_value == Exit.PARTIAL, outcome.output
     assert "Traceback" not in outcome.output
     snapshot = load_snapshot(out)
-    assert sorted(h.name.split(".")[0] for h in snapshot.esxi_hosts) == ["esx21", "esx22", "esx23", "esx24", "esx25"]
+    assert sorted(h.name.split(".")[0] for h in snapshot.esxi_hosts) == sorted(
+        name for hosts, _ in ALONE.values() for name in hosts
+    )
     assert sorted(d.name for d in snapshot.distributed_switches) == [
         "DSwitch",
         "DSwitch",
         "DSwitch-Basic",
         "DSwitch-Lag",
+        "DSwitch-NSX",
         "DSwitch-NoConfig",
+        "DSwitch-Ports",
     ]
     # The terminal says each gap on one line, naming host or switch.
     assert "esx25.shapes.example: config.network not returned" in outcome.output
@@ -105,33 +143,39 @@ def test_multi_line_lldp_and_cdp_text_is_kept_escaped_never_refused(shapes):
     )
     # No control character is written: the file is one line per value, as a reader sees it.
     assert "\n" not in lldp.platform and "\r" not in cdp.platform
-    assert lldp.port_description == "esx21 vmnic1\tDSwitch uplink1"
+    assert lldp.port_description == "esx21 vmnic1\tvSwitch0"
     # Reading the snapshot again changes nothing (escaping is idempotent).
     assert load_snapshot(shapes[0]) == snapshot
 
 
 def test_vmks_on_nsx_on_a_portless_dv_port_and_on_an_opaque_network_are_their_own_kind(shapes):
     snapshot = load_snapshot(shapes[0])
-    esx21 = host(snapshot, "esx21")
-    vmks = {vmk.name: vmk for vmk in esx21.vmks}
-    switch = dvs(snapshot, "DSwitch")
+    vmks = {vmk.name: vmk for name in ("esx26", "esx27") for vmk in host(snapshot, name).vmks}
+    switch = dvs(snapshot, "DSwitch-NSX")
     nsx_pg = next(pg for pg in switch.portgroups if pg.name == "nsx-overlay-tep")
     # An NSX port group: its teaming and VLAN are NSX's, unknown here (never vCenter's defaults).
     assert (nsx_pg.backing, nsx_pg.teaming, nsx_pg.vlan) == ("nsx", None, None)
     assert nsx_pg.key and nsx_pg.key.startswith("dvportgroup-")
-    assert (vmks["vmk1"].network, vmks["vmk1"].portgroup, vmks["vmk1"].portgroup_key) == (
+    tep = vmks["vmk10"]
+    assert (tep.network, tep.portgroup, tep.portgroup_key, tep.dvswitch_uuid) == (
         "nsx",
         "nsx-overlay-tep",
         nsx_pg.key,
+        switch.uuid,
     )
-    assert vmks["vmk1"].dvswitch_uuid == switch.uuid
-    assert (vmks["vmk2"].network, vmks["vmk2"].portgroup, vmks["vmk2"].dv_port) == ("distributed", None, "102")
-    assert (vmks["vmk3"].network, vmks["vmk3"].portgroup) == ("opaque", None)
-    assert vmks["vmk3"].opaque_network == "7f3c1a52-4c1e-4d67-9a55-2b8f1c0e6d10"
-    assert any(
-        "vmk2: on distributed port 102 of DSwitch, which belongs to no port group" in r
-        for r in errors_of(snapshot, "esx21")
+    assert (vmks["vmk11"].network, vmks["vmk11"].portgroup) == ("opaque", None)
+    assert vmks["vmk11"].opaque_network == "7f3c1a52-4c1e-4d67-9a55-2b8f1c0e6d10"
+    portless = vmks["vmk2"]
+    assert (portless.network, portless.portgroup, portless.dvswitch, portless.dv_port) == (
+        "distributed",
+        None,
+        "DSwitch-Ports",
+        "100",
     )
+    assert errors_of(snapshot, "esx27") == [
+        "vmk2: on distributed port 100 of DSwitch-Ports, which belongs to no port group; the port's own teaming "
+        "and VLAN are not read"
+    ]
 
 
 def test_a_host_without_config_network_keeps_its_pci_devices_and_is_named(shapes):
@@ -149,7 +193,7 @@ def test_a_switch_without_config_and_a_lag_without_port_count_are_unknown_not_de
     snapshot = load_snapshot(shapes[0])
     noconfig = dvs(snapshot, "DSwitch-NoConfig")
     assert (noconfig.max_mtu, noconfig.lacp_api_version, noconfig.lags, noconfig.discovery) == (None, None, [], None)
-    assert [m.host.split(".")[0] for m in noconfig.hosts] == ["esx23"]  # its members are still known
+    assert [m.host.split(".")[0] for m in noconfig.hosts] == ["esx29"]  # its members are still known
     assert errors_of(snapshot, "DSwitch-NoConfig") == [
         "distributed switch DSwitch-NoConfig: config not returned; its MTU, LACP, LAGs, uplink names and discovery "
         "protocol are unknown"
@@ -164,7 +208,7 @@ def test_objects_carry_their_stable_ids(shapes):
     assert snapshot.schema_version == 3
     vcenters = {h.vcenter_uuid for h in snapshot.esxi_hosts}
     assert len(vcenters) == 1 and None not in vcenters
-    assert len({h.moid for h in snapshot.esxi_hosts}) == 5
+    assert len({h.moid for h in snapshot.esxi_hosts}) == len(snapshot.esxi_hosts) == 10
     east, west = dvs(snapshot, "DSwitch", "DC-East"), dvs(snapshot, "DSwitch")
     assert east.uuid != west.uuid and None not in (east.uuid, west.uuid)
     assert host(snapshot, "esx22").datacenter == "DC-East"
@@ -185,7 +229,7 @@ def test_check_on_the_shapes_exits_3_without_false_mt008_or_lg002(checked):
     codes = {(f["code"], f["object"].split(".")[0]) for f in report["findings"]}
     assert not {c for c in codes if c[0] in ("MT008", "LG002")}, codes
     targets = {e["target"].split(".")[0] for e in report["collection_errors"]}
-    assert {"esx21", "esx25", "DSwitch-NoConfig", "DSwitch-Lag"} <= targets
+    assert {"esx27", "esx25", "DSwitch-NoConfig", "DSwitch-Lag"} <= targets
 
 
 def test_nsx_and_portless_vmks_are_named_skips_not_passes(checked):
@@ -193,12 +237,12 @@ def test_nsx_and_portless_vmks_are_named_skips_not_passes(checked):
     skipped = {(s["code"], s["object"]): s["reason"] for s in report["skipped"]}
     assert (
         "is on NSX port group nsx-overlay-tep: its uplinks, teaming and MTU are NSX's"
-        in skipped[("MT001", "esx21.shapes.example/vmk1")]
+        in skipped[("MT001", "esx26.shapes.example/vmk10")]
     )
-    assert "is on NSX segment 7f3c1a52" in skipped[("MT001", "esx21.shapes.example/vmk3")]
-    assert "which belongs to no port group" in skipped[("MT001", "esx21.shapes.example/vmk2")]
+    assert "is on NSX segment 7f3c1a52" in skipped[("MT001", "esx26.shapes.example/vmk11")]
+    assert "which belongs to no port group" in skipped[("MT001", "esx27.shapes.example/vmk2")]
     # The LAG without a port count skips the rule that compares it, naming the API property.
-    assert "VMwareDvsLacpGroupConfig.uplinkNum" in skipped[("LG009", "esx23.shapes.example/DSwitch-Lag/dvpg-lag")]
+    assert "VMwareDvsLacpGroupConfig.uplinkNum" in skipped[("LG009", "esx30.shapes.example/DSwitch-Lag/dvpg-lag")]
 
 
 def test_junos_ifindex_port_ids_join_through_the_lldp_port_description(shapes):
@@ -223,13 +267,12 @@ def test_basic_lacp_is_a_lag_and_turned_off_it_is_lg002(checked, vcsim_binary, t
     _, report = checked
     assert not [f for f in report["findings"] if f["code"] == "LG002"]
     # The same switch with LACP off on the uplink port group is IP hash facing an LACP channel: LG002.
-    scenario = yaml.safe_load(SHAPES.read_text())
-    basic = next(d for d in scenario["distributed_switches"] if d["name"] == "DSwitch-Basic")
-    next(pg for pg in basic["portgroups"] if pg.get("uplink"))["lacp"] = "off"
+    scenario = yaml.safe_load((ROOT / "fixtures" / "vsphere" / "shapes" / "basic-lacp.yaml").read_text())
+    next(pg for pg in scenario["distributed_switches"][0]["portgroups"] if pg.get("uplink"))["lacp"] = "off"
     path = tmp_path / "lacp-off.yaml"
     path.write_text(yaml.safe_dump(scenario))
     out = tmp_path / "off.json"
-    assert collect(vcsim_binary, path, out).return_value == Exit.PARTIAL
+    assert collect(vcsim_binary, path, out).return_value == Exit.CLEAN
     _, off = check(out, SWITCHES)
     assert {f["object"] for f in off["findings"] if f["code"] == "LG002"} == {
         "esx24.shapes.example/DSwitch-Basic/dvpg-basic"
@@ -241,7 +284,7 @@ def test_same_named_switches_in_two_datacenters_stay_two(shapes):
     version 3) esx22 would be compared with the other datacenter's 9000: the false MT008."""
     facts = build_facts(load_snapshot(shapes[0]))
     proxies = {t.object: (t.mtu, t.proxy_mtu) for t in facts.teams if t.kind == "dvs" and t.vswitch == "DSwitch"}
-    assert proxies == {"esx21.shapes.example/DSwitch": (9000, 9000), "esx22.shapes.example/DSwitch": (1500, 1500)}
+    assert proxies == {"esx28.shapes.example/DSwitch": (9000, 9000), "esx22.shapes.example/DSwitch": (1500, 1500)}
     raw = json.loads(shapes[0].read_text())
     for switch in raw["distributed_switches"]:
         switch["uuid"] = None
