@@ -153,12 +153,13 @@ def _vswitch_uplinks(vswitch: vim.host.VirtualSwitch, pnic_names: dict[str, str]
 
 def vswitches(network: vim.host.NetworkInfo, rec: Recorder) -> list[StandardVSwitch]:
     pnic_names = {p.key: p.device for p in network.pnic or [] if p.key}
-    found = []
+    found: list[StandardVSwitch] = []
     for vswitch in network.vswitch or []:
         uplinks = _vswitch_uplinks(vswitch, pnic_names)
         policy = vswitch.spec.policy if vswitch.spec else None
         bridge = vswitch.spec.bridge if vswitch.spec else None
-        built = rec.build(
+        rec.append(
+            found,
             StandardVSwitch,
             f"vSwitch {vswitch.name}",
             name=vswitch.name,
@@ -168,8 +169,6 @@ def vswitches(network: vim.host.NetworkInfo, rec: Recorder) -> list[StandardVSwi
             teaming=host_teaming(policy.nicTeaming if policy else None, uplinks),
             discovery=discovery(getattr(bridge, "linkDiscoveryProtocolConfig", None)),
         )
-        if built is not None:
-            found.append(built)
     return found
 
 
@@ -177,7 +176,7 @@ def portgroups(network: vim.host.NetworkInfo, switches: list[StandardVSwitch], r
     """Port groups with the computed (effective) teaming, kept only where it differs from the vSwitch's,
     and which teaming fields each pins or inherits."""
     by_name = {vs.name: vs for vs in switches}
-    found = []
+    found: list[PortGroup] = []
     for pg in network.portgroup or []:
         vswitch = by_name.get(pg.spec.vswitchName)
         uplinks = vswitch.uplinks if vswitch else []
@@ -185,7 +184,8 @@ def portgroups(network: vim.host.NetworkInfo, switches: list[StandardVSwitch], r
         teaming = host_teaming(computed, uplinks) if computed is not None else None
         if vswitch is not None and teaming == vswitch.teaming:
             teaming = None
-        built = rec.build(
+        rec.append(
+            found,
             PortGroup,
             f"port group {pg.spec.name}",
             name=pg.spec.name,
@@ -195,8 +195,6 @@ def portgroups(network: vim.host.NetworkInfo, switches: list[StandardVSwitch], r
             teaming_set=teaming_set(pg.spec),
             members=[vnic.device for vnic in network.vnic or [] if vnic.portgroup == pg.spec.name],
         )
-        if built is not None:
-            found.append(built)
     return found
 
 
@@ -260,11 +258,12 @@ def vmks(
     names = dataclasses.replace(
         names, vswitch_of={pg.spec.name: pg.spec.vswitchName for pg in network.portgroup or [] if pg.spec}
     )
-    found = []
+    found: list[Vmk] = []
     for vnic in network.vnic or []:
         spec = vnic.spec
         ip = spec.ip if spec else None
-        built = rec.build(
+        rec.append(
+            found,
             Vmk,
             vnic.device or "vmk",
             name=vnic.device,
@@ -276,8 +275,6 @@ def vmks(
             services=services.get(vnic.device, []),
             netstack=(spec.netStackInstanceKey if spec else None) or "defaultTcpipStack",
         )
-        if built is not None:
-            found.append(built)
     return found
 
 
@@ -327,11 +324,12 @@ def neighbour(hint: Any, rec: Recorder | None = None) -> Neighbour | None:
 
 def pnics(network: vim.host.NetworkInfo, hints: HostHints | None, rec: Recorder) -> list[PhysicalNic]:
     by_device = {hint.device: hint for hint in (hints.network if hints else [])}
-    found = []
+    found: list[PhysicalNic] = []
     for pnic in network.pnic or []:
         actual, configured = pnic.linkSpeed, pnic.spec.linkSpeed if pnic.spec else None
         hint = by_device.get(pnic.device)
-        built = rec.build(
+        rec.append(
+            found,
             PhysicalNic,
             pnic.device or "pNIC",
             name=pnic.device,
@@ -345,8 +343,6 @@ def pnics(network: vim.host.NetworkInfo, hints: HostHints | None, rec: Recorder)
             configured_duplex=("full" if configured.duplex else "half") if configured else None,
             neighbour=neighbour(hint, rec) if hint is not None else None,
         )
-        if built is not None:
-            found.append(built)
     return found
 
 
@@ -357,12 +353,13 @@ def pci_devices(
     if devices is None:
         return None
     nic_by_pci = {nic.pci: nic.name for nic in nics if nic.pci}
-    found = []
+    found: list[PciLink] = []
     for device in devices:
         device_class = (device.classId or 0) & 0xFFFF
         if device_class >> 8 != NETWORK_CLASS and device.id not in nic_by_pci and device.id not in hba_pci:
             continue
-        built = rec.build(
+        rec.append(
+            found,
             PciLink,
             f"PCI device {device.id}",
             address=device.id,
@@ -371,8 +368,6 @@ def pci_devices(
             device_class=getattr(device, "deviceClassName", None) or f"{device_class:04x}",
             nic=nic_by_pci.get(device.id),
         )
-        if built is not None:
-            found.append(built)
     return found
 
 
@@ -397,7 +392,7 @@ def iscsi_adapters(
     adapters: list[Any] | None, nics: list[PhysicalNic], hints: HostHints | None, rec: Recorder
 ) -> list[IscsiAdapter]:
     nic_by_pci = {nic.pci: nic.name for nic in nics if nic.pci}
-    found = []
+    found: list[IscsiAdapter] = []
     for hba in adapters or []:
         if not isinstance(hba, vim.host.InternetScsiHba):
             continue
@@ -409,7 +404,8 @@ def iscsi_adapters(
         else:
             kind = "independent"
         bound = (hints.bound_vnics.get(hba.device, []) if hints else []) or []
-        built = rec.build(
+        rec.append(
+            found,
             IscsiAdapter,
             f"iSCSI adapter {hba.device}",
             name=hba.device,
@@ -418,8 +414,6 @@ def iscsi_adapters(
             pnic=nic_by_pci.get(hba.pci) if kind == "dependent" and hba.pci else None,
             targets=_targets(hba),
         )
-        if built is not None:
-            found.append(built)
     return found
 
 
@@ -537,11 +531,12 @@ def host_uplinks(proxy_switch: vim.host.HostProxySwitch) -> dict[str, str]:
 
 def _lags(config: Any, rec: Recorder) -> list[Lag]:
     """The enhanced-LACP groups; each field but the name is optional in the API and unknown when unset."""
-    found = []
+    found: list[Lag] = []
     for lag in getattr(config, "lacpGroupConfig", None) or []:
         if lag.uplinkNum is None:
             rec.note(f"LAG {lag.name}: uplinkNum not reported; its port count is unknown")
-        built = rec.build(
+        rec.append(
+            found,
             Lag,
             f"LAG {lag.name}",
             name=lag.name,
@@ -549,8 +544,6 @@ def _lags(config: Any, rec: Recorder) -> list[Lag]:
             load_balance=lag.loadbalanceAlgorithm or None,
             uplink_count=lag.uplinkNum,
         )
-        if built is not None:
-            found.append(built)
     return found
 
 
@@ -588,7 +581,7 @@ def distributed_switch(
     uplink_names = [*(getattr(uplink_policy, "uplinkPortName", None) or []), *(lag.name for lag in lags)]
     lag_names = {lag.name for lag in lags}
     uplink_pgs = {ref._moId for ref in getattr(config, "uplinkPortgroup", None) or []}
-    dv_portgroups = []
+    dv_portgroups: list[DvPortgroup] = []
     for pg in portgroups_of_dvs:
         uplink = bool(pg.get("config.uplink")) or pg.ref._moId in uplink_pgs
         port_config = pg.get("config.defaultPortConfig")
@@ -597,7 +590,8 @@ def distributed_switch(
         # An NSX port group's teaming and VLAN are NSX's (uplink profile, segment): unknown here, never
         # the defaults an empty vCenter policy would read as.
         teaming = None if nsx else dvs_teaming(getattr(port_config, "uplinkTeamingPolicy", None), uplink_names)
-        built = rec.build(
+        rec.append(
+            dv_portgroups,
             DvPortgroup,
             f"port group {pg.get('name')}",
             name=pg.get("name"),
@@ -611,8 +605,6 @@ def distributed_switch(
             uplink=uplink,
             lacp=_basic_lacp(port_config) if uplink else None,
         )
-        if built is not None:
-            dv_portgroups.append(built)
     return rec.build(
         DistributedSwitch,
         "distributed switch",
