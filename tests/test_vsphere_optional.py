@@ -126,8 +126,7 @@ def test_a_dvs_without_config_is_unknown_and_named():
     found, errors = switch(None)
     assert (found.max_mtu, found.lacp_api_version, found.lags, found.discovery) == (None, None, [], None)
     assert errors == [
-        "distributed switch DSwitch: config not returned; its MTU, LACP, LAGs, uplink names and discovery protocol "
-        "are unknown"
+        "distributed switch config not returned: its MTU, LACP, LAGs, uplink names and discovery protocol are unknown"
     ]
 
 

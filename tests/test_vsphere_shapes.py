@@ -126,7 +126,7 @@ def test_every_host_is_recorded_and_each_gap_is_a_named_collection_error(shapes)
     ]
     # The terminal says each gap on one line, naming host or switch.
     assert "esx25.shapes.example: config.network not returned" in outcome.output
-    assert "DSwitch-NoConfig: distributed switch DSwitch-NoConfig: config not returned" in outcome.output
+    assert "DSwitch-NoConfig: distributed switch config not returned" in outcome.output
 
 
 def test_multi_line_lldp_and_cdp_text_is_kept_escaped_never_refused(shapes):
@@ -195,8 +195,7 @@ def test_a_switch_without_config_and_a_lag_without_port_count_are_unknown_not_de
     assert (noconfig.max_mtu, noconfig.lacp_api_version, noconfig.lags, noconfig.discovery) == (None, None, [], None)
     assert [m.host.split(".")[0] for m in noconfig.hosts] == ["esx29"]  # its members are still known
     assert errors_of(snapshot, "DSwitch-NoConfig") == [
-        "distributed switch DSwitch-NoConfig: config not returned; its MTU, LACP, LAGs, uplink names and discovery "
-        "protocol are unknown"
+        "distributed switch config not returned: its MTU, LACP, LAGs, uplink names and discovery protocol are unknown"
     ]
     lag = dvs(snapshot, "DSwitch-Lag").lags[0]
     assert (lag.name, lag.mode, lag.load_balance, lag.uplink_count) == ("lag1", "active", "srcDestIp", None)

@@ -573,8 +573,8 @@ def distributed_switch(
     config = dvs.get("config")
     if config is None and "config" not in dvs.missing:
         rec.note(
-            f"distributed switch {dvs.get('name')}: config not returned; its MTU, LACP, LAGs, uplink names and "
-            "discovery protocol are unknown"
+            "distributed switch config not returned: its MTU, LACP, LAGs, uplink names and discovery protocol "
+            "are unknown"
         )
     lags = _lags(config, rec)
     uplink_policy = getattr(config, "uplinkPortPolicy", None)
