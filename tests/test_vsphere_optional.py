@@ -192,3 +192,27 @@ def test_unset_teaming_policy_and_beacon_are_unknown_and_skip_the_rules_that_rea
     assert "vSphere HostNicFailureCriteria.checkBeacon not read" in team.missing["failure_detection"]
     dvs_teaming = convert.dvs_teaming(DVS.UplinkPortTeamingPolicy(), ["uplink1"])
     assert (dvs_teaming.policy, dvs_teaming.failure_detection, dvs_teaming.unused) == (None, None, ["uplink1"])
+
+
+def test_a_vnic_with_a_refused_label_leaves_only_that_vnic_out():
+    def card(label: str) -> vim.vm.device.VirtualVmxnet3:
+        backing = vim.vm.device.VirtualEthernetCard.NetworkBackingInfo(deviceName="VM-Prod")
+        return vim.vm.device.VirtualVmxnet3(
+            key=4000, deviceInfo=vim.Description(label=label, summary=""), backing=backing
+        )
+
+    vm = Retrieved(
+        ref=vim.VirtualMachine("vm-1"),
+        props={
+            "name": "app01",
+            "runtime.host": vim.HostSystem("host-7"),
+            "config.hardware.numCPU": 4,
+            "config.hardware.device": [card("Network adapter 1"), card("Network\nadapter 2")],
+        },
+    )
+    refused: list = []
+    found = convert.vms_by_host([vm], {}, refused)["host-7"][0]
+    assert (found.name, [nic.label for nic in found.nics]) == ("app01", ["Network adapter 1"])
+    assert [(e.target, e.reason.split(":")[0]) for e in refused] == [
+        ("app01", "virtual machine vNIC Network\\nadapter 2 not recorded")
+    ]

@@ -6,11 +6,9 @@ import dataclasses
 import ipaddress
 from typing import Any, Literal, cast
 
-from pydantic import ValidationError
 from pyVmomi import vim
 
 from hostlint import vlans
-from hostlint.collect.refused import refused as refused_error
 from hostlint.collect.vsphere.hints import HostHints
 from hostlint.collect.vsphere.record import Recorder
 from hostlint.collect.vsphere.retrieve import Retrieved
@@ -648,24 +646,32 @@ def _vnic_backing(backing: Any, dv_portgroup_names: dict[str, str]) -> tuple[str
     return None, None, None
 
 
-def virtual_machine(vm: Retrieved, dv_portgroup_names: dict[str, str]) -> VirtualMachine:
-    nics = []
+def virtual_machine(
+    vm: Retrieved, dv_portgroup_names: dict[str, str], rec: Recorder | None = None
+) -> VirtualMachine | None:
+    """One VM, or None when its name is refused (in `rec`); a refused vNIC label leaves that vNIC out."""
+    rec = rec or Recorder(vm.get("name") or vm.ref._moId, "vcenter")
+    nics: list[VmNic] = []
     for device in vm.get("config.hardware.device") or []:
         if not isinstance(device, vim.vm.device.VirtualEthernetCard):
             continue
         kind = type(device).__name__.rsplit(".", 1)[-1]
         portgroup, switch_kind, portgroup_key = _vnic_backing(device.backing, dv_portgroup_names)
-        nics.append(
-            VmNic(
-                label=device.deviceInfo.label if device.deviceInfo else f"ethernet-{device.key}",
-                model=VNIC_MODELS.get(kind, kind),
-                portgroup=portgroup,
-                mac=device.macAddress or None,
-                switch_kind=switch_kind,
-                portgroup_key=portgroup_key,
-            )
+        label = device.deviceInfo.label if device.deviceInfo else f"ethernet-{device.key}"
+        rec.append(
+            nics,
+            VmNic,
+            f"virtual machine vNIC {label}",
+            label=label,
+            model=VNIC_MODELS.get(kind, kind),
+            portgroup=portgroup,
+            mac=device.macAddress or None,
+            switch_kind=switch_kind,
+            portgroup_key=portgroup_key,
         )
-    return VirtualMachine(
+    return rec.build(
+        VirtualMachine,
+        "virtual machine",
         name=vm.get("name"),
         # Config not retrieved (no permission on the VM): unknown, not one vCPU without hot-add. Where the
         # config was read, an unset cpuHotAddEnabled is the API's default, off.
@@ -678,21 +684,22 @@ def virtual_machine(vm: Retrieved, dv_portgroup_names: dict[str, str]) -> Virtua
 def vms_by_host(
     vms: list[Retrieved], dv_portgroup_names: dict[str, str], refused: list[CollectionError] | None = None
 ) -> dict[str, list[VirtualMachine]]:
-    """Virtual machines (not templates) by the managed object id of the host they run on; a VM the
-    snapshot cannot hold (a name with a control character) is a collection error in `refused`."""
+    """Virtual machines (not templates) by the managed object id of the host they run on. What the
+    snapshot cannot hold (a VM name with a control character, a bad vNIC) is a collection error in
+    `refused`; without `refused`, it raises ValueError."""
     found: dict[str, list[VirtualMachine]] = {}
     for vm in sorted(vms, key=lambda v: v.get("name") or ""):
         host = vm.get("runtime.host")
         if host is None or vm.get("config.template"):
             continue
-        try:
-            converted = virtual_machine(vm, dv_portgroup_names)
-        except ValidationError as exc:
-            if refused is None:
-                raise
-            refused.append(refused_error(vm.get("name") or vm.ref._moId, "vcenter", "virtual machine", exc))
-            continue
-        found.setdefault(host._moId, []).append(converted)
+        rec = Recorder(vm.get("name") or vm.ref._moId, "vcenter")
+        converted = virtual_machine(vm, dv_portgroup_names, rec)
+        if rec.errors and refused is None:
+            raise ValueError("; ".join(e.reason for e in rec.errors))
+        refused = refused if refused is not None else []
+        refused.extend(rec.errors)
+        if converted is not None:
+            found.setdefault(host._moId, []).append(converted)
     return found
 
 

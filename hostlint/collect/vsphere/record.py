@@ -42,13 +42,13 @@ class Recorder:
     def note(self, reason: str) -> None:
         self.errors.append(CollectionError(target=self.target, kind=self.kind, reason=reason))
 
-    def append(self, into: list[M], model: type[M], what: str, **values: Any) -> None:
+    def append(self, into: list[M], model: type[M], what: str, /, **values: Any) -> None:
         """`build`, added to `into` unless left out."""
         built = self.build(model, what, **values)
         if built is not None:
             into.append(built)
 
-    def build(self, model: type[M], what: str, **values: Any) -> M | None:
+    def build(self, model: type[M], what: str, /, **values: Any) -> M | None:
         """`model(**values)`; a refused optional field becomes None, a refused list item is left out
         (each with a collection error); a refused required field (an identifier) leaves the object
         out, named. `what` names the object for a reader: `vmnic0 neighbour`, `vmk1`."""
