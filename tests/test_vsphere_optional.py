@@ -216,3 +216,15 @@ def test_a_vnic_with_a_refused_label_leaves_only_that_vnic_out():
     assert [(e.target, e.reason.split(":")[0]) for e in refused] == [
         ("app01", "virtual machine vNIC Network\\nadapter 2 not recorded")
     ]
+
+
+def test_unset_link_discovery_config_is_unknown_not_off():
+    bridge = vim.host.VirtualSwitch.BondBridge(nicDevice=["vmnic0"])
+    vswitch = vim.host.VirtualSwitch(
+        name="vSwitch0", mtu=1500, spec=vim.host.VirtualSwitch.Specification(bridge=bridge)
+    )
+    found, _ = converted({"config.network": network(vswitch=[vswitch])})
+    assert found.vswitches[0].discovery is None
+    assert switch(DVS.ConfigInfo(maxMtu=1500))[0].discovery is None
+    off = vim.host.LinkDiscoveryProtocolConfig(protocol="cdp", operation="none")
+    assert switch(DVS.ConfigInfo(maxMtu=1500, linkDiscoveryProtocolConfig=off))[0].discovery.operation == "none"

@@ -76,7 +76,7 @@ def _vswitches(snapshot: Snapshot) -> Sheet:
                 vswitch.mtu,
                 joined(vswitch.uplinks),
                 *_teaming(vswitch.teaming),
-                vswitch.discovery.protocol,
+                vswitch.discovery.protocol if vswitch.discovery else None,
             )
     return sheet
 

@@ -70,7 +70,8 @@ class StandardVSwitch(Model):
     mtu: EsxiMtu | None = None
     uplinks: list[Name] = Field(default_factory=list)
     teaming: Teaming = Field(default_factory=Teaming)
-    discovery: Discovery = Field(default_factory=Discovery)
+    # None: the bridge's linkDiscoveryProtocolConfig was not reported.
+    discovery: Discovery | None = Field(default_factory=Discovery)
 
 
 Inheritance = Literal["inherited", "pinned"]

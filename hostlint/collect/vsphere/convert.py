@@ -127,9 +127,11 @@ def dvs_teaming(policy: Any, uplink_names: list[str]) -> Teaming:
     )
 
 
-def discovery(config: vim.host.LinkDiscoveryProtocolConfig | None) -> Discovery:
+def discovery(config: vim.host.LinkDiscoveryProtocolConfig | None) -> Discovery | None:
+    """CDP/LLDP of a vSwitch or distributed switch; the config is optional in the API: unset is unknown
+    (a switch with discovery off reports operation `none`)."""
     if config is None:
-        return Discovery(protocol="none", operation="none")
+        return None
     # The API's names are the model's; pydantic refuses any other.
     return Discovery(
         protocol=cast(DiscoveryProtocol, config.protocol or "none"),
@@ -616,7 +618,7 @@ def distributed_switch(
         lags=lags,
         portgroups=dv_portgroups,
         hosts=members,
-        discovery=discovery(getattr(config, "linkDiscoveryProtocolConfig", None)) if config is not None else None,
+        discovery=discovery(getattr(config, "linkDiscoveryProtocolConfig", None)),
     )
 
 
