@@ -11,6 +11,7 @@ import yaml
 from hostlint.check import check_snapshot
 from hostlint.history.drift import snapshot_drift
 from hostlint.join import build_facts
+from hostlint.report.locations import Locator
 from hostlint.rules import load_rules
 from hostlint.snapshot import Snapshot, load_site
 from hostlint.snapshot.esxi import DistributedSwitch
@@ -72,3 +73,21 @@ def test_drift_tells_two_datacenters_switches_of_one_name_apart():
 
     drift = snapshot_drift(site(1500), site(9000))
     assert [(d.object, d.field, d.before, d.after) for d in drift] == [("DSwitch@DC-East", "max_mtu", 1500, 9000)]
+
+
+def test_a_findings_location_is_its_own_switch_among_same_named_ones(tmp_path):
+    site = {
+        "schema_version": 3,
+        "esxi_hosts": [{"name": "esx28"}, {"name": "esx22", "datacenter": "DC-East"}],
+        "distributed_switches": [
+            {"name": "DSwitch", "uuid": "u-west", "hosts": [{"host": "esx28", "mtu": 9000}]},
+            {"name": "DSwitch", "uuid": "u-east", "datacenter": "DC-East", "hosts": [{"host": "esx22", "mtu": 1500}]},
+        ],
+    }
+    path = tmp_path / "site.json"
+    path.write_text(json.dumps(site, indent=2))
+    locator = Locator([path])
+    assert locator.locate("esx28/DSwitch").pointer == "/distributed_switches/0"
+    east = locator.locate("esx22/DSwitch")
+    assert east.pointer == "/distributed_switches/1"
+    assert '"host": "esx22"' in path.read_text().splitlines()[east.line - 1]
