@@ -163,8 +163,17 @@ def test_vmks_on_nsx_on_a_portless_dv_port_and_on_an_opaque_network_are_their_ow
         nsx_pg.key,
         switch.uuid,
     )
-    assert (vmks["vmk11"].network, vmks["vmk11"].portgroup) == ("opaque", None)
-    assert vmks["vmk11"].opaque_network == "7f3c1a52-4c1e-4d67-9a55-2b8f1c0e6d10"
+    segment, unlisted = vmks["vmk11"], vmks["vmk12"]
+    assert (segment.network, segment.portgroup, segment.opaque_network) == (
+        "opaque",
+        "seg-storage",
+        "7f3c1a52-4c1e-4d67-9a55-2b8f1c0e6d10",
+    )
+    assert (unlisted.network, unlisted.portgroup, unlisted.opaque_network) == (
+        "opaque",
+        None,
+        "0b6e44c1-93d2-4a8e-8f0e-5d1c2a7b9e31",
+    )
     portless = vmks["vmk2"]
     assert (portless.network, portless.portgroup, portless.dvswitch, portless.dv_port) == (
         "distributed",
@@ -238,7 +247,8 @@ def test_nsx_and_portless_vmks_are_named_skips_not_passes(checked):
         "is on NSX port group nsx-overlay-tep: its uplinks, teaming and MTU are NSX's"
         in skipped[("MT001", "esx26.shapes.example/vmk10")]
     )
-    assert "is on NSX segment 7f3c1a52" in skipped[("MT001", "esx26.shapes.example/vmk11")]
+    assert "is on NSX segment seg-storage: its uplinks" in skipped[("MT001", "esx26.shapes.example/vmk11")]
+    assert "is on NSX segment 0b6e44c1-93d2" in skipped[("MT001", "esx26.shapes.example/vmk12")]
     assert "which belongs to no port group" in skipped[("MT001", "esx27.shapes.example/vmk2")]
     # The LAG without a port count skips the rule that compares it, naming the API property.
     assert "VMwareDvsLacpGroupConfig.uplinkNum" in skipped[("LG009", "esx30.shapes.example/DSwitch-Lag/dvpg-lag")]

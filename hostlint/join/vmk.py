@@ -32,8 +32,8 @@ def _nsx_reason(host: str, vmk: Vmk, where: str) -> str:
 def _placement(host: str, vmk: Vmk) -> tuple[str, str | None]:
     """The vmk's port group as shown, and why its team is unknown where it has none hostlint can read."""
     if vmk.network == "opaque":
-        where = f"NSX segment {vmk.opaque_network or '(unnamed opaque network)'}"
-        return where, _nsx_reason(host, vmk, where)
+        where = f"NSX segment {vmk.portgroup or vmk.opaque_network or '(unnamed opaque network)'}"
+        return vmk.portgroup or where, _nsx_reason(host, vmk, where)
     if vmk.network == "nsx":
         return vmk.portgroup or "", _nsx_reason(host, vmk, f"NSX port group {vmk.portgroup}")
     if vmk.portgroup is None and vmk.dvswitch:

@@ -171,8 +171,9 @@ class DistributedSwitch(Model):
 
 @leaf
 class Vmk:
-    """`portgroup` None: a vmk on a distributed port that belongs to no port group, or on an NSX-T
-    opaque network (`opaque_network` names it). `dvswitch_uuid` and `portgroup_key` identify a
+    """`portgroup` None: a vmk on a distributed port that belongs to no port group. On an NSX-T opaque
+    network, `portgroup` is the segment's name (None where the host does not list it) and
+    `opaque_network` its id. `dvswitch_uuid` and `portgroup_key` identify a
     distributed switch and port group whose names may repeat."""
 
     name: Name

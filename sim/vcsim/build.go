@@ -615,6 +615,12 @@ func (inv *inventory) configureHost(h Host, switches []Dvs) error {
 			nic.Spec.OpaqueNetwork = &types.HostVirtualNicOpaqueNetworkSpec{
 				OpaqueNetworkId: vmk.OpaqueNetwork, OpaqueNetworkType: "nsx.LogicalSwitch",
 			}
+			if vmk.Portgroup != "" {
+				// The segment as the host lists it (config.network.opaqueNetwork): its name.
+				network.OpaqueNetwork = append(network.OpaqueNetwork, types.HostOpaqueNetworkInfo{
+					OpaqueNetworkId: vmk.OpaqueNetwork, OpaqueNetworkName: vmk.Portgroup, OpaqueNetworkType: "nsx.LogicalSwitch",
+				})
+			}
 		} else if vmk.DvSwitch != "" {
 			dvs, ok := inv.dvs[dvsKey(h.Datacenter, vmk.DvSwitch)]
 			if !ok {

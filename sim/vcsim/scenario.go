@@ -80,8 +80,9 @@ type Vmk struct {
 	Mac       string   `yaml:"mac"`
 	Services  []string `yaml:"services"`
 	Netstack  string   `yaml:"netstack"`
-	// "opaque": on an NSX-T segment of an N-VDS (spec.opaqueNetwork), OpaqueNetwork naming it. A vmk
-	// with a dvswitch and no portgroup sits on a distributed port of no port group.
+	// "opaque": on an NSX-T segment of an N-VDS (spec.opaqueNetwork), OpaqueNetwork its id and Portgroup
+	// its name (listed in config.network.opaqueNetwork; unset: not listed). A vmk with a dvswitch and no
+	// portgroup sits on a distributed port of no port group.
 	Network       string `yaml:"network"`
 	OpaqueNetwork string `yaml:"opaque_network"`
 }

@@ -242,7 +242,9 @@ def _vmk_network(vnic: vim.host.VirtualNic, names: NetworkNames, rec: Recorder) 
             )
         return where
     if opaque is not None:
-        return {"network": "opaque", "portgroup": None, "opaque_network": opaque.opaqueNetworkId or None}
+        # The segment's name, where the host lists it (config.network.opaqueNetwork); its id identifies it.
+        segment = names.opaque.get(opaque.opaqueNetworkId or "")
+        return {"network": "opaque", "portgroup": segment, "opaque_network": opaque.opaqueNetworkId or None}
     portgroup = vnic.portgroup or (spec.portgroup if spec else None) or None
     if portgroup is None:
         rec.note(f"{vnic.device}: no port group, distributed port or opaque network reported")
@@ -256,7 +258,9 @@ def vmks(
     rec: Recorder,
 ) -> list[Vmk]:
     names = dataclasses.replace(
-        names, vswitch_of={pg.spec.name: pg.spec.vswitchName for pg in network.portgroup or [] if pg.spec}
+        names,
+        vswitch_of={pg.spec.name: pg.spec.vswitchName for pg in network.portgroup or [] if pg.spec},
+        opaque={n.opaqueNetworkId: n.opaqueNetworkName for n in network.opaqueNetwork or [] if n.opaqueNetworkName},
     )
     found: list[Vmk] = []
     for vnic in network.vnic or []:
@@ -432,12 +436,14 @@ def _bool_or_none(value: object) -> bool | None:
 @dataclasses.dataclass(frozen=True)
 class NetworkNames:
     """What the host's references point at: distributed switch uuid -> name, distributed port group
-    key -> name, the keys of NSX-backed port groups; per host, standard port group -> vSwitch."""
+    key -> name, the keys of NSX-backed port groups; per host, standard port group -> vSwitch and
+    opaque network (NSX-T segment) id -> name."""
 
     dvs: dict[str, str] = dataclasses.field(default_factory=dict)
     portgroups: dict[str, str] = dataclasses.field(default_factory=dict)
     nsx: frozenset[str] = frozenset()
     vswitch_of: dict[str, str] = dataclasses.field(default_factory=dict)
+    opaque: dict[str, str] = dataclasses.field(default_factory=dict)  # NSX-T segment id -> name, per host
 
 
 @dataclasses.dataclass(frozen=True)

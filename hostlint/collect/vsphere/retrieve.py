@@ -38,7 +38,7 @@ HOST_PROPERTIES = (
 # these (PCI devices and the VMkernel NICs offered to each service are most of a host's XML). A
 # field not named here holds fastparse.NotRead, which raises when used; the pyvmomi parser builds all.
 HOST_PROJECTIONS = {
-    "config.network": Projection.only("pnic", "vswitch", "portgroup", "vnic", "proxySwitch"),
+    "config.network": Projection.only("pnic", "vswitch", "portgroup", "vnic", "proxySwitch", "opaqueNetwork"),
     "config.virtualNicManagerInfo": Projection.within(
         netConfig=Projection.within(candidateVnic=Projection.only("key", "device"))
     ),
