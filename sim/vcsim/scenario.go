@@ -22,7 +22,7 @@ type Scenario struct {
 
 // Unset names one optional vSphere API property left unset on one object, a shape real servers
 // return and the simulator never does: `config.network` of a host, `config` of a distributed switch,
-// `uplinkNum` of a LAG (dvs and lag), `maxMtu` of a distributed switch.
+// `uplinkNum` of a LAG (dvs and lag), `maxMtu` of a distributed switch (one of the default datacenter).
 type Unset struct {
 	Host     string `yaml:"host"`
 	Dvs      string `yaml:"dvs"`
