@@ -39,6 +39,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 from pyVmomi import vim
 
@@ -225,6 +226,14 @@ def _parse_share(profiler: cProfile.Profile, seconds: float) -> dict:
     return {"pyvmomi_deserialize_seconds": parse, "share_of_total": parse / seconds if seconds else 0.0}
 
 
+def _datacenter(entity: Any) -> str | None:
+    """The datacenter above an object, walking `parent` one property access at a time."""
+    parent = entity.parent
+    while parent is not None and not isinstance(parent, vim.Datacenter):
+        parent = parent.parent
+    return parent.name if parent is not None else None
+
+
 def run_naive(sim, sample: int | None = None) -> tuple[dict, Snapshot]:
     """What a straightforward pyvmomi script does: walk the objects, one property access at a time.
 
@@ -251,6 +260,7 @@ def run_naive(sim, sample: int | None = None) -> tuple[dict, Snapshot]:
             "configManager.networkSystem": manager.networkSystem,
             "configManager.iscsiManager": manager.iscsiManager,
             "hardware.pciDevice": host.hardware.pciDevice,
+            "parent": host.parent,
         }
         record = Retrieved(ref=host, props=props)
         hosts.append(record)
@@ -271,26 +281,40 @@ def run_naive(sim, sample: int | None = None) -> tuple[dict, Snapshot]:
     dvs_view = content.viewManager.CreateContainerView(content.rootFolder, [vim.DistributedVirtualSwitch], True)
     snapshot = Snapshot(source=f"vsphere:{endpoint}")
     dvs_names, pg_names, switches = {}, {}, []
+    datacenters: dict[str, str | None] = {}
     for dvs in dvs_view.view:
         record = Retrieved(ref=dvs, props={"name": dvs.name, "uuid": dvs.uuid, "config": dvs.config})
+        datacenters[dvs._moId] = _datacenter(dvs)
         portgroups = []
         for pg in dvs.portgroup:
             config = pg.config
             props = {"name": pg.name, "key": pg.key, "config.defaultPortConfig": config.defaultPortConfig}
+            props["config.backingType"] = config.backingType
             portgroups.append(Retrieved(ref=pg, props={**props, "config.uplink": config.uplink}))
         dvs_names[record.get("uuid")] = record.get("name")
         pg_names.update({pg.get("key"): pg.get("name") for pg in portgroups})
         switches.append((record, portgroups))
     dvs_view.DestroyView()
     vms_on = convert.vms_by_host(vms, pg_names)
+    datacenters.update({host.ref._moId: _datacenter(host.ref) for host in hosts})
+    source = convert.Source(
+        vcenter=vcenter,
+        instance_uuid=(content.about.instanceUuid or None) if vcenter else None,
+        datacenters={moid: name for moid, name in datacenters.items() if name is not None},
+    )
+    nsx = frozenset(pg.get("key") for _, pgs in switches for pg in pgs if pg.get("config.backingType") == "nsx")
+    names = convert.NetworkNames(dvs=dvs_names, portgroups=pg_names, nsx=nsx)
     for host in sorted(hosts, key=lambda h: h.get("name")):
-        esxi = convert.esxi_host(host, hints.get(host.ref._moId), vcenter, dvs_names, pg_names)
-        esxi.vms = vms_on.get(host.ref._moId, [])
-        snapshot.esxi_hosts.append(esxi)
+        esxi = convert.esxi_host(host, hints.get(host.ref._moId), source, names)
+        if esxi is not None:
+            esxi.vms = vms_on.get(host.ref._moId, [])
+            snapshot.esxi_hosts.append(esxi)
     members = dvs_members(hosts)
     for record, portgroups in sorted(switches, key=lambda s: s[0].get("name")):
         own = sorted(members.get(record.get("uuid"), []), key=lambda m: m.host)
-        snapshot.distributed_switches.append(convert.distributed_switch(record, portgroups, own))
+        converted = convert.distributed_switch(record, portgroups, own, source)
+        if converted is not None:
+            snapshot.distributed_switches.append(converted)
     seconds = time.perf_counter() - started
     stats = sim.stats()
     disconnect(si)

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from hostlint.snapshot import SnapshotError, load_site, load_snapshot
+from hostlint.snapshot import Snapshot, SnapshotError, load_site, load_snapshot
 
 LAB = Path(__file__).parent.parent / "fixtures" / "labs" / "clean"
 
@@ -81,3 +81,49 @@ def test_round_trip_keeps_everything() -> None:
     site = load_site([LAB])
     again = type(site).model_validate_json(site.model_dump_json())
     assert again == site
+
+
+# --- schema version 3: ids, migration from version 2 ---------------------------------------------
+
+
+def test_every_version_2_fixture_loads_as_version_3_with_its_facts_unchanged() -> None:
+    fixtures = sorted((Path(__file__).parent.parent / "fixtures").rglob("*.json"))
+    version_2 = [path for path in fixtures if json.loads(path.read_text()).get("schema_version") == 2]
+    assert len(version_2) > 10
+    for path in version_2:
+        raw = json.loads(path.read_text())
+        loaded = load_snapshot(path)
+        assert loaded.schema_version == 3, path
+        # The migration changes only the version: the file read as version 3 is the same snapshot, and
+        # every id is unknown (objects are identified by name, as before).
+        assert Snapshot.model_validate({**raw, "schema_version": 3}) == loaded, path
+        assert all(h.moid is None and h.vcenter_uuid is None for h in loaded.esxi_hosts), path
+        assert all(d.uuid is None for d in loaded.distributed_switches), path
+
+
+def test_version_1_and_unknown_versions_are_refused_with_what_is_read(tmp_path: Path) -> None:
+    with pytest.raises(SnapshotError, match=r"schema_version 1 is no longer read.*set schema_version 3"):
+        load_snapshot(_write(tmp_path, "v1.json", {"schema_version": 1}))
+    with pytest.raises(SnapshotError, match=r"unsupported schema_version 4; this hostlint reads versions 2, 3"):
+        load_snapshot(_write(tmp_path, "v4.json", {"schema_version": 4}))
+
+
+def _host(name: str, vcenter_uuid: str | None, moid: str | None) -> dict:
+    return {"name": name, "vcenter_uuid": vcenter_uuid, "moid": moid}
+
+
+def test_hosts_and_switches_sharing_a_name_merge_when_their_ids_differ(tmp_path: Path) -> None:
+    def part(uuid: str) -> dict:
+        return {
+            "schema_version": 3,
+            "esxi_hosts": [_host("esx01", f"vc-{uuid}", "host-10")],
+            "distributed_switches": [{"name": "DSwitch", "uuid": f"dvs-{uuid}"}],
+        }
+
+    site = load_site([_write(tmp_path, "a.json", part("a")), _write(tmp_path, "b.json", part("b"))])
+    assert [(h.name, h.vcenter_uuid) for h in site.esxi_hosts] == [("esx01", "vc-a"), ("esx01", "vc-b")]
+    assert [d.uuid for d in site.distributed_switches] == ["dvs-a", "dvs-b"]
+    # The same host (same vCenter, same id) in two files is still one object twice: an error.
+    _write(tmp_path, "c.json", part("a"))
+    with pytest.raises(SnapshotError, match=r"c\.json: ESXi host 'esx01' is also in .*a\.json"):
+        load_site([tmp_path])

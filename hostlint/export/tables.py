@@ -76,7 +76,7 @@ def _vswitches(snapshot: Snapshot) -> Sheet:
                 vswitch.mtu,
                 joined(vswitch.uplinks),
                 *_teaming(vswitch.teaming),
-                vswitch.discovery.protocol,
+                vswitch.discovery.protocol if vswitch.discovery else None,
             )
     return sheet
 
@@ -285,7 +285,11 @@ def _distributed(snapshot: Snapshot) -> list[Sheet]:
     lags = Sheet("DVS LAGs", "dvs_lags", ("Distributed switch", "LAG", "Mode", "Hash", "Ports"))
     for dvs in snapshot.distributed_switches:
         switches.add(
-            dvs.name, dvs.max_mtu, dvs.lacp_api_version, joined(m.host for m in dvs.hosts), dvs.discovery.protocol
+            dvs.name,
+            dvs.max_mtu,
+            dvs.lacp_api_version,
+            joined(m.host for m in dvs.hosts),
+            dvs.discovery.protocol if dvs.discovery else None,
         )
         for pg in dvs.portgroups:
             portgroups.add(dvs.name, pg.name, pg.vlan, pg.uplink_lag, *_teaming(pg.teaming))

@@ -121,8 +121,10 @@ def _set_teaming(snapshot: Snapshot, change: Change, update: dict[str, Any]) -> 
     if values["kind"] == "dvs-portgroup":
         dvs = next((d for d in snapshot.distributed_switches if d.name == values["vswitch"]), None)
         dv_pg = next((p for p in dvs.portgroups if p.name == values["portgroup"]), None) if dvs else None
-        if dv_pg is None:
-            raise ApplyError(f"no distributed port group {values['vswitch']}/{values['portgroup']}")
+        if dv_pg is None or dv_pg.teaming is None:
+            raise ApplyError(
+                f"no distributed port group {values['vswitch']}/{values['portgroup']} with a known teaming"
+            )
         dv_pg.teaming = dv_pg.teaming.model_copy(update=update)
         return
     vswitch = _vswitch(host, values["vswitch"])

@@ -11,10 +11,12 @@ An object that appears or disappears is one change of its `present` field.
 
 from __future__ import annotations
 
+from collections import Counter
 from typing import Any
 
 from pydantic import BaseModel
 
+from hostlint.join import qualified_hosts
 from hostlint.snapshot import Snapshot
 from hostlint.snapshot.esxi import EsxiHost, Teaming
 from hostlint.snapshot.kvm import KvmHost
@@ -68,13 +70,24 @@ def _esxi(host: EsxiHost) -> dict[str, tuple[str, Fields]]:
 
 def _distributed(snapshot: Snapshot) -> dict[str, tuple[str, Fields]]:
     objects: dict[str, tuple[str, Fields]] = {}
-    for dvs in snapshot.distributed_switches:
+    shared = Counter(dvs.name for dvs in snapshot.distributed_switches)
+    for switch in snapshot.distributed_switches:
+        where = ":".join(filter(None, (switch.vcenter, switch.datacenter))) or switch.uuid
+        dvs = (
+            switch.model_copy(update={"name": f"{switch.name}@{where}"})
+            if shared[switch.name] > 1 and where
+            else switch
+        )
         objects[dvs.name] = ("dvswitch", {"max_mtu": dvs.max_mtu, "lacp_api_version": dvs.lacp_api_version})
         for lag in dvs.lags:
             fields: Fields = {"mode": lag.mode, "load_balance": lag.load_balance, "uplink_count": lag.uplink_count}
             objects[f"{dvs.name}/{lag.name}"] = ("lag", fields)
         for portgroup in dvs.portgroups:
-            fields = {"vlan": portgroup.vlan, "uplink_lag": portgroup.uplink_lag, **_teaming(portgroup.teaming)}
+            fields = {
+                "vlan": portgroup.vlan,
+                "uplink_lag": portgroup.uplink_lag,
+                **(_teaming(portgroup.teaming) if portgroup.teaming else {}),
+            }
             objects[f"{dvs.name}/{portgroup.name}"] = ("dvportgroup", fields)
         for member in dvs.hosts:
             objects[f"{dvs.name}/{member.host}"] = ("dvs-host", {"uplinks": dict(sorted(member.uplinks.items()))})
@@ -135,7 +148,8 @@ def _kvm(host: KvmHost) -> dict[str, tuple[str, Fields]]:
 def flatten(snapshot: Snapshot) -> dict[str, tuple[str, Fields]]:
     """Every compared object of a snapshot: name -> (kind, fields)."""
     objects: dict[str, tuple[str, Fields]] = {}
-    for host in snapshot.esxi_hosts:
+    # Two hosts or switches of one name (two vCenters, two datacenters) are two objects, named as findings name them.
+    for host in qualified_hosts(snapshot.esxi_hosts):
         objects |= _esxi(host)
     objects |= _distributed(snapshot)
     for kvm_host in snapshot.kvm_hosts:

@@ -60,6 +60,11 @@ def _team(base: TeamFact, teaming: Teaming, uplinks: dict[str, UplinkFact]) -> T
             if nic in uplinks:
                 members.append(uplinks[nic].model_copy(update={"role": role, "team": team.object}))
     team.uplinks = members
+    # Optional in the API (HostNicTeamingPolicy.policy, failureCriteria.checkBeacon): unknown skips the rules
+    # that read them, naming the property.
+    for field, value in (("policy", teaming.policy), ("failure_detection", teaming.failure_detection)):
+        if value is None:
+            team.missing[field] = esxi_unknown(team.host, team.object.partition("/")[2] or team.object, field)
     active = [u for u in members if u.role == "active"]
     team.switches = sorted({u.switch for u in active if u.switch})
     team.logical_switches = sorted({u.logical_switch for u in active if u.logical_switch})
@@ -159,10 +164,64 @@ def _lag_teaming(base: TeamFact, teaming: Teaming, lags: dict[str, Lag], ports: 
     lag = lags[lag_name]
     base.lag = lag_name
     base.lag_mode = lag.mode
-    base.lag_hash = vocab.LAG_HASHES.get(lag.load_balance, lag.load_balance)
-    base.lag_hash_fields = vocab.hash_fields(base.lag_hash)
+    base.lag_hash = vocab.LAG_HASHES.get(lag.load_balance, lag.load_balance) if lag.load_balance else None
+    base.lag_hash_fields = vocab.hash_fields(base.lag_hash) if base.lag_hash else []
     base.lag_uplink_count = lag.uplink_count
+    # Each LAG field but its name is optional in the API: an unset one skips the rules that read it.
+    for field, value, prop in (
+        ("lag_mode", lag.mode, "lag_mode"),
+        ("lag_hash", lag.load_balance, "lag_hash"),
+        ("lag_uplink_count", lag.uplink_count, "lag_uplink_count"),
+    ):
+        if value is None:
+            base.missing[field] = esxi_unknown(base.host, f"LAG {lag_name}", prop)
     return teaming.model_copy(update={"active": [p for p in ports if p.startswith(f"{lag_name}-")]})
+
+
+def _basic_lacp(base: TeamFact, dvs: DistributedSwitch, teaming: Teaming, ports: list[str]) -> None:
+    """Basic LACP (vSphere 5.1-6.5, `lacpApiVersion` singleLag): LACP enabled on the uplink port group
+    bundles every uplink of the host into one LAG, hashed by the port groups' IP hash teaming."""
+    if dvs.lacp_api_version != "singleLag" or teaming.policy != "loadbalance_ip":
+        return
+    uplink_pg = next((pg for pg in dvs.portgroups if pg.uplink), None)
+    if uplink_pg is None or uplink_pg.lacp is None:
+        if uplink_pg is not None:
+            base.missing["lag"] = (
+                f"{base.host} {dvs.name}: single-LAG LACP of uplink port group {uplink_pg.name} not read "
+                "(VMwareUplinkLacpPolicy)"
+            )
+        return
+    if uplink_pg.lacp == "off":
+        return
+    base.lag = f"LACP of uplink port group {uplink_pg.name}"
+    base.lag_mode = uplink_pg.lacp
+    base.lag_hash = vocab.LAG_HASHES["srcDestIp"]
+    base.lag_hash_fields = vocab.hash_fields(base.lag_hash)
+    base.lag_uplink_count = len(ports)
+
+
+def dvs_key(dvs: DistributedSwitch) -> str:
+    """A distributed switch's identity: its UUID; its name only in snapshots that have no UUID."""
+    return f"uuid:{dvs.uuid}" if dvs.uuid else f"name:{dvs.name}"
+
+
+def member_of(dvs: DistributedSwitch, members: dict[str, DvsHostMember], host: EsxiHost) -> DvsHostMember | None:
+    """The host's membership of the switch: by managed object id within the switch's vCenter; by name
+    for snapshots without ids. A member recorded with its id is that host only, never a namesake."""
+    if host.moid is not None and host.vcenter == dvs.vcenter:
+        found = members.get(f"id:{host.moid}")
+        if found is not None:
+            return found
+    found = members.get(f"name:{host.name}")
+    if found is None:
+        return None
+    if (
+        found.host_id is not None
+        and host.moid is not None
+        and (found.host_id != host.moid or host.vcenter != dvs.vcenter)
+    ):
+        return None
+    return found
 
 
 def _proxy_teaming(ports: list[str], used: list[Teaming]) -> Teaming:
@@ -190,7 +249,7 @@ def _distributed_teams(
     switch, which carries the switch's MTU (MT002) and the proxy switch's own (MT008)."""
     pnics = {p.name: p for p in host.pnics}
     for dvs in dvswitches:
-        member = dvs_members[dvs.name].get(host.name)
+        member = member_of(dvs, dvs_members[dvs_key(dvs)], host)
         if member is None:
             continue
         uplinks = {port: _uplink(host, nic, pnics, index) for port, nic in member.uplinks.items()}
@@ -213,8 +272,10 @@ def _distributed_teams(
             proxy.missing["proxy_mtu"] = esxi_unknown(host.name, dvs.name, "proxy_mtu")
         used = []
         for pg in dvs.portgroups:
-            if pg.uplink:
-                continue  # the uplinks' own port group: no VM or vmk sits on it
+            if pg.uplink or pg.teaming is None:
+                # The uplinks' own port group: no VM or vmk sits on it. An NSX port group: its teaming is
+                # NSX's uplink profile, which the vSphere API does not show (its vmks say so).
+                continue
             base = proxy.model_copy(
                 update={
                     "object": f"{proxy.object}/{pg.name}",
@@ -225,6 +286,8 @@ def _distributed_teams(
                 }
             )
             teaming = _lag_teaming(base, pg.teaming, lags, ports)
+            if base.lag is None:
+                _basic_lacp(base, dvs, teaming, ports)
             used.append(teaming)
             pg_team = _team(base, teaming, uplinks)
             facts.teams.append(pg_team)
@@ -239,8 +302,17 @@ def _distributed_teams(
 
 
 def dvs_members(dvswitches: list[DistributedSwitch]) -> dict[str, dict[str, DvsHostMember]]:
-    """Each distributed switch's host members by host name, built once per site rather than per host."""
-    return {dvs.name: {m.host: m for m in dvs.hosts} for dvs in dvswitches}
+    """Each distributed switch's host members (by `id:` managed object id and `name:` host name) by the
+    switch's identity (dvs_key), built once per site rather than per host. Two switches of one name (the
+    default `DSwitch` in two datacenters) stay two."""
+    found: dict[str, dict[str, DvsHostMember]] = {}
+    for dvs in dvswitches:
+        by = found.setdefault(dvs_key(dvs), {})
+        for member in dvs.hosts:
+            by.setdefault(f"name:{member.host}", member)
+            if member.host_id is not None:
+                by[f"id:{member.host_id}"] = member
+    return found
 
 
 def esxi_facts(
@@ -259,6 +331,10 @@ def esxi_facts(
     iscsi_facts(host, facts.vmks[vmks_before:], facts)
     pcie_facts(host, facts)
     distributed = {
-        pg.name for dvs in dvswitches if host.name in members[dvs.name] for pg in dvs.portgroups if not pg.uplink
+        pg.name
+        for dvs in dvswitches
+        if member_of(dvs, members[dvs_key(dvs)], host) is not None
+        for pg in dvs.portgroups
+        if not pg.uplink
     }
     vm_facts(host, distributed, facts)

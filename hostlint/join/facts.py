@@ -78,11 +78,12 @@ class TeamFact(Fact):
     kind: str
     vswitch: str
     portgroup: str | None = None
-    policy: str
+    # None: not reported (`missing` says so)
+    policy: str | None
     active: list[str] = Field(default_factory=list)
     standby: list[str] = Field(default_factory=list)
     unused: list[str] = Field(default_factory=list)
-    failure_detection: str = "link"
+    failure_detection: str | None = "link"
     mtu: int | None = 1500
     # A `dvs` team's proxy switch MTU on this host (HostProxySwitch.mtu), which `mtu` (the switch's) should be.
     proxy_mtu: int | None = None
@@ -102,6 +103,9 @@ class VmkFact(Fact):
 
     name: str
     portgroup: str
+    # What it sits on: `standard`, `distributed`, `nsx` (an NSX port group of a VDS) or `opaque` (an
+    # NSX-T segment of an N-VDS); on the last two the uplinks and teaming are NSX's and not known.
+    kind: str = "standard"
     vswitch: str | None = None
     dvswitch: str | None = None
     vswitch_mtu: int | None = None
@@ -208,7 +212,7 @@ class BondFact(TeamFact):
     """A KVM host's Linux or Open vSwitch bond (kind `bond` / `ovs-bond`; `policy` is the bond mode,
     None when not read, with the reason in `missing`)."""
 
-    policy: str | None  # type: ignore[assignment]
+    policy: str | None
     implementation: str = "linux"
     xmit_hash_policy: str | None = None
     host_hash_fields: list[str] = Field(default_factory=list)

@@ -37,6 +37,7 @@ ESXI_PROPERTIES: dict[str, str] = {
     "proxy_mtu": "HostProxySwitch.mtu",
     "lag_mode": "VMwareDvsLacpGroupConfig.mode",
     "lag_hash": "VMwareDvsLacpGroupConfig.loadbalanceAlgorithm",
+    "lag_uplink_count": "VMwareDvsLacpGroupConfig.uplinkNum",
     "vmk_mtu": "HostVirtualNicSpec.mtu",
     "vcpus": "VirtualHardware.numCPU",
     "cpu_hot_add": "VirtualMachineConfigInfo.cpuHotAddEnabled",

@@ -85,6 +85,7 @@ class SwitchIndex:
                     state = port.member_state if port else None
                     self._member_states.setdefault(key, []).append((indexed.switch.name, member, state))
         self._cabling = {(names.device_key(c.host), c.nic.casefold()): c for c in snapshot.cabling}
+        self._qualified_cabling = {(c.host.casefold(), c.nic.casefold()): c for c in snapshot.cabling if "@" in c.host}
 
     def lookup(self, device: str) -> IndexedSwitch | None:
         return self._switches.get(names.device_key(device))
@@ -98,6 +99,18 @@ class SwitchIndex:
     def resolve(self, uplink: UplinkFact, neighbour: Neighbour | None) -> None:
         """Fill the switch side of `uplink`, or record in `missing` why it is unknown."""
         cable = self._cabling.get((names.device_key(uplink.host), uplink.nic.casefold()))
+        bare, qualified, _ = uplink.host.partition("@")
+        if qualified:
+            # A host whose name another host of the site shares (hostlint.join.qualified_hosts): only a cable
+            # written for the qualified name is its own; one for the bare name could be either host's.
+            cable = self._qualified_cabling.get((uplink.host.casefold(), uplink.nic.casefold()))
+            ambiguous = (names.device_key(bare), uplink.nic.casefold()) in self._cabling
+            if cable is None and neighbour is None and ambiguous:
+                uplink.missing["switch"] = (
+                    f"{uplink.object}: the cabling entry for {bare} {uplink.nic} could be either host named {bare}; "
+                    f"write its host as {uplink.host}"
+                )
+                return
         if neighbour is not None:
             uplink.via = neighbour.protocol
             # LLDP's chassis id is often a MAC address; its system name is what people call the switch.

@@ -9,7 +9,7 @@ from hostlint.join.facts import Facts, TeamFact, VmkFact
 from hostlint.join.sources import esxi_unknown
 from hostlint.join.state import host_missing
 from hostlint.site import SiteParams
-from hostlint.snapshot.esxi import EsxiHost
+from hostlint.snapshot.esxi import EsxiHost, Vmk
 
 
 def _network(ip: str | None, prefix: int | None) -> str | None:
@@ -19,6 +19,30 @@ def _network(ip: str | None, prefix: int | None) -> str | None:
         return str(ipaddress.ip_interface(f"{ip}/{prefix}").network)
     except ValueError:
         return None
+
+
+def _nsx_reason(host: str, vmk: Vmk, where: str) -> str:
+    """Why the uplinks, teaming and MTU of a vmk on NSX are not known (a named skip)."""
+    return (
+        f"{host}/{vmk.name} is on {where}: its uplinks, teaming and MTU are NSX's (the transport node's "
+        "uplink profile), which the vSphere API does not show"
+    )
+
+
+def _placement(host: str, vmk: Vmk) -> tuple[str, str | None]:
+    """The vmk's port group as shown, and why its team is unknown where it has none hostlint can read."""
+    if vmk.network == "opaque":
+        where = f"NSX segment {vmk.portgroup or vmk.opaque_network or '(unnamed opaque network)'}"
+        return vmk.portgroup or where, _nsx_reason(host, vmk, where)
+    if vmk.network == "nsx":
+        return vmk.portgroup or "", _nsx_reason(host, vmk, f"NSX port group {vmk.portgroup}")
+    if vmk.portgroup is None and vmk.dvswitch:
+        where = f"distributed port {vmk.dv_port or '(no key)'}"
+        return where, (
+            f"{host}/{vmk.name} is on {where} of {vmk.dvswitch}, which belongs to no port group: the port's own "
+            "teaming is not collected"
+        )
+    return vmk.portgroup or "", None
 
 
 def _team_of(
@@ -34,14 +58,16 @@ def vmk_facts(host: EsxiHost, host_teams: list[TeamFact], facts: Facts, site: Si
     vswitches = {vs.name: vs for vs in host.vswitches}
     teams = {t.object: t for t in host_teams}
     for vmk in host.vmks:
-        pg = portgroups.get(vmk.portgroup)
+        shown, no_team = _placement(host.name, vmk)
+        pg = portgroups.get(vmk.portgroup) if vmk.portgroup and vmk.network in (None, "standard") else None
         vswitch_name = vmk.vswitch or (pg.vswitch if pg and not vmk.dvswitch else None)
         vswitch = vswitches.get(vswitch_name or "")
         fact = VmkFact(
             object=f"{host.name}/{vmk.name}",
             host=host.name,
             name=vmk.name,
-            portgroup=vmk.portgroup,
+            portgroup=shown,
+            kind=vmk.network or ("distributed" if vmk.dvswitch else "standard"),
             vswitch=vswitch_name,
             dvswitch=vmk.dvswitch,
             vswitch_mtu=vswitch.mtu if vswitch else None,
@@ -59,9 +85,13 @@ def vmk_facts(host: EsxiHost, host_teams: list[TeamFact], facts: Facts, site: Si
         if vswitch is not None and vswitch.mtu is None:
             fact.missing["vswitch_mtu"] = esxi_unknown(host.name, vswitch.name, "mtu")
         fact.storage = site.is_storage(fact.vlan, fact.services)
-        fact.expected_mtu = site.expected_mtu(vmk.portgroup, fact.vlan, fact.services)
-        team = _team_of(vswitch_name, vmk.dvswitch, vmk.portgroup, teams, host.name)
-        if team is not None:
+        fact.expected_mtu = site.expected_mtu(shown, fact.vlan, fact.services)
+        team = None if no_team else _team_of(vswitch_name, vmk.dvswitch, shown, teams, host.name)
+        if no_team is not None:
+            # Named skips: the rules reading the path, the team or the switch's MTU say why, once each.
+            for field in ("switch", "vswitch_mtu", "path_mtu"):
+                fact.missing[field] = no_team
+        elif team is not None:
             if vmk.dvswitch:
                 # A distributed switch's MTU (its port groups' teams carry it) bounds its vmks like a vSwitch's.
                 fact.vswitch_mtu = team.mtu
@@ -79,7 +109,7 @@ def vmk_facts(host: EsxiHost, host_teams: list[TeamFact], facts: Facts, site: Si
                 fact.missing["path_mtu"] = "; ".join(dict.fromkeys(unknown))
             fact.path = [f"{u.nic} -> {u.switch} {u.port}" for u in team.uplinks if u.port]
         else:
-            fact.missing.setdefault("switch", f"{fact.object}: port group {vmk.portgroup} has no known uplinks")
+            fact.missing.setdefault("switch", f"{fact.object}: port group {shown} has no known uplinks")
         facts.vmks.append(fact)
 
 

@@ -171,7 +171,8 @@ def _team_lines(name: str, team: TeamFact | None, portgroups: list[TeamFact]) ->
         if portgroups:
             return [name, f"VDS · MTU {portgroups[0].mtu}", f"distributed, {plural(len(portgroups), 'port group')}"]
         return [name]
-    lines = [name, f"{POLICY_LABELS.get(team.policy, team.policy)} · MTU {team.mtu}"]
+    policy = POLICY_LABELS.get(team.policy, team.policy) if team.policy else "teaming unknown"
+    lines = [name, f"{policy} · MTU {team.mtu}"]
     if team.lag:
         lines.append(f"LAG {team.lag} ({team.lag_mode})")
     return lines

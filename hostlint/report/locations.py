@@ -8,6 +8,7 @@ line inside that host's part of the file that names it in quotes.
 
 from __future__ import annotations
 
+import itertools
 import json
 import re
 from dataclasses import dataclass
@@ -56,6 +57,8 @@ class Locator:
 
     def __init__(self, paths: list[Path]) -> None:
         self._hosts: dict[str, _Entry] = {}
+        # Distributed switches of one name (two datacenters' `DSwitch`): each, to find a host's member entry.
+        self._switches: dict[str, list[_Entry]] = {}
         for file in _snapshot_files(paths):
             text = file.read_text(encoding="utf-8")
             document = json.loads(text)
@@ -65,13 +68,19 @@ class Locator:
                     name = item.get("name") if isinstance(item, dict) else None
                     if not isinstance(name, str) or not name:
                         continue
-                    match = re.search(rf'"name"\s*:\s*{re.escape(json.dumps(name))}', text)
+                    # The name's next occurrence: objects of one name (two datacenters' `DSwitch`) are each their own.
+                    pattern = rf'"name"\s*:\s*{re.escape(json.dumps(name))}'
+                    seen = sum(1 for _, other, _ in found if other == name)
+                    match = next(itertools.islice(re.finditer(pattern, text), seen, None), None)
                     if match:
                         found.append((match.start(), name, f"/{kind}/{n}"))
             found.sort()
             for k, (start, name, pointer) in enumerate(found):
                 end = found[k + 1][0] if k + 1 < len(found) else len(text)
-                self._hosts.setdefault(name.lower(), _Entry(_uri(file), text, pointer, start, end))
+                entry = _Entry(_uri(file), text, pointer, start, end)
+                self._hosts.setdefault(name.lower(), entry)
+                if pointer.startswith("/distributed_switches/"):
+                    self._switches.setdefault(name.lower(), []).append(entry)
 
     def locate(self, obj: str | None) -> Location | None:
         if not obj:
@@ -84,7 +93,11 @@ class Locator:
         if owner is not None and owner.pointer.startswith("/distributed_switches/"):
             # A host's proxy switch (`esx01/DSwitch1`): the host's member entry in that switch.
             member = re.compile(rf'"host"\s*:\s*{re.escape(json.dumps(host))}', re.IGNORECASE)
-            found = member.search(owner.text, owner.start, owner.end)
+            for candidate in self._switches.get(thing.lower(), [owner]):
+                found = member.search(candidate.text, candidate.start, candidate.end)
+                if found:
+                    owner = candidate
+                    break
             offset = found.start() if found else owner.start
             return Location(uri=owner.uri, pointer=owner.pointer, line=owner.text.count("\n", 0, offset) + 1)
         offset = entry.start

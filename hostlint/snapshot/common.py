@@ -49,9 +49,34 @@ def _one_line(allow_tab: bool) -> Callable[[str], str]:
 # A name of a device or an object on it (host, switch, port, vmnic, vmk, port group, bond, domain...):
 # the longest any platform allows is 255 (DNS names, vSphere object names are 80, Linux IFNAMSIZ 15).
 Name = Annotated[str, Field(min_length=1, max_length=255), AfterValidator(_one_line(allow_tab=False))]
-# Free text a device reports (port descriptions, versions, models, hash names) or a reason hostlint
-# wrote: bounded, one line (tabs allowed).
-Text = Annotated[str, Field(max_length=4096), AfterValidator(_one_line(allow_tab=True))]
+TEXT_LIMIT = 4096
+_ESCAPES = {"\n": "\\n", "\r": "\\r"}
+
+
+def escape_controls(value: str) -> str:
+    """`value` with every character no one-line text may hold written as an escape (`\\n`, `\\x1b`,
+    `\\u202e`), cut to TEXT_LIMIT characters. Backslashes are left alone, so escaping twice changes
+    nothing: a snapshot written and read again holds the same text."""
+    if value.isprintable() and len(value) <= TEXT_LIMIT:
+        return value
+    if control_character(value) is not None:
+        value = "".join(
+            _ESCAPES.get(char) or (f"\\x{ord(char):02x}" if ord(char) < 0x100 else f"\\u{ord(char):04x}")
+            if char != "\t" and (unicodedata.category(char) in _FORBIDDEN_CATEGORIES or char in _BIDI_CONTROLS)
+            else char
+            for char in value
+        )
+    return value if len(value) <= TEXT_LIMIT else value[: TEXT_LIMIT - 3] + "..."
+
+
+def _escaped(value: object) -> object:
+    return escape_controls(value) if isinstance(value, str) else value
+
+
+# Free text a device reports (port descriptions, versions, models, LLDP/CDP text, hash names) or a
+# reason hostlint wrote: data, never a reason to refuse a host. Control characters (a multi-line LLDP
+# System Description) are kept escaped, on one line (tabs allowed); longer text is cut at 4096.
+Text = Annotated[str, BeforeValidator(_escaped), Field(max_length=TEXT_LIMIT)]
 
 
 def _as_one_line(value: object) -> object:

@@ -38,16 +38,24 @@ DiscoveryProtocol = Literal["cdp", "lldp", "none"]
 DiscoveryOperation = Literal["listen", "advertise", "both", "none"]
 IscsiKind = Literal["software", "dependent", "independent"]
 SwitchKind = Literal["standard", "distributed", "opaque"]
+# What a VMkernel port sits on: a standard port group, a distributed port group (or a distributed port
+# with no port group), an NSX port group of a VDS 7+ (DVPortgroupConfigInfo.backingType `nsx`), or an
+# NSX-T opaque network of an N-VDS (HostVirtualNicOpaqueNetworkSpec). NSX's own uplink profile decides
+# the teaming of the last two, which the vSphere API does not show.
+VmkNetwork = Literal["standard", "distributed", "nsx", "opaque"]
+PortgroupBacking = Literal["standard", "nsx"]
+LacpMode = Literal["active", "passive"]
 
 
 class Teaming(Model):
-    """Effective NIC teaming (HostNicTeamingPolicy / VmwareUplinkPortTeamingPolicy)."""
+    """Effective NIC teaming (HostNicTeamingPolicy / VmwareUplinkPortTeamingPolicy). `policy` and
+    `failure_detection` are optional in the API: None where the server did not report them."""
 
-    policy: TeamingPolicy = "loadbalance_srcid"
+    policy: TeamingPolicy | None = "loadbalance_srcid"
     active: list[Name] = Field(default_factory=list)
     standby: list[Name] = Field(default_factory=list)
     unused: list[Name] = Field(default_factory=list)
-    failure_detection: Literal["link", "beacon"] = "link"
+    failure_detection: Literal["link", "beacon"] | None = "link"
     notify_switches: bool = True
     failback: bool = True
 
@@ -62,7 +70,8 @@ class StandardVSwitch(Model):
     mtu: EsxiMtu | None = None
     uplinks: list[Name] = Field(default_factory=list)
     teaming: Teaming = Field(default_factory=Teaming)
-    discovery: Discovery = Field(default_factory=Discovery)
+    # None: the bridge's linkDiscoveryProtocolConfig was not reported.
+    discovery: Discovery | None = Field(default_factory=Discovery)
 
 
 Inheritance = Literal["inherited", "pinned"]
@@ -98,12 +107,13 @@ class PortGroup:
 
 
 class Lag(Model):
-    """A distributed switch LACP link aggregation group (enhanced LACP)."""
+    """A distributed switch LACP link aggregation group (enhanced LACP). Every field but the name is
+    optional in the API (VMwareDvsLacpGroupConfig): None where the server did not report it."""
 
     name: Name
-    mode: Literal["active", "passive"] = "active"
-    load_balance: Text = "srcDestIpTcpUdpPortVlan"
-    uplink_count: LagPorts = 2
+    mode: LacpMode | None = "active"
+    load_balance: Text | None = "srcDestIpTcpUdpPortVlan"
+    uplink_count: LagPorts | None = 2
 
 
 class DvPortgroup(Model):
@@ -112,39 +122,62 @@ class DvPortgroup(Model):
     4095, `trunk_ranges` the VLANs the guests may tag, None when not read). `vlan` None: not read."""
 
     name: Name
+    # The port group's key (`dvportgroup-12`): its identity, the name being for display. None in older snapshots.
+    key: Name | None = None
+    # `nsx`: created by NSX (VDS 7+); its VLAN and teaming are NSX's (segment, uplink profile) and are not
+    # read, so they are None. None: not reported (before vSphere 7, or older snapshots), a vCenter port group.
+    backing: PortgroupBacking | None = None
     vlan: VlanId | None = None
     vlan_spec: Literal["vlan", "pvlan", "trunk"] = "vlan"
     trunk_ranges: list[VlanRange] | None = None
-    teaming: Teaming = Field(default_factory=Teaming)
+    teaming: Teaming | None = Field(default_factory=Teaming)
     uplink_lag: Name | None = None
     # The switch's uplink port group (config.uplinkPortgroup): it holds the host uplinks, never a VM or a
     # vmk, so it is no team of its own; its VLAN 4095 is a trunk of every VLAN.
     uplink: bool = False
+    # Basic (single-LAG) LACP of the uplink port group (VMwareUplinkLacpPolicy, lacpApiVersion singleLag):
+    # `active`/`passive` when enabled, `off` when disabled, None when not set or not read.
+    lacp: Literal["active", "passive", "off"] | None = None
 
 
 class DvsHostMember(Model):
     """Which host pNIC backs which DVS uplink (`uplink1`, or `lag1-0` for a LAG port)."""
 
     host: Name
+    # The host's managed object id in its vCenter (`host-42`): with the switch's vCenter, its identity.
+    host_id: Name | None = None
     uplinks: dict[Name, Name] = Field(default_factory=dict)
     # The host's proxy switch MTU (config.network.proxySwitch[].mtu); None: not collected
     mtu: EsxiMtu | None = None
 
 
 class DistributedSwitch(Model):
+    """Identified by `uuid` (unique across vCenters); `name` is for display and may repeat across
+    datacenters (every new switch is called `DSwitch`). `datacenter` and `vcenter` qualify the name
+    where two switches share it. Unset in snapshots before version 3: the name identifies the switch."""
+
     name: Name
+    uuid: Text | None = None
+    datacenter: Name | None = None
+    vcenter: Text | None = None
     max_mtu: EsxiMtu | None = None
     lacp_api_version: Literal["singleLag", "multipleLag"] | None = None
     lags: list[Lag] = Field(default_factory=list)
     portgroups: list[DvPortgroup] = Field(default_factory=list)
     hosts: list[DvsHostMember] = Field(default_factory=list)
-    discovery: Discovery = Field(default_factory=Discovery)
+    # None: the switch's config was not returned.
+    discovery: Discovery | None = Field(default_factory=Discovery)
 
 
 @leaf
 class Vmk:
+    """`portgroup` None: a vmk on a distributed port that belongs to no port group. On an NSX-T opaque
+    network, `portgroup` is the segment's name (None where the host does not list it) and
+    `opaque_network` its id. `dvswitch_uuid` and `portgroup_key` identify a
+    distributed switch and port group whose names may repeat."""
+
     name: Name
-    portgroup: Name
+    portgroup: Name | None
     vswitch: Name | None = None
     dvswitch: Name | None = None
     mtu: EsxiMtu | None = None
@@ -153,6 +186,11 @@ class Vmk:
     mac: Text | None = None
     services: list[Name] = Field(default_factory=list)
     netstack: Name = "defaultTcpipStack"
+    network: VmkNetwork | None = None
+    dvswitch_uuid: Text | None = None
+    portgroup_key: Name | None = None
+    dv_port: Name | None = None
+    opaque_network: Text | None = None
 
 
 @leaf
@@ -201,9 +239,15 @@ class VirtualMachine:
 
 
 class EsxiHost(Model):
+    """Identified by `vcenter_uuid` (the vCenter's instance UUID) and `moid` (`host-42`); `name` is for
+    display and may repeat across vCenters. Both unset in snapshots before version 3."""
+
     name: Name
     version: Text | None = None
     vcenter: Text | None = None
+    vcenter_uuid: Text | None = None
+    moid: Name | None = None
+    datacenter: Name | None = None
     connection_state: ConnectionState = "connected"
     # runtime.inMaintenanceMode; None: not collected
     in_maintenance_mode: bool | None = None

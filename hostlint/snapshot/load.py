@@ -53,14 +53,28 @@ _LABELS = {
 }
 
 
+def identity(item: object) -> str:
+    """What makes a host or switch itself: an ESXi host its vCenter's instance UUID and its managed object
+    id, a distributed switch its UUID (snapshot version 3); anything else, and objects of older
+    snapshots, their name. Two objects of one name with different ids (two vCenters' `esx01`, two
+    datacenters' `DSwitch`) are two objects."""
+    vcenter, moid, uuid = (getattr(item, field, None) for field in ("vcenter_uuid", "moid", "uuid"))
+    if vcenter and moid:
+        return f"{vcenter}/{moid}"
+    if uuid:
+        return f"uuid:{uuid}"
+    return f"name:{str(getattr(item, 'name', '')).lower()}"
+
+
 def merge(snapshots: list[tuple[Path, Snapshot]]) -> Snapshot:
-    """Several snapshots of one site (hosts from vCenter, switches from SSH) as one."""
+    """Several snapshots of one site (hosts from vCenter, switches from SSH) as one; the same object
+    (by identity) in two of them is an error, two objects that share a name are not."""
     site = Snapshot()
     owners: dict[tuple[str, str], Path] = {}
     for path, snap in snapshots:
         for field, label in _LABELS.items():
             for item in getattr(snap, field):
-                key = (field, item.name.lower())
+                key = (field, identity(item))
                 if key in owners:
                     raise SnapshotError(f"{path}: {label} {item.name!r} is also in {owners[key]}")
                 owners[key] = path

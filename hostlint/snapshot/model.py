@@ -14,7 +14,13 @@ from hostlint.snapshot.switch import Switch
 
 # 2: a fact the source did not show is null (unknown), never a default (1 filled MTU 1500, port
 # up, channel static and the like in for facts the collector did not read).
-SCHEMA_VERSION = 2
+# 3: vSphere objects carry their stable ids (host: vCenter instance UUID + managed object id; distributed
+# switch: UUID; port group: key), names being for display; NSX-backed port groups and the vmks on them
+# are told apart; free text (LLDP/CDP, descriptions, versions) keeps control characters escaped. Every
+# new field is optional, so a version 2 snapshot reads as a version 3 one whose ids are unknown (its
+# objects identified by name, as before): it is migrated on load, unchanged otherwise.
+SCHEMA_VERSION = 3
+MIGRATED_VERSIONS = (2,)
 
 
 class CablingEntry(Model):
@@ -46,8 +52,11 @@ class Snapshot(Model):
             raise ValueError(
                 "schema_version 1 is no longer read: version 1 filled facts the collector did not see with "
                 "guesses (MTU 1500, port up, channel static); collect again with this hostlint, or for a "
-                "hand-written snapshot state every fact (null where unknown) and set schema_version 2"
+                "hand-written snapshot state every fact (null where unknown) and set schema_version 3"
             )
+        if value in MIGRATED_VERSIONS:
+            return SCHEMA_VERSION
         if value != SCHEMA_VERSION:
-            raise ValueError(f"unsupported schema_version {value}; this hostlint reads version {SCHEMA_VERSION}")
+            readable = ", ".join(str(v) for v in (*MIGRATED_VERSIONS, SCHEMA_VERSION))
+            raise ValueError(f"unsupported schema_version {value}; this hostlint reads versions {readable}")
         return value

@@ -7,6 +7,7 @@ package main
 
 import (
 	"context"
+	"crypto/rand"
 	"fmt"
 	"net"
 	"os"
@@ -37,6 +38,50 @@ type inventory struct {
 	client *vim25.Client
 	hosts  map[string]*simulator.HostSystem
 	dvs    map[string]*builtDvs
+	// Datacenters by name ("" is the simulator's own), each with the cluster its hosts join.
+	datacenters map[string]*place
+}
+
+type place struct {
+	datacenter *object.Datacenter
+	cluster    types.ManagedObjectReference
+}
+
+// newUUID is a random (version 4) UUID, as each real vCenter's instance UUID is its own.
+func newUUID() string {
+	var b [16]byte
+	if _, err := rand.Read(b[:]); err != nil {
+		panic(err)
+	}
+	b[6], b[8] = b[6]&0x0f|0x40, b[8]&0x3f|0x80
+	return fmt.Sprintf("%x-%x-%x-%x-%x", b[0:4], b[4:6], b[6:8], b[8:10], b[10:])
+}
+
+// placeFor is the datacenter `name` (created with a cluster on first use); "" is the simulator's own.
+func (inv *inventory) placeFor(ctx context.Context, name string) (*place, error) {
+	if found, ok := inv.datacenters[name]; ok {
+		return found, nil
+	}
+	if existing := inv.datacenters[""]; existing != nil && existing.datacenter.Name() == name {
+		inv.datacenters[name] = existing
+		return existing, nil
+	}
+	root := object.NewRootFolder(inv.client)
+	dc, err := root.CreateDatacenter(ctx, name)
+	if err != nil {
+		return nil, fmt.Errorf("datacenter %s: %w", name, err)
+	}
+	folders, err := dc.Folders(ctx)
+	if err != nil {
+		return nil, err
+	}
+	cluster, err := folders.HostFolder.CreateCluster(ctx, name+"-cluster", types.ClusterConfigSpecEx{})
+	if err != nil {
+		return nil, fmt.Errorf("cluster in %s: %w", name, err)
+	}
+	found := &place{datacenter: dc, cluster: cluster.Reference()}
+	inv.datacenters[name] = found
+	return found, nil
 }
 
 func pnicKey(name string) string { return "key-vim.host.PhysicalNic-" + name }
@@ -80,12 +125,29 @@ func Build(ctx context.Context, sc *Scenario, esx bool) (*simulator.Model, func(
 	about := &model.Map().Get(vim25.ServiceInstance).(*simulator.ServiceInstance).Content.About
 	about.Version, about.ApiVersion, about.Build = "8.0.3", "8.0.3.0", "24022515"
 	about.FullName = fmt.Sprintf("%s 8.0.3 build-24022515 (hostlint vcsim)", about.Name)
+	if !esx {
+		about.InstanceUuid = sc.InstanceUuid
+		if about.InstanceUuid == "" {
+			about.InstanceUuid = newUUID()
+		}
+	}
 	client, err := vim25.NewClient(ctx, model.Service)
 	if err != nil {
 		model.Remove()
 		return nil, nil, err
 	}
-	inv := &inventory{model: model, client: client, hosts: map[string]*simulator.HostSystem{}, dvs: map[string]*builtDvs{}}
+	inv := &inventory{
+		model: model, client: client, hosts: map[string]*simulator.HostSystem{}, dvs: map[string]*builtDvs{},
+		datacenters: map[string]*place{},
+	}
+	if !esx {
+		dcRef := model.Map().Any("Datacenter").Reference()
+		inv.datacenters[""] = &place{
+			datacenter: object.NewDatacenter(client, dcRef),
+			cluster:    model.Map().Any("ClusterComputeResource").Reference(),
+		}
+		inv.datacenters[""].datacenter.InventoryPath = "/" + model.Map().Get(dcRef).(*simulator.Datacenter).Name
+	}
 	if esx {
 		host := model.Map().Any("HostSystem").(*simulator.HostSystem)
 		host.Name = sc.Hosts[0].Name
@@ -118,13 +180,64 @@ func Build(ctx context.Context, sc *Scenario, esx bool) (*simulator.Model, func(
 			return nil, nil, fmt.Errorf("host %s: %w", h.Name, err)
 		}
 	}
+	if err := inv.unset(sc.Unset); err != nil {
+		cleanup()
+		return nil, nil, err
+	}
 	return model, cleanup, nil
 }
 
+// unset leaves optional API properties unset, after everything else is built (the simulator's own
+// methods need them while building).
+func (inv *inventory) unset(props []Unset) error {
+	for _, u := range props {
+		switch {
+		case u.Host != "" && u.Property == "config.network":
+			host, ok := inv.hosts[u.Host]
+			if !ok {
+				return fmt.Errorf("unset: no host %s", u.Host)
+			}
+			host.Config.Network = nil
+		case u.Dvs != "":
+			built, ok := inv.dvs[dvsKey("", u.Dvs)]
+			if !ok {
+				return fmt.Errorf("unset: no distributed switch %s", u.Dvs)
+			}
+			sim := inv.model.Map().Get(built.ref).(*simulator.DistributedVirtualSwitch)
+			config := sim.Config.(*types.VMwareDVSConfigInfo)
+			switch {
+			case u.Property == "config":
+				sim.Config = nil
+			case u.Property == "maxMtu":
+				config.MaxMtu = 0
+			case u.Property == "uplinkNum" && u.Lag != "":
+				found := false
+				for i := range config.LacpGroupConfig {
+					if config.LacpGroupConfig[i].Name == u.Lag {
+						config.LacpGroupConfig[i].UplinkNum = 0
+						found = true
+					}
+				}
+				if !found {
+					return fmt.Errorf("unset: no LAG %s on %s", u.Lag, u.Dvs)
+				}
+			default:
+				return fmt.Errorf("unset: %s of a distributed switch is not supported", u.Property)
+			}
+		default:
+			return fmt.Errorf("unset: %+v is not supported", u)
+		}
+	}
+	return nil
+}
+
 func (inv *inventory) addHosts(ctx context.Context, hosts []Host) error {
-	clusterRef := inv.model.Map().Any("ClusterComputeResource").Reference()
-	cluster := object.NewClusterComputeResource(inv.client, clusterRef)
 	for _, h := range hosts {
+		where, err := inv.placeFor(ctx, h.Datacenter)
+		if err != nil {
+			return err
+		}
+		cluster := object.NewClusterComputeResource(inv.client, where.cluster)
 		task, err := cluster.AddHost(ctx, types.HostConnectSpec{HostName: h.Name}, true, nil, nil)
 		if err != nil {
 			return err
@@ -260,8 +373,11 @@ func isLagPort(d Dvs, port string) bool {
 }
 
 func (inv *inventory) addDvs(ctx context.Context, d Dvs) error {
-	dc := inv.model.Map().Any("Datacenter")
-	folders, err := object.NewDatacenter(inv.client, dc.Reference()).Folders(ctx)
+	where, err := inv.placeFor(ctx, d.Datacenter)
+	if err != nil {
+		return err
+	}
+	folders, err := where.datacenter.Folders(ctx)
 	if err != nil {
 		return err
 	}
@@ -287,6 +403,12 @@ func (inv *inventory) addDvs(ctx context.Context, d Dvs) error {
 		return err
 	}
 	ref := info.Result.(types.ManagedObjectReference)
+	// The simulator derives a switch's UUID from its name; a real vCenter gives each switch its own,
+	// which is what tells two datacenters' `DSwitch` apart.
+	created := inv.model.Map().Get(ref).(*simulator.DistributedVirtualSwitch)
+	created.Uuid = newUUID()
+	created.Summary.Uuid = created.Uuid
+	created.Config.GetDVSConfigInfo().Uuid = created.Uuid
 	dvs := object.NewDistributedVirtualSwitch(inv.client, ref)
 	var pgSpecs []types.DVPortgroupConfigSpec
 	var uplinkPg *DvPortgroup
@@ -365,6 +487,16 @@ func (inv *inventory) addDvs(ctx context.Context, d Dvs) error {
 	for _, pgRef := range sim.Portgroup {
 		pg := inv.model.Map().Get(pgRef).(*simulator.DistributedVirtualPortgroup)
 		built.portgroups[pg.Name] = pg.Key
+		for _, want := range d.Portgroups {
+			if want.Name == pg.Name && want.Backing == "nsx" {
+				// NSX creates these (ephemeral, backingType nsx); their teaming is the uplink profile's,
+				// not in the vCenter port setting.
+				pg.Config.BackingType = "nsx"
+				pg.Config.Type = string(types.DistributedVirtualPortgroupPortgroupTypeEphemeral)
+				pg.Config.LogicalSwitchUuid = newUUID()
+				pg.Config.DefaultPortConfig.(*types.VMwareDVSPortSetting).UplinkTeamingPolicy = nil
+			}
+		}
 		if strings.Contains(pg.Name, "-DVUplinks") {
 			pg.Config.Uplink = types.NewBool(true)
 			built.uplinkPg = pg.Key
@@ -373,11 +505,23 @@ func (inv *inventory) addDvs(ctx context.Context, d Dvs) error {
 				delete(built.portgroups, pg.Name)
 				pg.Name, pg.Config.Name = uplinkPg.Name, uplinkPg.Name
 				built.portgroups[pg.Name] = pg.Key
-				pg.Config.DefaultPortConfig.(*types.VMwareDVSPortSetting).UplinkTeamingPolicy = dvsTeaming(uplinkPg.Teaming)
+				setting := pg.Config.DefaultPortConfig.(*types.VMwareDVSPortSetting)
+				setting.UplinkTeamingPolicy = dvsTeaming(uplinkPg.Teaming)
+				if uplinkPg.Lacp != "" {
+					// Basic LACP (lacpApiVersion singleLag): VMwareUplinkLacpPolicy on the uplink port group.
+					mode := uplinkPg.Lacp
+					if mode == "off" {
+						mode = "active"
+					}
+					setting.LacpPolicy = &types.VMwareUplinkLacpPolicy{
+						Enable: &types.BoolPolicy{Value: types.NewBool(uplinkPg.Lacp != "off")},
+						Mode:   &types.StringPolicy{Value: mode},
+					}
+				}
 			}
 		}
 	}
-	inv.dvs[d.Name] = built
+	inv.dvs[dvsKey(d.Datacenter, d.Name)] = built
 	return nil
 }
 
@@ -467,13 +611,29 @@ func (inv *inventory) configureHost(h Host, switches []Dvs) error {
 				NetStackInstanceKey: vmk.Netstack,
 			},
 		}
-		if vmk.DvSwitch != "" {
-			dvs, ok := inv.dvs[vmk.DvSwitch]
+		if vmk.Network == "opaque" {
+			nic.Spec.OpaqueNetwork = &types.HostVirtualNicOpaqueNetworkSpec{
+				OpaqueNetworkId: vmk.OpaqueNetwork, OpaqueNetworkType: "nsx.LogicalSwitch",
+			}
+			if vmk.Portgroup != "" {
+				// The segment as the host lists it (config.network.opaqueNetwork): its name.
+				network.OpaqueNetwork = append(network.OpaqueNetwork, types.HostOpaqueNetworkInfo{
+					OpaqueNetworkId: vmk.OpaqueNetwork, OpaqueNetworkName: vmk.Portgroup, OpaqueNetworkType: "nsx.LogicalSwitch",
+				})
+			}
+		} else if vmk.DvSwitch != "" {
+			dvs, ok := inv.dvs[dvsKey(h.Datacenter, vmk.DvSwitch)]
 			if !ok {
 				return fmt.Errorf("%s: no distributed switch %s", vmk.Name, vmk.DvSwitch)
 			}
+			key := ""
+			if vmk.Portgroup != "" {
+				if key, ok = dvs.portgroups[vmk.Portgroup]; !ok {
+					return fmt.Errorf("%s: no port group %s on %s", vmk.Name, vmk.Portgroup, vmk.DvSwitch)
+				}
+			}
 			nic.Spec.DistributedVirtualPort = &types.DistributedVirtualSwitchPortConnection{
-				SwitchUuid: dvs.uuid, PortgroupKey: dvs.portgroups[vmk.Portgroup], PortKey: fmt.Sprintf("%d", 100+len(network.Vnic)),
+				SwitchUuid: dvs.uuid, PortgroupKey: key, PortKey: fmt.Sprintf("%d", 100+len(network.Vnic)),
 			}
 		} else {
 			nic.Portgroup = vmk.Portgroup
@@ -515,7 +675,7 @@ func (inv *inventory) configureHost(h Host, switches []Dvs) error {
 }
 
 func (inv *inventory) proxySwitch(d Dvs, member DvsHostMember) types.HostProxySwitch {
-	built := inv.dvs[d.Name]
+	built := inv.dvs[dvsKey(d.Datacenter, d.Name)]
 	ports := make([]string, 0, len(member.Uplinks))
 	for port := range member.Uplinks {
 		ports = append(ports, port)
@@ -641,7 +801,8 @@ func hints(pnics []Pnic) []types.PhysicalNicHintInfo {
 			case "lldp":
 				info := &types.LinkLayerDiscoveryProtocolInfo{ChassisId: n.DeviceID, PortId: n.PortID, TimeToLive: 120}
 				for _, kv := range [][2]string{
-					{"System Name", n.SystemName}, {"Management Address", n.MgmtAddress}, {"System Description", n.Platform},
+					{"Port Description", n.PortDescription}, {"System Name", n.SystemName},
+					{"Management Address", n.MgmtAddress}, {"System Description", n.Platform},
 				} {
 					if kv[1] != "" {
 						info.Parameter = append(info.Parameter, types.KeyAnyValue{Key: kv[0], Value: kv[1]})
@@ -677,3 +838,6 @@ func dvsVlan(pg DvPortgroup) types.BaseVmwareDistributedVirtualSwitchVlanSpec {
 	}
 	return &types.VmwareDistributedVirtualSwitchVlanIdSpec{VlanId: pg.Vlan}
 }
+
+// dvsKey names a distributed switch within the scenario: switch names repeat across datacenters.
+func dvsKey(datacenter, name string) string { return datacenter + "/" + name }

@@ -14,6 +14,20 @@ import (
 type Scenario struct {
 	Hosts               []Host `yaml:"esxi_hosts"`
 	DistributedSwitches []Dvs  `yaml:"distributed_switches"`
+	// The vCenter's instance UUID (about.instanceUuid); default a new random one, as two real vCenters differ.
+	InstanceUuid string `yaml:"instance_uuid"`
+	// Optional API properties this scenario leaves unset, as a real server may (see Unset).
+	Unset []Unset `yaml:"unset"`
+}
+
+// Unset names one optional vSphere API property left unset on one object, a shape real servers
+// return and the simulator never does: `config.network` of a host, `config` of a distributed switch,
+// `uplinkNum` of a LAG (dvs and lag), `maxMtu` of a distributed switch (one of the default datacenter).
+type Unset struct {
+	Host     string `yaml:"host"`
+	Dvs      string `yaml:"dvs"`
+	Lag      string `yaml:"lag"`
+	Property string `yaml:"property"`
 }
 
 type Teaming struct {
@@ -66,6 +80,11 @@ type Vmk struct {
 	Mac       string   `yaml:"mac"`
 	Services  []string `yaml:"services"`
 	Netstack  string   `yaml:"netstack"`
+	// "opaque": on an NSX-T segment of an N-VDS (spec.opaqueNetwork), OpaqueNetwork its id and Portgroup
+	// its name (listed in config.network.opaqueNetwork; unset: not listed). A vmk with a dvswitch and no
+	// portgroup sits on a distributed port of no port group.
+	Network       string `yaml:"network"`
+	OpaqueNetwork string `yaml:"opaque_network"`
 }
 
 type Neighbour struct {
@@ -75,6 +94,8 @@ type Neighbour struct {
 	SystemName  string `yaml:"system_name"`
 	MgmtAddress string `yaml:"mgmt_address"`
 	Platform    string `yaml:"platform"`
+	// LLDP Port Description (TLV 4): Junos sends the interface name here and its ifIndex as port ID.
+	PortDescription string `yaml:"port_description"`
 }
 
 type Pnic struct {
@@ -121,6 +142,7 @@ type Vm struct {
 
 type Host struct {
 	Name            string         `yaml:"name"`
+	Datacenter      string         `yaml:"datacenter"`
 	Version         string         `yaml:"version"`
 	ConnectionState string         `yaml:"connection_state"`
 	InMaintenance   *bool          `yaml:"in_maintenance_mode"`
@@ -148,6 +170,10 @@ type DvPortgroup struct {
 	Teaming     *Teaming   `yaml:"teaming"`
 	// Uplink names the switch's uplink port group (the simulator creates it; this renames it and sets its teaming).
 	Uplink bool `yaml:"uplink"`
+	// Backing "nsx": a port group NSX created on a VDS 7+ (config.backingType), its teaming left to NSX.
+	Backing string `yaml:"backing"`
+	// Lacp on the uplink port group: basic (single-LAG) LACP, "active" or "passive" enabled, "off" disabled.
+	Lacp string `yaml:"lacp"`
 }
 
 type DvsHostMember struct {
@@ -158,6 +184,7 @@ type DvsHostMember struct {
 
 type Dvs struct {
 	Name           string          `yaml:"name"`
+	Datacenter     string          `yaml:"datacenter"`
 	MaxMtu         int32           `yaml:"max_mtu"`
 	LacpApiVersion string          `yaml:"lacp_api_version"`
 	Lags           []Lag           `yaml:"lags"`

@@ -9,24 +9,24 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import TypeVar
 
-from pydantic import ValidationError
 from pyVmomi import vim, vmodl
 
 from hostlint.collect.limits import VSPHERE_CONCURRENCY as DEFAULT_CONCURRENCY
 from hostlint.collect.progress import Progress
-from hostlint.collect.refused import refused as refused_error
 from hostlint.collect.vsphere import convert
 from hostlint.collect.vsphere.deadline import NoAnswer
 from hostlint.collect.vsphere.fastretrieve import Parser, parser_from_env
 from hostlint.collect.vsphere.faults import PhaseFailed, fault_text
 from hostlint.collect.vsphere.hints import HintQueries
+from hostlint.collect.vsphere.record import Recorder
 from hostlint.collect.vsphere.retrieve import (
     DEFAULT_PAGE_SIZE,
     HOST_SLICE,
+    Places,
     Retrieved,
     RoundTrips,
     retrieve_hosts,
-    retrieve_switches,
+    retrieve_switches_and_places,
     retrieve_vms,
 )
 from hostlint.gcpause import gc_paused
@@ -51,7 +51,10 @@ def dvs_members(hosts: list[Retrieved]) -> dict[str, list[DvsHostMember]]:
         for proxy in (network.proxySwitch if network else None) or []:
             members.setdefault(proxy.dvsUuid, []).append(
                 DvsHostMember(
-                    host=host.get("name"), uplinks=convert.host_uplinks(proxy), mtu=getattr(proxy, "mtu", None) or None
+                    host=host.get("name"),
+                    host_id=host.ref._moId,
+                    uplinks=convert.host_uplinks(proxy),
+                    mtu=getattr(proxy, "mtu", None) or None,
                 )
             )
     return members
@@ -130,7 +133,7 @@ def collect(
     queries = HintQueries(concurrency, trips, on_host=lambda host: progress.on_host(host.get("name")), parser=parser)
     try:
         with ThreadPoolExecutor(max_workers=2, thread_name_prefix="hostlint-retrieve") as pool:
-            switches_future = pool.submit(retrieve_switches, content, page_size, trips, parser)
+            switches_future = pool.submit(retrieve_switches_and_places, content, page_size, trips, parser)
             vms_future = pool.submit(retrieve_vms, content, page_size, trips, parser)
             hosts: list[Retrieved] = _part(
                 source,
@@ -142,8 +145,8 @@ def collect(
                 refused,
             )
             progress.on_total(len(hosts))
-            no_switches: tuple[list[Retrieved], list[Retrieved]] = ([], [])
-            switches, dv_portgroups = _part(
+            no_switches: tuple[list[Retrieved], list[Retrieved], Places] = ([], [], Places())
+            switches, dv_portgroups, places = _part(
                 source, "distributed switches", switches_future.result, no_switches, refused
             )
             vms: list[Retrieved] = _part(source, "virtual machines", vms_future.result, [], refused)
@@ -154,20 +157,34 @@ def collect(
         if convert.connection_state(host) != "connected":
             progress.on_host(host.get("name"))
 
-    dvs_names = {dvs.get("uuid"): dvs.get("name") for dvs in switches}
-    dv_portgroup_names = {pg.get("key"): pg.get("name") for pg in dv_portgroups}
-    vms_on = convert.vms_by_host(vms, dv_portgroup_names, refused)
+    names = convert.NetworkNames(
+        dvs={dvs.get("uuid"): dvs.get("name") for dvs in switches},
+        portgroups={pg.get("key"): pg.get("name") for pg in dv_portgroups},
+        nsx=frozenset(pg.get("key") for pg in dv_portgroups if pg.get("config.backingType") == "nsx"),
+    )
+    about = content.about
+    origin = convert.Source(
+        vcenter=vcenter,
+        instance_uuid=(getattr(about, "instanceUuid", None) or None) if vcenter else None,
+        datacenters={
+            item.ref._moId: found
+            for item in (*hosts, *switches)
+            if (found := places.datacenter(item.get("parent"))) is not None
+        },
+    )
+    vms_on = convert.vms_by_host(vms, names.portgroups, refused)
     snapshot = Snapshot(collected_at=datetime.now(UTC), source=f"vsphere:{source}", collection_errors=refused)
     members = dvs_members(hosts)
     for host in sorted(hosts, key=lambda h: h.get("name") or ""):
         host_hints = hints.get(host.ref._moId)
-        try:
-            esxi = convert.esxi_host(host, host_hints, vcenter, dvs_names, dv_portgroup_names)
-            esxi.vms = vms_on.get(host.ref._moId, [])
-        except ValidationError as exc:
-            # A name the snapshot cannot hold (a control character): the host is named, not lost silently.
-            snapshot.collection_errors.append(refused_error(host.get("name") or host.ref._moId, "esxi", "host", exc))
+        # A field the snapshot refuses is unknown with a collection error; a refused host name (a control
+        # character) leaves the host out, named, never silently.
+        rec = Recorder(host.get("name") or host.ref._moId, "esxi")
+        esxi = convert.esxi_host(host, host_hints, origin, names, rec)
+        snapshot.collection_errors += rec.errors
+        if esxi is None:
             continue
+        esxi.vms = vms_on.get(host.ref._moId, [])
         snapshot.esxi_hosts.append(esxi)
         snapshot.collection_errors += _host_errors(host, host_hints.errors if host_hints else [])
         # The host is in the snapshot now; its API objects go, so that the peak is one copy of the hosts, not two.
@@ -175,14 +192,17 @@ def collect(
         hints.pop(host.ref._moId, None)
     for dvs in sorted(switches, key=lambda d: d.get("name") or ""):
         own = [pg for pg in dv_portgroups if _switch_id(pg) == dvs.ref._moId]
-        try:
-            converted = convert.distributed_switch(
-                dvs, own, sorted(members.get(dvs.get("uuid"), []), key=lambda m: m.host)
+        rec = Recorder(dvs.get("name") or dvs.ref._moId, "vcenter")
+        converted = convert.distributed_switch(
+            dvs, own, sorted(members.get(dvs.get("uuid"), []), key=lambda m: m.host), origin, rec
+        )
+        snapshot.collection_errors += rec.errors
+        snapshot.collection_errors += [
+            CollectionError(
+                target=rec.target, kind="vcenter", reason=f"distributed switch: property {path} not returned: {why}"
             )
-        except ValidationError as exc:
-            snapshot.collection_errors.append(
-                refused_error(dvs.get("name") or dvs.ref._moId, "vcenter", "distributed switch", exc)
-            )
-            continue
-        snapshot.distributed_switches.append(converted)
+            for path, why in sorted(dvs.missing.items())
+        ]
+        if converted is not None:
+            snapshot.distributed_switches.append(converted)
     return Collection(snapshot=snapshot, trips=trips)

@@ -2,15 +2,15 @@
 
 from __future__ import annotations
 
+import dataclasses
 import ipaddress
-from typing import Any, cast
+from typing import Any, Literal, cast
 
-from pydantic import ValidationError
 from pyVmomi import vim
 
 from hostlint import vlans
-from hostlint.collect.refused import refused as refused_error
 from hostlint.collect.vsphere.hints import HostHints
+from hostlint.collect.vsphere.record import Recorder
 from hostlint.collect.vsphere.retrieve import Retrieved
 from hostlint.snapshot.common import CollectionError, ConnectionState, Neighbour, PciLink
 from hostlint.snapshot.esxi import (
@@ -50,24 +50,29 @@ def _unset_true(value: bool | None) -> bool:
 
 
 def host_teaming(policy: vim.host.NetworkPolicy.NicTeamingPolicy | None, uplinks: list[str]) -> Teaming:
-    """A standard vSwitch or port group policy; `unused` is every uplink neither active nor standby."""
+    """A standard vSwitch or port group policy; `unused` is every uplink neither active nor standby.
+    The policy name and beacon probing are optional in the API: unset, they are unknown."""
     if policy is None:
-        return Teaming(unused=list(uplinks))
+        return Teaming(policy=None, failure_detection=None, unused=list(uplinks))
     order = policy.nicOrder
     active = list(order.activeNic or []) if order else []
     standby = list(order.standbyNic or []) if order else []
     criteria = policy.failureCriteria
     return Teaming(
         # The API's policy names are the model's; pydantic refuses any other.
-        policy=cast(TeamingPolicy, policy.policy or "loadbalance_srcid"),
+        policy=cast(TeamingPolicy, policy.policy or None),
         active=active,
         standby=standby,
         unused=[nic for nic in uplinks if nic not in active and nic not in standby],
-        failure_detection="beacon" if criteria is not None and criteria.checkBeacon else "link",
+        failure_detection=_beacon(criteria.checkBeacon if criteria is not None else None),
         notify_switches=_unset_true(policy.notifySwitches),
         # rollingOrder true means "do not fail back" in the API
         failback=not policy.rollingOrder if policy.rollingOrder is not None else True,
     )
+
+
+def _beacon(check_beacon: bool | None) -> Literal["link", "beacon"] | None:
+    return None if check_beacon is None else ("beacon" if check_beacon else "link")
 
 
 def _set(value: object) -> Inheritance:
@@ -103,27 +108,30 @@ def _value(inheritable: Any, default: Any = None) -> Any:
 
 
 def dvs_teaming(policy: Any, uplink_names: list[str]) -> Teaming:
-    """A distributed port group's VmwareUplinkPortTeamingPolicy; `uplink_names` include the LAGs."""
+    """A distributed port group's VmwareUplinkPortTeamingPolicy; `uplink_names` include the LAGs. The
+    policy name and beacon probing are optional in the API: unset, they are unknown."""
     if policy is None:
-        return Teaming(unused=list(uplink_names))
+        return Teaming(policy=None, failure_detection=None, unused=list(uplink_names))
     order = policy.uplinkPortOrder
     active = list(order.activeUplinkPort or []) if order else []
     standby = list(order.standbyUplinkPort or []) if order else []
-    beacon = _value(policy.failureCriteria.checkBeacon, False) if policy.failureCriteria else False
+    beacon = _value(policy.failureCriteria.checkBeacon) if policy.failureCriteria else None
     return Teaming(
-        policy=_value(policy.policy, "loadbalance_srcid"),
+        policy=_value(policy.policy),
         active=active,
         standby=standby,
         unused=[name for name in uplink_names if name not in active and name not in standby],
-        failure_detection="beacon" if beacon else "link",
+        failure_detection=_beacon(beacon),
         notify_switches=_value(policy.notifySwitches, True),
         failback=not _value(policy.rollingOrder, False),
     )
 
 
-def discovery(config: vim.host.LinkDiscoveryProtocolConfig | None) -> Discovery:
+def discovery(config: vim.host.LinkDiscoveryProtocolConfig | None) -> Discovery | None:
+    """CDP/LLDP of a vSwitch or distributed switch; the config is optional in the API: unset is unknown
+    (a switch with discovery off reports operation `none`)."""
     if config is None:
-        return Discovery(protocol="none", operation="none")
+        return None
     # The API's names are the model's; pydantic refuses any other.
     return Discovery(
         protocol=cast(DiscoveryProtocol, config.protocol or "none"),
@@ -143,30 +151,32 @@ def _vswitch_uplinks(vswitch: vim.host.VirtualSwitch, pnic_names: dict[str, str]
     return [pnic_names.get(key, key) for key in keys]
 
 
-def vswitches(network: vim.host.NetworkInfo) -> list[StandardVSwitch]:
+def vswitches(network: vim.host.NetworkInfo, rec: Recorder) -> list[StandardVSwitch]:
     pnic_names = {p.key: p.device for p in network.pnic or [] if p.key}
-    found = []
+    found: list[StandardVSwitch] = []
     for vswitch in network.vswitch or []:
         uplinks = _vswitch_uplinks(vswitch, pnic_names)
         policy = vswitch.spec.policy if vswitch.spec else None
         bridge = vswitch.spec.bridge if vswitch.spec else None
-        found.append(
-            StandardVSwitch(
-                name=vswitch.name,
-                mtu=vswitch.mtu or (vswitch.spec.mtu if vswitch.spec else None) or 1500,
-                uplinks=uplinks,
-                teaming=host_teaming(policy.nicTeaming if policy else None, uplinks),
-                discovery=discovery(getattr(bridge, "linkDiscoveryProtocolConfig", None)),
-            )
+        rec.append(
+            found,
+            StandardVSwitch,
+            f"vSwitch {vswitch.name}",
+            name=vswitch.name,
+            # Both optional in the API: unset is unknown, not the 1500 a new vSwitch gets.
+            mtu=vswitch.mtu or (vswitch.spec.mtu if vswitch.spec else None) or None,
+            uplinks=uplinks,
+            teaming=host_teaming(policy.nicTeaming if policy else None, uplinks),
+            discovery=discovery(getattr(bridge, "linkDiscoveryProtocolConfig", None)),
         )
     return found
 
 
-def portgroups(network: vim.host.NetworkInfo, switches: list[StandardVSwitch]) -> list[PortGroup]:
+def portgroups(network: vim.host.NetworkInfo, switches: list[StandardVSwitch], rec: Recorder) -> list[PortGroup]:
     """Port groups with the computed (effective) teaming, kept only where it differs from the vSwitch's,
     and which teaming fields each pins or inherits."""
     by_name = {vs.name: vs for vs in switches}
-    found = []
+    found: list[PortGroup] = []
     for pg in network.portgroup or []:
         vswitch = by_name.get(pg.spec.vswitchName)
         uplinks = vswitch.uplinks if vswitch else []
@@ -174,15 +184,16 @@ def portgroups(network: vim.host.NetworkInfo, switches: list[StandardVSwitch]) -
         teaming = host_teaming(computed, uplinks) if computed is not None else None
         if vswitch is not None and teaming == vswitch.teaming:
             teaming = None
-        found.append(
-            PortGroup(
-                name=pg.spec.name,
-                vswitch=pg.spec.vswitchName,
-                vlan=pg.spec.vlanId,
-                teaming=teaming,
-                teaming_set=teaming_set(pg.spec),
-                members=[vnic.device for vnic in network.vnic or [] if vnic.portgroup == pg.spec.name],
-            )
+        rec.append(
+            found,
+            PortGroup,
+            f"port group {pg.spec.name}",
+            name=pg.spec.name,
+            vswitch=pg.spec.vswitchName,
+            vlan=pg.spec.vlanId,
+            teaming=teaming,
+            teaming_set=teaming_set(pg.spec),
+            members=[vnic.device for vnic in network.vnic or [] if vnic.portgroup == pg.spec.name],
         )
     return found
 
@@ -208,37 +219,65 @@ def _prefix(mask: str | None) -> int | None:
         return None
 
 
+def _vmk_network(vnic: vim.host.VirtualNic, names: NetworkNames, rec: Recorder) -> dict[str, Any]:
+    """Where a vmk sits, as Vmk fields: a standard port group, a distributed port (with or without a
+    port group, which may be NSX-backed) or an NSX-T opaque network."""
+    spec = vnic.spec
+    dv_port = spec.distributedVirtualPort if spec else None
+    opaque = getattr(spec, "opaqueNetwork", None) if spec else None
+    if dv_port is not None:
+        key = dv_port.portgroupKey or None
+        where: dict[str, Any] = {
+            "dvswitch": names.dvs.get(dv_port.switchUuid, dv_port.switchUuid) or None,
+            "dvswitch_uuid": dv_port.switchUuid or None,
+            "portgroup_key": key,
+            "portgroup": names.portgroups.get(key, key) if key else None,
+            "dv_port": dv_port.portKey or None,
+            "network": "nsx" if key in names.nsx else "distributed",
+        }
+        if key is None:
+            rec.note(
+                f"{vnic.device}: on distributed port {dv_port.portKey or '(no key)'} of {where['dvswitch']}, which "
+                "belongs to no port group; the port's own teaming and VLAN are not read"
+            )
+        return where
+    if opaque is not None:
+        # The segment's name, where the host lists it (config.network.opaqueNetwork); its id identifies it.
+        segment = names.opaque.get(opaque.opaqueNetworkId or "")
+        return {"network": "opaque", "portgroup": segment, "opaque_network": opaque.opaqueNetworkId or None}
+    portgroup = vnic.portgroup or (spec.portgroup if spec else None) or None
+    if portgroup is None:
+        rec.note(f"{vnic.device}: no port group, distributed port or opaque network reported")
+    return {"network": "standard", "portgroup": portgroup, "vswitch": names.vswitch_of.get(portgroup or "")}
+
+
 def vmks(
     network: vim.host.NetworkInfo,
     services: dict[str, list[str]],
-    dvs_names: dict[str, str],
-    dv_portgroup_names: dict[str, str],
+    names: NetworkNames,
+    rec: Recorder,
 ) -> list[Vmk]:
-    vswitch_of = {pg.spec.name: pg.spec.vswitchName for pg in network.portgroup or []}
-    found = []
+    names = dataclasses.replace(
+        names,
+        vswitch_of={pg.spec.name: pg.spec.vswitchName for pg in network.portgroup or [] if pg.spec},
+        opaque={n.opaqueNetworkId: n.opaqueNetworkName for n in network.opaqueNetwork or [] if n.opaqueNetworkName},
+    )
+    found: list[Vmk] = []
     for vnic in network.vnic or []:
         spec = vnic.spec
         ip = spec.ip if spec else None
-        dv_port = spec.distributedVirtualPort if spec else None
-        if dv_port is not None:
-            portgroup = dv_portgroup_names.get(dv_port.portgroupKey or "", dv_port.portgroupKey or "")
-            vswitch, dvswitch = None, dvs_names.get(dv_port.switchUuid, dv_port.switchUuid)
-        else:
-            portgroup = vnic.portgroup or (spec.portgroup if spec else "") or ""
-            vswitch, dvswitch = vswitch_of.get(portgroup), None
-        found.append(
-            Vmk(
-                name=vnic.device,
-                portgroup=portgroup,
-                vswitch=vswitch,
-                dvswitch=dvswitch,
-                mtu=(spec.mtu if spec else None) or 1500,
-                ip=(ip.ipAddress or None) if ip else None,
-                prefix=_prefix(ip.subnetMask) if ip else None,
-                mac=(spec.mac or None) if spec else None,
-                services=services.get(vnic.device, []),
-                netstack=(spec.netStackInstanceKey if spec else None) or "defaultTcpipStack",
-            )
+        rec.append(
+            found,
+            Vmk,
+            vnic.device or "vmk",
+            name=vnic.device,
+            **_vmk_network(vnic, names, rec),
+            mtu=(spec.mtu if spec else None) or None,
+            ip=(ip.ipAddress or None) if ip else None,
+            prefix=_prefix(ip.subnetMask) if ip else None,
+            mac=(spec.mac or None) if spec else None,
+            services=services.get(vnic.device, []),
+            netstack=(spec.netStackInstanceKey if spec else None) or "defaultTcpipStack",
         )
     return found
 
@@ -253,11 +292,17 @@ def _lldp_parameter(lldp: Any, *keys: str) -> str | None:
     return None
 
 
-def neighbour(hint: Any) -> Neighbour | None:
-    """CDP first (it names the platform), then LLDP."""
+def neighbour(hint: Any, rec: Recorder | None = None) -> Neighbour | None:
+    """CDP first (it names the platform), then LLDP. ESXi names the LLDP TLVs it passes on in
+    `parameter` by their IEEE 802.1AB names (`Port Description`, `System Name`, ...); the Port
+    Description is what joins a Junos port that sends its SNMP ifIndex as port ID."""
+    rec = rec or Recorder(str(hint.device), "esxi")
+    what = f"{hint.device} neighbour"
     cdp = hint.connectedSwitchPort
     if cdp is not None and cdp.devId:
-        return Neighbour(
+        return rec.build(
+            Neighbour,
+            what,
             protocol="cdp",
             device_id=cdp.devId,
             port_id=cdp.portId or "",
@@ -267,10 +312,13 @@ def neighbour(hint: Any) -> Neighbour | None:
         )
     lldp = hint.lldpInfo
     if lldp is not None and (lldp.chassisId or lldp.portId):
-        return Neighbour(
+        return rec.build(
+            Neighbour,
+            what,
             protocol="lldp",
             device_id=lldp.chassisId or "",
             port_id=lldp.portId or "",
+            port_description=_lldp_parameter(lldp, "Port Description"),
             system_name=_lldp_parameter(lldp, "System Name"),
             mgmt_address=_lldp_parameter(lldp, "Management Address"),
             platform=_lldp_parameter(lldp, "System Description"),
@@ -278,47 +326,51 @@ def neighbour(hint: Any) -> Neighbour | None:
     return None
 
 
-def pnics(network: vim.host.NetworkInfo, hints: HostHints | None) -> list[PhysicalNic]:
+def pnics(network: vim.host.NetworkInfo, hints: HostHints | None, rec: Recorder) -> list[PhysicalNic]:
     by_device = {hint.device: hint for hint in (hints.network if hints else [])}
-    found = []
+    found: list[PhysicalNic] = []
     for pnic in network.pnic or []:
         actual, configured = pnic.linkSpeed, pnic.spec.linkSpeed if pnic.spec else None
         hint = by_device.get(pnic.device)
-        found.append(
-            PhysicalNic(
-                name=pnic.device,
-                driver=pnic.driver or None,
-                mac=pnic.mac or None,
-                pci=pnic.pci or None,
-                link_up=actual is not None,
-                speed_mbps=actual.speedMb if actual else None,
-                duplex=("full" if actual.duplex else "half") if actual else None,
-                configured_speed_mbps=configured.speedMb if configured else None,
-                configured_duplex=("full" if configured.duplex else "half") if configured else None,
-                neighbour=neighbour(hint) if hint is not None else None,
-            )
+        rec.append(
+            found,
+            PhysicalNic,
+            pnic.device or "pNIC",
+            name=pnic.device,
+            driver=pnic.driver or None,
+            mac=pnic.mac or None,
+            pci=pnic.pci or None,
+            link_up=actual is not None,
+            speed_mbps=actual.speedMb if actual else None,
+            duplex=("full" if actual.duplex else "half") if actual else None,
+            configured_speed_mbps=configured.speedMb if configured else None,
+            configured_duplex=("full" if configured.duplex else "half") if configured else None,
+            neighbour=neighbour(hint, rec) if hint is not None else None,
         )
     return found
 
 
-def pci_devices(devices: list[Any] | None, nics: list[PhysicalNic], hba_pci: set[str]) -> list[PciLink] | None:
+def pci_devices(
+    devices: list[Any] | None, nics: list[PhysicalNic], hba_pci: set[str], rec: Recorder
+) -> list[PciLink] | None:
     """Network controllers and the devices behind a NIC or HBA; the API has no PCIe link width."""
     if devices is None:
         return None
     nic_by_pci = {nic.pci: nic.name for nic in nics if nic.pci}
-    found = []
+    found: list[PciLink] = []
     for device in devices:
         device_class = (device.classId or 0) & 0xFFFF
         if device_class >> 8 != NETWORK_CLASS and device.id not in nic_by_pci and device.id not in hba_pci:
             continue
-        found.append(
-            PciLink(
-                address=device.id,
-                vendor=device.vendorName or None,
-                device=device.deviceName or None,
-                device_class=getattr(device, "deviceClassName", None) or f"{device_class:04x}",
-                nic=nic_by_pci.get(device.id),
-            )
+        rec.append(
+            found,
+            PciLink,
+            f"PCI device {device.id}",
+            address=device.id,
+            vendor=device.vendorName or None,
+            device=device.deviceName or None,
+            device_class=getattr(device, "deviceClassName", None) or f"{device_class:04x}",
+            nic=nic_by_pci.get(device.id),
         )
     return found
 
@@ -340,9 +392,11 @@ def _targets(hba: vim.host.InternetScsiHba) -> list[str]:
     return targets
 
 
-def iscsi_adapters(adapters: list[Any] | None, nics: list[PhysicalNic], hints: HostHints | None) -> list[IscsiAdapter]:
+def iscsi_adapters(
+    adapters: list[Any] | None, nics: list[PhysicalNic], hints: HostHints | None, rec: Recorder
+) -> list[IscsiAdapter]:
     nic_by_pci = {nic.pci: nic.name for nic in nics if nic.pci}
-    found = []
+    found: list[IscsiAdapter] = []
     for hba in adapters or []:
         if not isinstance(hba, vim.host.InternetScsiHba):
             continue
@@ -354,14 +408,15 @@ def iscsi_adapters(adapters: list[Any] | None, nics: list[PhysicalNic], hints: H
         else:
             kind = "independent"
         bound = (hints.bound_vnics.get(hba.device, []) if hints else []) or []
-        found.append(
-            IscsiAdapter(
-                name=hba.device,
-                kind=kind,
-                bound_vmks=[port.vnicDevice for port in bound if port.vnicDevice],
-                pnic=nic_by_pci.get(hba.pci) if kind == "dependent" and hba.pci else None,
-                targets=_targets(hba),
-            )
+        rec.append(
+            found,
+            IscsiAdapter,
+            f"iSCSI adapter {hba.device}",
+            name=hba.device,
+            kind=kind,
+            bound_vmks=[port.vnicDevice for port in bound if port.vnicDevice],
+            pnic=nic_by_pci.get(hba.pci) if kind == "dependent" and hba.pci else None,
+            targets=_targets(hba),
         )
     return found
 
@@ -378,33 +433,73 @@ def _bool_or_none(value: object) -> bool | None:
     return value if isinstance(value, bool) else None
 
 
+@dataclasses.dataclass(frozen=True)
+class NetworkNames:
+    """What the host's references point at: distributed switch uuid -> name, distributed port group
+    key -> name, the keys of NSX-backed port groups; per host, standard port group -> vSwitch and
+    opaque network (NSX-T segment) id -> name."""
+
+    dvs: dict[str, str] = dataclasses.field(default_factory=dict)
+    portgroups: dict[str, str] = dataclasses.field(default_factory=dict)
+    nsx: frozenset[str] = frozenset()
+    vswitch_of: dict[str, str] = dataclasses.field(default_factory=dict)
+    opaque: dict[str, str] = dataclasses.field(default_factory=dict)  # NSX-T segment id -> name, per host
+
+
+@dataclasses.dataclass(frozen=True)
+class Source:
+    """The server a collection reads: its name as given (`vc1.example.com`), vCenter's instance UUID
+    (None for a standalone ESXi host), and the datacenter of each host and switch by managed object id."""
+
+    vcenter: str | None = None
+    instance_uuid: str | None = None
+    datacenters: dict[str, str] = dataclasses.field(default_factory=dict)
+
+
 def esxi_host(
     host: Retrieved,
     hints: HostHints | None,
-    vcenter: str | None,
-    dvs_names: dict[str, str],
-    dv_portgroup_names: dict[str, str],
-) -> EsxiHost:
-    """One host; a disconnected host keeps whatever the server still had cached."""
+    source: Source,
+    names: NetworkNames,
+    rec: Recorder | None = None,
+) -> EsxiHost | None:
+    """One host, or None when its name is refused (in `rec`); a disconnected host keeps whatever the
+    server still had cached. A field the snapshot refuses is unknown, with a collection error in `rec`."""
+    rec = rec or Recorder(host.get("name") or host.ref._moId, "esxi")
     network = host.get("config.network")
-    result = EsxiHost(
+    state = connection_state(host)
+    result = rec.build(
+        EsxiHost,
+        "host",
         name=host.get("name"),
         version=host.get("config.product.version"),
-        vcenter=vcenter,
-        connection_state=connection_state(host),
+        vcenter=source.vcenter,
+        vcenter_uuid=source.instance_uuid,
+        moid=host.ref._moId,
+        datacenter=source.datacenters.get(host.ref._moId),
+        connection_state=state,
         in_maintenance_mode=_bool_or_none(host.get("runtime.inMaintenanceMode")),
     )
-    if network is None:
-        return result
-    result.vswitches = vswitches(network)
-    result.portgroups = portgroups(network, result.vswitches)
-    services = services_by_vmk(host.get("config.virtualNicManagerInfo"))
-    result.vmks = vmks(network, services, dvs_names, dv_portgroup_names)
-    result.pnics = pnics(network, hints)
+    if result is None:
+        return None
     adapters = host.get("config.storageDevice.hostBusAdapter")
-    result.iscsi_adapters = iscsi_adapters(adapters, result.pnics, hints)
     hba_pci = {hba.pci for hba in adapters or [] if getattr(hba, "pci", None)}
-    result.pci_devices = pci_devices(host.get("hardware.pciDevice"), result.pnics, hba_pci)
+    if network is None:
+        if state == "connected" and "config.network" not in host.missing:
+            rec.note(
+                "config.network not returned: the host's networking (vSwitches, port groups, vmks, pNICs) is "
+                "unknown, not empty"
+            )
+        # What the server did return is kept: the PCI devices stand without their NIC names.
+        result.pci_devices = pci_devices(host.get("hardware.pciDevice"), [], hba_pci, rec)
+        return result
+    result.vswitches = vswitches(network, rec)
+    result.portgroups = portgroups(network, result.vswitches, rec)
+    services = services_by_vmk(host.get("config.virtualNicManagerInfo"))
+    result.vmks = vmks(network, services, names, rec)
+    result.pnics = pnics(network, hints, rec)
+    result.iscsi_adapters = iscsi_adapters(adapters, result.pnics, hints, rec)
+    result.pci_devices = pci_devices(host.get("hardware.pciDevice"), result.pnics, hba_pci, rec)
     return result
 
 
@@ -440,41 +535,91 @@ def host_uplinks(proxy_switch: vim.host.HostProxySwitch) -> dict[str, str]:
     return dict(sorted(uplinks.items()))
 
 
-def distributed_switch(
-    dvs: Retrieved, portgroups_of_dvs: list[Retrieved], members: list[DvsHostMember]
-) -> DistributedSwitch:
-    config = dvs.get("config")
-    lag_configs = getattr(config, "lacpGroupConfig", None) or []
-    lags = [
-        Lag(
+def _lags(config: Any, rec: Recorder) -> list[Lag]:
+    """The enhanced-LACP groups; each field but the name is optional in the API and unknown when unset."""
+    found: list[Lag] = []
+    for lag in getattr(config, "lacpGroupConfig", None) or []:
+        if lag.uplinkNum is None:
+            rec.note(f"LAG {lag.name}: uplinkNum not reported; its port count is unknown")
+        rec.append(
+            found,
+            Lag,
+            f"LAG {lag.name}",
             name=lag.name,
-            mode=lag.mode or "active",
-            load_balance=lag.loadbalanceAlgorithm or "srcDestIpTcpUdpPortVlan",
-            uplink_count=lag.uplinkNum or 0,
+            mode=lag.mode or None,
+            load_balance=lag.loadbalanceAlgorithm or None,
+            uplink_count=lag.uplinkNum,
         )
-        for lag in lag_configs
-    ]
+    return found
+
+
+def _basic_lacp(port_config: Any) -> str | None:
+    """The uplink port group's basic LACP (VMwareUplinkLacpPolicy): its mode when enabled, `off`."""
+    policy = getattr(port_config, "lacpPolicy", None)
+    enabled = _value(getattr(policy, "enable", None))
+    if enabled is None:
+        return None
+    if not enabled:
+        return "off"
+    mode = _value(getattr(policy, "mode", None))
+    return mode if mode in ("active", "passive") else None
+
+
+def distributed_switch(
+    dvs: Retrieved,
+    portgroups_of_dvs: list[Retrieved],
+    members: list[DvsHostMember],
+    source: Source | None = None,
+    rec: Recorder | None = None,
+) -> DistributedSwitch | None:
+    """One distributed switch, or None when its name is refused (in `rec`). A switch whose `config` was
+    not returned keeps its port groups and members, with its MTU, LACP, LAGs and discovery unknown."""
+    source = source or Source()
+    rec = rec or Recorder(dvs.get("name") or dvs.ref._moId, "vcenter")
+    config = dvs.get("config")
+    if config is None and "config" not in dvs.missing:
+        rec.note(
+            "distributed switch config not returned: its MTU, LACP, LAGs, uplink names and discovery protocol "
+            "are unknown"
+        )
+    lags = _lags(config, rec)
     uplink_policy = getattr(config, "uplinkPortPolicy", None)
     uplink_names = [*(getattr(uplink_policy, "uplinkPortName", None) or []), *(lag.name for lag in lags)]
     lag_names = {lag.name for lag in lags}
     uplink_pgs = {ref._moId for ref in getattr(config, "uplinkPortgroup", None) or []}
-    dv_portgroups = []
+    dv_portgroups: list[DvPortgroup] = []
     for pg in portgroups_of_dvs:
         uplink = bool(pg.get("config.uplink")) or pg.ref._moId in uplink_pgs
         port_config = pg.get("config.defaultPortConfig")
-        teaming = dvs_teaming(getattr(port_config, "uplinkTeamingPolicy", None), uplink_names)
-        dv_portgroups.append(
-            DvPortgroup(
-                name=pg.get("name"),
-                **_vlan(getattr(port_config, "vlan", None)),
-                teaming=teaming,
-                uplink_lag=None if uplink else next((name for name in teaming.active if name in lag_names), None),
-                uplink=uplink,
-            )
+        backing = pg.get("config.backingType") or None
+        nsx = backing == "nsx"
+        # An NSX port group's teaming and VLAN are NSX's (uplink profile, segment): unknown here, never
+        # the defaults an empty vCenter policy would read as.
+        teaming = None if nsx else dvs_teaming(getattr(port_config, "uplinkTeamingPolicy", None), uplink_names)
+        rec.append(
+            dv_portgroups,
+            DvPortgroup,
+            f"port group {pg.get('name')}",
+            name=pg.get("name"),
+            key=pg.get("key") or None,
+            backing=backing if backing in ("standard", "nsx") else None,
+            **({"vlan": None} if nsx else _vlan(getattr(port_config, "vlan", None))),
+            teaming=teaming,
+            uplink_lag=None
+            if uplink or teaming is None
+            else next((name for name in teaming.active if name in lag_names), None),
+            uplink=uplink,
+            lacp=_basic_lacp(port_config) if uplink else None,
         )
-    return DistributedSwitch(
+    return rec.build(
+        DistributedSwitch,
+        "distributed switch",
         name=dvs.get("name"),
-        max_mtu=getattr(config, "maxMtu", None) or 1500,
+        uuid=dvs.get("uuid") or None,
+        datacenter=source.datacenters.get(dvs.ref._moId),
+        vcenter=source.vcenter,
+        # maxMtu is optional in VMwareDVSConfigInfo: unset (or no config at all) is unknown.
+        max_mtu=getattr(config, "maxMtu", None) or None,
         lacp_api_version=getattr(config, "lacpApiVersion", None) or None,
         lags=lags,
         portgroups=dv_portgroups,
@@ -509,24 +654,32 @@ def _vnic_backing(backing: Any, dv_portgroup_names: dict[str, str]) -> tuple[str
     return None, None, None
 
 
-def virtual_machine(vm: Retrieved, dv_portgroup_names: dict[str, str]) -> VirtualMachine:
-    nics = []
+def virtual_machine(
+    vm: Retrieved, dv_portgroup_names: dict[str, str], rec: Recorder | None = None
+) -> VirtualMachine | None:
+    """One VM, or None when its name is refused (in `rec`); a refused vNIC label leaves that vNIC out."""
+    rec = rec or Recorder(vm.get("name") or vm.ref._moId, "vcenter")
+    nics: list[VmNic] = []
     for device in vm.get("config.hardware.device") or []:
         if not isinstance(device, vim.vm.device.VirtualEthernetCard):
             continue
         kind = type(device).__name__.rsplit(".", 1)[-1]
         portgroup, switch_kind, portgroup_key = _vnic_backing(device.backing, dv_portgroup_names)
-        nics.append(
-            VmNic(
-                label=device.deviceInfo.label if device.deviceInfo else f"ethernet-{device.key}",
-                model=VNIC_MODELS.get(kind, kind),
-                portgroup=portgroup,
-                mac=device.macAddress or None,
-                switch_kind=switch_kind,
-                portgroup_key=portgroup_key,
-            )
+        label = device.deviceInfo.label if device.deviceInfo else f"ethernet-{device.key}"
+        rec.append(
+            nics,
+            VmNic,
+            f"virtual machine vNIC {label}",
+            label=label,
+            model=VNIC_MODELS.get(kind, kind),
+            portgroup=portgroup,
+            mac=device.macAddress or None,
+            switch_kind=switch_kind,
+            portgroup_key=portgroup_key,
         )
-    return VirtualMachine(
+    return rec.build(
+        VirtualMachine,
+        "virtual machine",
         name=vm.get("name"),
         # Config not retrieved (no permission on the VM): unknown, not one vCPU without hot-add. Where the
         # config was read, an unset cpuHotAddEnabled is the API's default, off.
@@ -539,21 +692,22 @@ def virtual_machine(vm: Retrieved, dv_portgroup_names: dict[str, str]) -> Virtua
 def vms_by_host(
     vms: list[Retrieved], dv_portgroup_names: dict[str, str], refused: list[CollectionError] | None = None
 ) -> dict[str, list[VirtualMachine]]:
-    """Virtual machines (not templates) by the managed object id of the host they run on; a VM the
-    snapshot cannot hold (a name with a control character) is a collection error in `refused`."""
+    """Virtual machines (not templates) by the managed object id of the host they run on. What the
+    snapshot cannot hold (a VM name with a control character, a bad vNIC) is a collection error in
+    `refused`; without `refused`, it raises ValueError."""
     found: dict[str, list[VirtualMachine]] = {}
     for vm in sorted(vms, key=lambda v: v.get("name") or ""):
         host = vm.get("runtime.host")
         if host is None or vm.get("config.template"):
             continue
-        try:
-            converted = virtual_machine(vm, dv_portgroup_names)
-        except ValidationError as exc:
-            if refused is None:
-                raise
-            refused.append(refused_error(vm.get("name") or vm.ref._moId, "vcenter", "virtual machine", exc))
-            continue
-        found.setdefault(host._moId, []).append(converted)
+        rec = Recorder(vm.get("name") or vm.ref._moId, "vcenter")
+        converted = virtual_machine(vm, dv_portgroup_names, rec)
+        if rec.errors and refused is None:
+            raise ValueError("; ".join(e.reason for e in rec.errors))
+        refused = refused if refused is not None else []
+        refused.extend(rec.errors)
+        if converted is not None:
+            found.setdefault(host._moId, []).append(converted)
     return found
 
 

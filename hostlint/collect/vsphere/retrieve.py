@@ -32,12 +32,13 @@ HOST_PROPERTIES = (
     "configManager.networkSystem",
     "configManager.iscsiManager",
     "hardware.pciDevice",
+    "parent",  # its cluster or compute resource: the way to its datacenter (retrieve_places)
 )
 # Of the large host properties, the parts convert.py and hints.py read: the fast parser builds only
 # these (PCI devices and the VMkernel NICs offered to each service are most of a host's XML). A
 # field not named here holds fastparse.NotRead, which raises when used; the pyvmomi parser builds all.
 HOST_PROJECTIONS = {
-    "config.network": Projection.only("pnic", "vswitch", "portgroup", "vnic", "proxySwitch"),
+    "config.network": Projection.only("pnic", "vswitch", "portgroup", "vnic", "proxySwitch", "opaqueNetwork"),
     "config.virtualNicManagerInfo": Projection.within(
         netConfig=Projection.within(candidateVnic=Projection.only("key", "device"))
     ),
@@ -51,8 +52,17 @@ VM_PROPERTIES = (
     "config.cpuHotAddEnabled",
     "config.hardware.device",
 )
-DVS_PROPERTIES = ("name", "uuid", "config")
+DVS_PROPERTIES = ("name", "uuid", "config", "parent")
 PORTGROUP_PROPERTIES = ("name", "key", "config.distributedVirtualSwitch", "config.defaultPortConfig", "config.uplink")
+# Since vSphere API 7.0 (DVPortgroupConfigInfo.backingType, `nsx` for a port group NSX created): asked
+# only of servers that have it, as an unknown property path fails the whole query.
+PORTGROUP_PROPERTIES_7 = (*PORTGROUP_PROPERTIES, "config.backingType")
+# The containers between a host or switch and its datacenter: what qualifies a name that repeats.
+PLACES: dict[type, Sequence[str]] = {
+    vim.Datacenter: ("name",),
+    vim.Folder: ("parent",),
+    vim.ComputeResource: ("parent",),
+}
 
 DEFAULT_PAGE_SIZE = 500
 HOST_SLICE = 50  # hosts per query when hosts are retrieved in parallel: bench/vsphere.py --sweep
@@ -265,16 +275,30 @@ def retrieve_switches(
     parser: Parser = "lxml",
 ) -> tuple[list[Retrieved], list[Retrieved]]:
     """Distributed switches and their port groups, in one query."""
-    found = retrieve(
-        content,
-        {vim.DistributedVirtualSwitch: DVS_PROPERTIES, vim.dvs.DistributedVirtualPortgroup: PORTGROUP_PROPERTIES},
-        page_size,
-        trips,
-        parser=parser,
-    )
+    switches, portgroups, _ = retrieve_switches_and_places(content, page_size, trips, parser, places=False)
+    return switches, portgroups
+
+
+def retrieve_switches_and_places(
+    content: vim.ServiceInstanceContent,
+    page_size: int = DEFAULT_PAGE_SIZE,
+    trips: RoundTrips | None = None,
+    parser: Parser = "lxml",
+    places: bool = True,
+) -> tuple[list[Retrieved], list[Retrieved], Places]:
+    """Distributed switches, their port groups and (with `places`) the datacenters and the containers
+    between them and the hosts and switches, in one query: no round trip more than the switches alone."""
+    portgroup_paths = PORTGROUP_PROPERTIES_7 if _api_major(content) >= 7 else PORTGROUP_PROPERTIES
+    kinds: dict[type, Sequence[str]] = {
+        vim.DistributedVirtualSwitch: DVS_PROPERTIES,
+        vim.dvs.DistributedVirtualPortgroup: portgroup_paths,
+        **(PLACES if places else {}),
+    }
+    found = retrieve(content, kinds, page_size, trips, parser=parser)
     switches = [r for r in found if isinstance(r.ref, vim.DistributedVirtualSwitch)]
     portgroups = [r for r in found if isinstance(r.ref, vim.dvs.DistributedVirtualPortgroup)]
-    return switches, portgroups
+    containers = [r for r in found if isinstance(r.ref, tuple(PLACES))]
+    return switches, portgroups, _places(containers)
 
 
 def retrieve_vms(
@@ -284,3 +308,33 @@ def retrieve_vms(
     parser: Parser = "lxml",
 ) -> list[Retrieved]:
     return retrieve(content, {vim.VirtualMachine: VM_PROPERTIES}, page_size, trips, parser=parser)
+
+
+def _api_major(content: vim.ServiceInstanceContent) -> int:
+    version = getattr(content.about, "apiVersion", None) or ""
+    head = version.split(".", 1)[0]
+    return int(head) if head.isdigit() else 0
+
+
+@dataclass
+class Places:
+    """Datacenter names and each container's parent, by managed object id (retrieve_places)."""
+
+    datacenters: dict[str, str] = field(default_factory=dict)
+    parents: dict[str, str | None] = field(default_factory=dict)
+
+    def datacenter(self, parent: Any) -> str | None:
+        """The name of the datacenter above an object whose `parent` property is `parent`."""
+        step: str | None = getattr(parent, "_moId", None)
+        for _ in range(64):  # folders nest; a cycle would be a server's bug, not a reason to hang
+            if step is None or step in self.datacenters:
+                break
+            step = self.parents.get(step)
+        return self.datacenters.get(step) if step is not None else None
+
+
+def _places(found: list[Retrieved]) -> Places:
+    return Places(
+        datacenters={item.ref._moId: item.get("name") for item in found if isinstance(item.ref, vim.Datacenter)},
+        parents={item.ref._moId: getattr(item.get("parent"), "_moId", None) for item in found},
+    )
