@@ -162,7 +162,7 @@ def test_human_collapses_skips_and_lists_unresolved_uplinks_by_host():
     assert "esx01.lab.example.net  no findings · 1 skipped · 4 unresolved uplinks\n" in text
     counted = text.split("Skipped (3 rule checks on 3 hosts", 1)[1].split("\n\n", 1)[0].splitlines()
     assert counted[1:] == [
-        "  3 × LG001 ip-hash-without-port-channel: switch port of an uplink unknown (see unresolved uplinks)"
+        "  3  LG001 ip-hash-without-port-channel: switch port of an uplink unknown (see unresolved uplinks)"
     ]
     snapshot = without_switches(lab())
     listed = render("human", run(snapshot, only("LG001")), only("LG001"), snapshot, color=False, show_skipped=True)
@@ -196,9 +196,9 @@ def test_human_collapses_identical_reasons_and_keeps_other_reasons_apart():
     )
     counted = render("human", result, load_rules(), lab(), color=False)
     assert (
-        "  2 × LG001 ip-hash-without-port-channel: rule error: no such key (esx01.lab.example.net/vSwitch1, " in counted
+        "  2  LG001 ip-hash-without-port-channel: rule error: no such key (esx01.lab.example.net/vSwitch1, " in counted
     )
-    assert "  1 × MT001 vmk-mtu-above-vswitch: no vmk data collected (every object)\n" in counted
+    assert "  1  MT001 vmk-mtu-above-vswitch: no vmk data collected (every object)\n" in counted
     text = render("human", result, load_rules(), lab(), color=False, show_skipped=True)
     assert "  LG001, LG002 skipped on 2 objects: rule error: no such key\n" in text
     assert "          esx01.lab.example.net/vSwitch1, esx02.lab.example.net/vSwitch1\n" in text

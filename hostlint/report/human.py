@@ -342,7 +342,7 @@ def _skipped_counts(console: Console, result: CheckResult, names: dict[str, str]
     )
     width = max(len(str(len(g.objects))) for g in groups)
     for group in groups:
-        line = Text(f"{INDENT}{len(group.objects):>{width}} × ")
+        line = Text(f"{INDENT}{len(group.objects):>{width}}  ")
         line.append(group.code, style="magenta")
         if group.name:
             line.append(f" {group.name}")
