@@ -13,6 +13,7 @@ the CDP already gives: a page, mouse events and script evaluation).
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import shutil
@@ -70,7 +71,7 @@ class Browser:
             "--remote-debugging-pipe",
             "about:blank",
         ]
-        self._process = subprocess.Popen(  # noqa: S603 - a fixed command line
+        self._process = subprocess.Popen(
             command,
             stdin=subprocess.DEVNULL,
             stdout=subprocess.DEVNULL,
@@ -78,7 +79,7 @@ class Browser:
             # The descriptors 3 and 4 are made in preexec_fn, which runs before close_fds would close them;
             # Python's own descriptors are not inheritable, so nothing else leaks into the browser.
             close_fds=False,
-            preexec_fn=descriptors,  # noqa: PLW1509 - only dup2, no threads in this process
+            preexec_fn=descriptors,  # only dup2; this process starts no threads
         )
         os.close(to_browser_read)
         os.close(from_browser_write)
@@ -97,10 +98,8 @@ class Browser:
         self.close()
 
     def close(self) -> None:
-        try:
+        with contextlib.suppress(BrowserError, OSError):
             self.send("Browser.close")
-        except (BrowserError, OSError):
-            pass
         try:
             self._process.wait(timeout=10)
         except subprocess.TimeoutExpired:
@@ -183,7 +182,7 @@ class Page:
         params: dict[str, Any] = {"format": "png"}
         if full_page:
             size = self.send("Page.getLayoutMetrics")["cssContentSize"]
-            params |= {"captureBeyondViewport": True,
-                       "clip": {"x": 0, "y": 0, "width": size["width"], "height": size["height"], "scale": 1}}  # fmt: skip
+            clip = {"x": 0, "y": 0, "width": size["width"], "height": size["height"], "scale": 1}
+            params |= {"captureBeyondViewport": True, "clip": clip}
         data = self.send("Page.captureScreenshot", params)["data"]
         path.write_bytes(base64.b64decode(data))
