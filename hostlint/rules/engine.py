@@ -204,7 +204,10 @@ def _execute(program: Any, scope: FactScope) -> tuple[bool, Any]:
     try:
         return True, program.execute(scope.context)
     except _EXPRESSION_ERRORS as exc:
-        return False, exc
+        # The traceback holds this frame, whose `exc` holds the traceback: a cycle that keeps the fact's
+        # scope (its dump and CEL context) alive until a collection, and a check pauses the collector.
+        # Only the exception's type and message are used.
+        return False, exc.with_traceback(None)
 
 
 def _host_kind(fact: Fact, rule: Rule) -> str | None:
