@@ -531,3 +531,28 @@ def test_sarif_and_junit_grow_with_findings_not_with_skips(all_rules):
     assert abs(many_sarif - base_sarif) < 20 and abs(many_junit - base_junit) < 20
     more_sarif, more_junit = sizes(100, 100)
     assert more_sarif > base_sarif + 90 * 300 and more_junit > base_junit + 90 * 100
+
+
+@pytest.mark.parametrize("scenario", SCENARIOS)
+def test_json_is_the_same_value_with_one_line_per_item(scenario, all_rules):
+    """The JSON report encodes each item with the C encoder, one per line: the value is what the
+    whole document dumped at once would be, in the same key order."""
+    snapshot = SCENARIOS[scenario]()
+    result = run(snapshot, all_rules)
+    text = render("json", result, all_rules, snapshot)
+    document = json.loads(text)
+    whole = {
+        "schema_version": 1,
+        **{
+            key: [item.model_dump(mode="json") for item in getattr(result, key)]
+            for key in ("findings", "skipped", "unresolved", "collection_errors", "ignored")
+        },
+        "notes": result.notes,
+        "summary": {
+            key: len(getattr(result, key)) for key in ("findings", "skipped", "passed", "unresolved", "ignored")
+        },
+    }
+    assert document == whole and list(document) == list(whole)
+    lines = {line.rstrip(",") for line in text.splitlines()}
+    for item in [*result.findings, *result.skipped, *result.unresolved]:
+        assert "    " + json.dumps(item.model_dump(mode="json")) in lines

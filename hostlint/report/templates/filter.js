@@ -51,8 +51,22 @@
   }
 
   form.addEventListener("change", apply);
-  form.addEventListener("reset", function () {
-    window.setTimeout(apply, 0);
+  // "Show all": the defaults set here and applied at once (a native reset would change them after this event).
+  form.addEventListener("reset", function (event) {
+    event.preventDefault();
+    severities.forEach(function (severity) {
+      var box = document.getElementById("f-sev-" + severity);
+      if (box) {
+        box.checked = true;
+      }
+    });
+    selects.forEach(function (pair) {
+      var select = document.getElementById(pair[0]);
+      if (select) {
+        select.selectedIndex = 0;
+      }
+    });
+    apply();
   });
   apply();
 })();
