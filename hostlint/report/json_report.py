@@ -24,7 +24,7 @@ def _items(models: Iterable[BaseModel]) -> str:
 
 def render(result: CheckResult) -> str:
     head: dict[str, Any] = {"schema_version": RESULT_SCHEMA_VERSION}
-    lists = {
+    lists: dict[str, list[Any]] = {
         "findings": result.findings,
         "skipped": result.skipped,
         "unresolved": result.unresolved,
