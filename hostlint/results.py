@@ -6,6 +6,7 @@ from typing import Any, NamedTuple
 
 from pydantic import BaseModel, Field
 
+from hostlint.fieldsets import SharedFieldsSet
 from hostlint.join.facts import Facts, Unresolved
 from hostlint.snapshot.common import CollectionError
 
@@ -46,7 +47,9 @@ class Finding(BaseModel):
     alternatives: list[FixCandidate] = Field(default_factory=list, exclude=True)
 
 
-class Skipped(BaseModel):
+class Skipped(SharedFieldsSet):
+    """A rule x object not checked, and why (a large site has 100,000: hostlint.fieldsets)."""
+
     code: str
     object: str | None
     reason: str
