@@ -22,7 +22,7 @@ from hostlint.check import check_paths, check_snapshot
 from hostlint.cli.exit import Exit
 from hostlint.cli.main import cli
 from hostlint.report import FORMATS, render
-from hostlint.report.html import DIAGRAM_HOSTS, ScanHeader
+from hostlint.report.html import CHAR_PX, DIAGRAM_HOSTS, ScanHeader
 from hostlint.report.html import render as render_html
 from hostlint.rules import load_rules
 from hostlint.snapshot import load_site
@@ -434,3 +434,43 @@ def test_filters_at_a_thousand_hosts_in_chromium(estate: Any, tmp_path: Path) ->
         assert page.evaluate("document.getElementById('f-sev-error').checked") is False
         assert page.evaluate("document.querySelectorAll('tr.fs.x-error:not([hidden])').length") == 0
         assert page.evaluate("document.querySelectorAll('.host:not([hidden])').length") == 21
+
+
+def test_pictures_show_member_states_channel_status_vpc_spans_and_whole_names(estate: Any) -> None:
+    snapshot, result, rules = estate
+    page = render("html", result, rules, snapshot)
+    parsed = parse(page)
+    # A host whose vPC port-channel was left at MTU 1500 (MT002): both members bundled, one channel box
+    # spanning both leaves, with its mode, status and the vPC pair.
+    host = next(f.host for f in result.findings if f.code == "MT002")
+    number = int(host[3:8])
+    rack = (number - 1) // 24 + 1
+    channel = next(box for box in parsed.boxes[host] if box[0].startswith("box channel"))
+    name, span, state, *_ = channel[1]
+    assert name.startswith("port-channel")
+    assert span == f"vPC {rack}: leaf-r{rack:03}a + leaf-r{rack:03}b"
+    assert state == "static · up"
+    ports = [box for box in parsed.boxes[host] if box[1] and box[1][0].startswith("leaf-")]
+    members = [lines for _, lines in ports if "bundled" in lines[1]]
+    assert len(members) == 2 and all(lines[1].endswith(" · bundled") for lines in members)
+    # No name is cut: nothing in a picture ends with an ellipsis.
+    assert all(not line.endswith("…") for boxes in parsed.boxes.values() for _, lines in boxes for line in lines)
+
+
+def test_a_long_interface_name_is_drawn_narrower_not_cut() -> None:
+    snapshot = load_site([LABS / "demo"])
+    switch = snapshot.switches[0]
+    long_name = "core-leaf-01.datacenter-frankfurt-3.example.com"
+    # The hosts' CDP still names the switch by its old name, now an alias of the long one.
+    switch.aliases.append(switch.name)
+    switch.name = long_name
+    result = check_snapshot(snapshot, load_rules())
+    page = render("html", result, load_rules(), snapshot)
+    # Too long for one line with its interface: the whole name on its own line, drawn a little narrower.
+    lines = re.findall(r"<text[^>]*>([^<]*)</text>", page)
+    assert long_name in lines
+    assert not any(long_name[:20] in line and line != long_name for line in lines)
+    widths = re.findall(r'textLength="([\d.]+)" lengthAdjust="spacingAndGlyphs">' + re.escape(long_name) + "<", page)
+    assert widths and all(float(width) / (len(long_name) * CHAR_PX * 1.08) > 0.75 for width in widths)
+    # The interface leads the next line.
+    assert any(line.startswith("GigabitEthernet1/0/") for line in lines)

@@ -50,7 +50,8 @@ MULTICHASSIS = {"vpc": "vPC", "mlag": "MLAG", "vss": "VSS", "virtual-chassis": "
 ROW = 64
 BOX = 52
 TOP = 30
-COLUMNS = {"team": (8, 210), "nic": (288, 165), "port": (523, 240), "channel": (818, 170)}
+# The switch port column is the widest: switch and interface names are what an admin looks for.
+COLUMNS = {"team": (8, 180), "nic": (240, 150), "port": (442, 310), "channel": (804, 186)}
 WIDTH = 996
 CHAR_PX = 6.8
 LINE = 14
@@ -211,7 +212,11 @@ def _port_lines(uplink: UplinkFact) -> list[str]:
     if uplink.port_channel is not None:
         # The member's state in its channel (bundled, hot-standby, suspended, individual, down).
         details.append(uplink.member_state or "member state unknown")
-    return [f"{uplink.switch} {uplink.port}", " · ".join(details)]
+    name = f"{uplink.switch} {uplink.port}"
+    if len(name) * CHAR_PX * 1.08 <= COLUMNS["port"][1] - 14:
+        return [name, " · ".join(details)]
+    # A long switch name gets a line of its own; the interface leads the details line.
+    return [str(uplink.switch), " · ".join([str(uplink.port), *details])]
 
 
 def _span(logical: str | None) -> str | None:
