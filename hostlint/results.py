@@ -6,6 +6,7 @@ from typing import Any, NamedTuple
 
 from pydantic import BaseModel, Field
 
+from hostlint.fieldsets import SharedFieldsSet
 from hostlint.join.facts import Facts, Unresolved
 from hostlint.snapshot.common import CollectionError
 
@@ -47,7 +48,9 @@ class Finding(BaseModel):
     alternatives: list[FixCandidate] = Field(default_factory=list, exclude=True)
 
 
-class Skipped(BaseModel):
+# A rule x object not checked, and why (a large site has 100,000: hostlint.fieldsets). No docstring:
+# it would become the description in the published report schema.
+class Skipped(SharedFieldsSet):
     code: str
     object: str | None
     reason: str

@@ -3,14 +3,17 @@
 from __future__ import annotations
 
 import importlib.resources
+import importlib.util
 import re
 import shutil
 import struct
 import subprocess
+import sys
 import zlib
 from datetime import UTC, datetime
 from html.parser import HTMLParser
 from pathlib import Path
+from typing import Any
 
 import pytest
 from click.testing import CliRunner
@@ -19,14 +22,14 @@ from hostlint.check import check_paths, check_snapshot
 from hostlint.cli.exit import Exit
 from hostlint.cli.main import cli
 from hostlint.report import FORMATS, render
-from hostlint.report.html import DIAGRAM_HOSTS, ScanHeader
+from hostlint.report.html import CHAR_PX, DIAGRAM_HOSTS, ScanHeader
 from hostlint.report.html import render as render_html
 from hostlint.rules import load_rules
 from hostlint.snapshot import load_site
 
 LABS = Path(__file__).resolve().parent.parent / "fixtures" / "labs"
 # What a page that loads something from elsewhere would contain.
-EXTERNAL = ("://", "<script", "<link", "<img", "<iframe", "src=", "href=", "url(", "@import")
+EXTERNAL = ("://", "<link", "<img", "<iframe", "src=", "url(", "@import", "fetch(", "XMLHttpRequest")
 
 
 class Page(HTMLParser):
@@ -96,6 +99,11 @@ def test_html_is_a_check_format_and_self_contained() -> None:
     page = result.stdout
     assert page.startswith("<!DOCTYPE html>") and page.rstrip().endswith("</html>")
     assert [marker for marker in EXTERNAL if marker in page] == []
+    # One inline script (the filters), and links only within the page.
+    assert re.findall(r"<script[^>]*>", page) == ["<script>"]
+    links = re.findall(r'href="([^"]*)"', page)
+    assert links and all(link.startswith("#h-") for link in links)
+    assert all(f'id="{link[1:]}"' in page for link in links)
 
 
 def test_every_finding_with_expected_actual_and_fix() -> None:
@@ -170,7 +178,7 @@ def test_text_from_the_snapshot_is_escaped() -> None:
     snapshot.esxi_hosts[0].vswitches[0].name = "vSwitch<b>0</b>"
     result = check_snapshot(snapshot, load_rules())
     page = render("html", result, load_rules(), snapshot)
-    assert "<script" not in page and "&lt;script&gt;" in page
+    assert page.count("<script") == 1 and "&lt;script&gt;" in page
     assert "vSwitch&lt;b&gt;0&lt;/b&gt;" in page
 
 
@@ -261,9 +269,10 @@ def test_findings_are_grouped_by_rule_and_carry_filter_classes() -> None:
     assert page.count('<details class="grp ') == len(groups)
     assert 'id="f-sev-error" checked' in page and '<select id="f-rule">' in page and '<select id="f-host">' in page
     hosts = sorted({h.name for h in snapshot.esxi_hosts})
+    affected = {f.host for f in result.findings}
     for n, host in enumerate(hosts):
-        assert f'<option value="h-{n}">{host}</option>' in page
-        assert f'body:has(#f-host option[value="h-{n}"]:checked) .f:not(.h-{n}) {{display:none}}' in page
+        assert (f'<option value="h-{n}">{host}</option>' in page) == (host in affected)
+        assert f'id="h-{n}"' in page
     for finding in result.findings:
         host_class = f"h-{hosts.index(finding.host)}"
         assert re.search(rf'<tr class="f x-{finding.severity} r-{finding.code} {host_class}[ "]', page), finding.object
@@ -309,3 +318,159 @@ def test_a_filter_hides_what_it_excludes_in_chromium(tmp_path: Path) -> None:
 
     whole, one_host = last_ink_row(page, "whole"), last_ink_row(filtered, "filtered")
     assert one_host < whole * 0.75, (one_host, whole)
+
+
+# --- 1,000 hosts: the bench site in Chromium -------------------------------------------------------------------------
+
+BENCH = Path(__file__).resolve().parent.parent / "bench"
+
+
+def bench_module(name: str) -> Any:
+    """A module of bench/ (not a package), loaded by path as tests/test_vsphere_bench.py does."""
+    sys.path.insert(0, str(BENCH))
+    try:
+        spec = importlib.util.spec_from_file_location(f"bench_{name}", BENCH / f"{name}.py")
+        assert spec and spec.loader
+        module = importlib.util.module_from_spec(spec)
+        # Dataclasses look their module up by name while the class is made.
+        sys.modules[spec.name] = module
+        spec.loader.exec_module(module)
+        return module
+    finally:
+        sys.path.remove(str(BENCH))
+
+
+@pytest.fixture(scope="module")
+def estate() -> tuple[Any, Any, list[Any]]:
+    """The 1,000-host bench site: 20 planted findings on 20 hosts, every VLAN rule skipped on every host."""
+    snapshot = bench_module("make_site").make_site(1000).snapshot
+    rules = load_rules()
+    return snapshot, check_snapshot(snapshot, rules), rules
+
+
+def test_a_thousand_hosts_make_a_small_page_with_the_affected_hosts_first(estate: Any) -> None:
+    snapshot, result, rules = estate
+    page = render("html", result, rules, snapshot)
+    assert len(page.encode()) <= 1_000_000
+    affected = sorted({f.host for f in result.findings})
+    assert len(affected) == 20 and len(result.skipped) > 10_000
+    # Sections: findings by rule, by switch, the 20 affected hosts (each with its picture), then one collapsed list.
+    sections = [page.index(f'<section id="{name}">') for name in ("findings", "switches", "hosts", "skipped")]
+    assert sections == sorted(sections)
+    host_sections = re.findall(r'<div class="host error [^"]*" id="(h-\d+)">', page)
+    assert len(host_sections) == 20 and page.count('role="img"') == 20
+    assert page.index('id="clean-hosts"') > page.index(f'id="{host_sections[-1]}"')
+    assert "980 hosts without findings" in page
+    # Every finding row links to its host's section.
+    for finding in result.findings:
+        assert re.search(rf'href="#(h-\d+)">{re.escape(finding.object.split("/")[0])}', page)
+    # Skips: one row per rule and cause, with the count; the objects in a collapsed list.
+    assert page.count('<td class="count">') == 5
+    assert '<td class="count">3972</td>' in page
+    assert "switchport mode not shown by `show running-config`" in page
+
+
+def test_a_thousand_hosts_screenshot_in_chromium(estate: Any, tmp_path: Path) -> None:
+    """The page as a person sees it: the summary's error red, then the findings and the affected hosts' pictures."""
+    browser = chromium()
+    snapshot, result, rules = estate
+    page = tmp_path / "estate.html"
+    page.write_text(render("html", result, rules, snapshot), encoding="utf-8")
+    shot = tmp_path / "estate.png"
+    command = [
+        browser, "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+        "--disable-component-update", "--disable-sync", "--no-first-run", f"--user-data-dir={tmp_path / 'profile'}",
+        "--force-device-scale-factor=0.5", f"--screenshot={shot}", "--window-size=1280,2400", page.as_uri(),
+    ]  # fmt: skip
+    done = subprocess.run(command, capture_output=True, text=True, timeout=120, cwd=tmp_path)
+    assert done.returncode == 0 and shot.is_file(), done.stderr[-2000:]
+    width, height, rows, channels = png_pixels(shot.read_bytes())
+    assert (width, height) == (640, 1200)
+    pixels = [row[i : i + 3] for row in rows[::4] for i in range(0, len(row), channels * 4)]
+    background = sum(1 for p in pixels if min(p) >= 235)
+    assert 0.05 < 1 - background / len(pixels) < 0.9, "page is blank or all ink"
+    # Error red in the first screen: the summary card, the groups and the switch rows are marked.
+    reds = [y for y, row in enumerate(rows) for i in range(0, len(row), channels * 8)
+            if row[i] > 150 and row[i + 1] < 90 and row[i + 2] < 90]  # fmt: skip
+    assert len(reds) > 50
+    # The picture of the first affected host (its pale red error boxes) is within the first 2,400 CSS pixels.
+    pale_red = sum(1 for r, g, b in pixels if r > 245 and 225 < g < 242 and 225 < b < 242)
+    assert pale_red > 20
+
+
+def test_filters_at_a_thousand_hosts_in_chromium(estate: Any, tmp_path: Path) -> None:
+    """Choosing a host shows only its rows and section; a mouse click on the severity box hides error rows."""
+    chromium()
+    browser_module = bench_module("browser")
+    snapshot, result, rules = estate
+    path = tmp_path / "estate.html"
+    path.write_text(render("html", result, rules, snapshot), encoding="utf-8")
+    host = sorted({f.host for f in result.findings})[0]
+    with browser_module.Browser() as browser:
+        page = browser.open(path)
+        visible = "Array.from(document.querySelectorAll('.f:not([hidden])')).map(e => e.id || e.className)"
+        everything = page.evaluate(visible)
+        page.evaluate(
+            "(() => { const s = document.getElementById('f-host');"
+            f" s.value = Array.from(s.options).find(o => o.text === {host!r}).value;"
+            " s.dispatchEvent(new Event('change', {bubbles: true})); })()"
+        )
+        shown = page.evaluate(visible)
+        assert 0 < len(shown) < len(everything) / 5
+        assert "clean-hosts" not in " ".join(shown)
+        sections = page.evaluate(
+            "Array.from(document.querySelectorAll('.host:not([hidden]) h3')).map(h => h.textContent)"
+        )
+        assert len(sections) == 1 and sections[0].startswith(host)
+        assert page.evaluate("document.getElementById('f-count').textContent").endswith("shown")
+        page.evaluate("document.getElementById('filter-form').reset()")
+        page.evaluate("new Promise(r => setTimeout(r, 10))")
+        assert page.evaluate(visible) == everything
+        box = page.evaluate(
+            "(() => { const r = document.getElementById('f-sev-error').getBoundingClientRect();"
+            " return [r.x + r.width / 2, r.y + r.height / 2]; })()"
+        )
+        page.click(*box)
+        assert page.evaluate("document.getElementById('f-sev-error').checked") is False
+        assert page.evaluate("document.querySelectorAll('tr.fs.x-error:not([hidden])').length") == 0
+        assert page.evaluate("document.querySelectorAll('.host:not([hidden])').length") == 21
+
+
+def test_pictures_show_member_states_channel_status_vpc_spans_and_whole_names(estate: Any) -> None:
+    snapshot, result, rules = estate
+    page = render("html", result, rules, snapshot)
+    parsed = parse(page)
+    # A host whose vPC port-channel was left at MTU 1500 (MT002): both members bundled, one channel box
+    # spanning both leaves, with its mode, status and the vPC pair.
+    host = next(f.host for f in result.findings if f.code == "MT002")
+    number = int(host[3:8])
+    rack = (number - 1) // 24 + 1
+    channel = next(box for box in parsed.boxes[host] if box[0].startswith("box channel"))
+    name, span, state, *_ = channel[1]
+    assert name.startswith("port-channel")
+    assert span == f"vPC {rack}: leaf-r{rack:03}a + leaf-r{rack:03}b"
+    assert state == "static · up"
+    ports = [box for box in parsed.boxes[host] if box[1] and box[1][0].startswith("leaf-")]
+    members = [lines for _, lines in ports if "bundled" in lines[1]]
+    assert len(members) == 2 and all(lines[1].endswith(" · bundled") for lines in members)
+    # No name is cut: nothing in a picture ends with an ellipsis.
+    assert all(not line.endswith("…") for boxes in parsed.boxes.values() for _, lines in boxes for line in lines)
+
+
+def test_a_long_interface_name_is_drawn_narrower_not_cut() -> None:
+    snapshot = load_site([LABS / "demo"])
+    switch = snapshot.switches[0]
+    long_name = "core-leaf-01.datacenter-frankfurt-3.example.com"
+    # The hosts' CDP still names the switch by its old name, now an alias of the long one.
+    switch.aliases.append(switch.name)
+    switch.name = long_name
+    result = check_snapshot(snapshot, load_rules())
+    page = render("html", result, load_rules(), snapshot)
+    # Too long for one line with its interface: the whole name on its own line, drawn a little narrower.
+    lines = re.findall(r"<text[^>]*>([^<]*)</text>", page)
+    assert long_name in lines
+    assert not any(long_name[:20] in line and line != long_name for line in lines)
+    widths = re.findall(r'textLength="([\d.]+)" lengthAdjust="spacingAndGlyphs">' + re.escape(long_name) + "<", page)
+    assert widths and all(float(width) / (len(long_name) * CHAR_PX * 1.08) > 0.75 for width in widths)
+    # The interface leads the next line.
+    assert any(line.startswith("GigabitEthernet1/0/") for line in lines)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import importlib.resources
 import json
 import re
+import shutil
 import xml.etree.ElementTree as ET
 from collections import Counter
 from pathlib import Path
@@ -18,6 +19,7 @@ from hostlint.cli.exit import Exit
 from hostlint.cli.main import cli
 from hostlint.report import FORMATS, render
 from hostlint.report.human import summary_line
+from hostlint.report.skips import reason_kind
 from hostlint.results import CheckResult, Passed, Skipped
 from hostlint.rules import Rule, load_rules, select
 from hostlint.rules.docs import rule_markdown
@@ -160,7 +162,13 @@ def test_human_collapses_skips_and_lists_unresolved_uplinks_by_host():
     assert "Clean" not in text
     assert text.splitlines()[-1] == "0 findings · 3 skipped · 0 passed · 12 unresolved uplinks"
     assert "esx01.lab.example.net  no findings · 1 skipped · 4 unresolved uplinks\n" in text
-    skipped = text.split("Skipped (3 rule checks", 1)[1].split("\n\n", 1)[0].splitlines()
+    counted = text.split("Skipped (3 rule checks on 3 hosts", 1)[1].split("\n\n", 1)[0].splitlines()
+    assert counted[1:] == [
+        "  3  LG001 ip-hash-without-port-channel: switch port of an uplink unknown (see unresolved uplinks)"
+    ]
+    snapshot = without_switches(lab())
+    listed = render("human", run(snapshot, only("LG001")), only("LG001"), snapshot, color=False, show_skipped=True)
+    skipped = listed.split("Skipped (3 rule checks", 1)[1].split("\n\n", 1)[0].splitlines()
     assert skipped[1] == (
         "  LG001 ip-hash-without-port-channel skipped on 3 objects: "
         "switch port of an uplink unknown (see unresolved uplinks)"
@@ -188,7 +196,12 @@ def test_human_collapses_identical_reasons_and_keeps_other_reasons_apart():
         ],
         passed=[Passed(code="MT001", object="esx03.lab.example.net/vmk0")],
     )
-    text = render("human", result, load_rules(), lab(), color=False)
+    counted = render("human", result, load_rules(), lab(), color=False)
+    assert (
+        "  2  LG001 ip-hash-without-port-channel: rule error: no such key (esx01.lab.example.net/vSwitch1, " in counted
+    )
+    assert "  1  MT001 vmk-mtu-above-vswitch: no vmk data collected (every object)\n" in counted
+    text = render("human", result, load_rules(), lab(), color=False, show_skipped=True)
     assert "  LG001, LG002 skipped on 2 objects: rule error: no such key\n" in text
     assert "          esx01.lab.example.net/vSwitch1, esx02.lab.example.net/vSwitch1\n" in text
     mt001 = only("MT001")[0]
@@ -304,13 +317,17 @@ def test_sarif_reports_skips_unresolved_and_collection_errors_as_notifications()
     (invocation,) = log["runs"][0]["invocations"]
     assert invocation["executionSuccessful"] is True
     notes = invocation["toolExecutionNotifications"]
-    skipped = [n for n in notes if "associatedRule" in n]
-    assert len(skipped) == len(result.skipped) == 3
-    for note, item in zip(skipped, result.skipped, strict=True):
-        assert note["level"] == "note"
-        assert note["associatedRule"] == {"id": "LG001", "index": 0}
-        assert note["locations"][0]["logicalLocations"][0]["fullyQualifiedName"] == item.object
-        assert item.reason in note["message"]["text"]
+    # The three skips share a rule and a cause: one notification, with the count and every object (up to 10).
+    (skipped,) = [n for n in notes if "associatedRule" in n]
+    assert len(result.skipped) == 3
+    assert skipped["level"] == "note"
+    assert skipped["associatedRule"] == {"id": "LG001", "index": 0}
+    assert skipped["message"]["text"] == (
+        "LG001 skipped on 3 objects: switch port of an uplink unknown (see unresolved uplinks)"
+    )
+    assert skipped["properties"] == {"count": 3, "objects": [s.object for s in result.skipped]}
+    located = [loc["logicalLocations"][0]["fullyQualifiedName"] for loc in skipped["locations"]]
+    assert located == [s.object for s in result.skipped]
     assert sum(n["level"] == "warning" for n in notes) == len(result.unresolved) == 12
     assert [n["message"]["text"] for n in notes if n["level"] == "error"] == [
         "collection error on switch nx1: ssh: timed out"
@@ -332,12 +349,16 @@ def counts(element: ET.Element) -> dict[str, int]:
 @pytest.mark.parametrize("scenario", SCENARIOS)
 def test_junit_counts_add_up_per_rule_and_in_total(scenario, all_rules):
     root, result = junit(SCENARIOS[scenario](), all_rules)
+    unresolved = {u.reason for u in result.unresolved}
     assert root.tag == "testsuites"
     suites = {suite.get("name"): suite for suite in root.findall("testsuite")}
     for rule in all_rules:
         suite = suites[f"{rule.code} {rule.name}"]
         findings = sum(f.code == rule.code for f in result.findings)
-        skipped = sum(s.code == rule.code for s in result.skipped)
+        # Skips are one test per rule and cause.
+        skipped = len({reason_kind(s.reason, s.object.split("/")[0] if s.object else None)
+                       for s in result.skipped if s.code == rule.code and s.reason not in unresolved})  # fmt: skip
+        skipped += any(s.code == rule.code and s.reason in unresolved for s in result.skipped)
         passed = sum(p.code == rule.code for p in result.passed)
         assert counts(suite) == {"tests": findings + skipped + passed, "failures": findings, "errors": 0,
                                  "skipped": skipped}  # fmt: skip
@@ -346,9 +367,9 @@ def test_junit_counts_add_up_per_rule_and_in_total(scenario, all_rules):
     totals = Counter()
     for suite in suites.values():
         totals.update(counts(suite))
-    assert counts(root) == dict(totals)
+    # The Jenkins schema has no `skipped` count on testsuites.
+    assert counts(root) == {**totals, "skipped": -1}
     assert counts(root)["failures"] == len(result.findings)
-    assert counts(root)["skipped"] == len(result.skipped) + len(result.unresolved)
 
 
 def test_junit_failure_and_skip_carry_the_details():
@@ -366,8 +387,10 @@ def test_junit_failure_and_skip_carry_the_details():
 
     root, result = junit(without_switches(lab()), only("LG001"))
     lg001 = root.find("testsuite[@name='LG001 ip-hash-without-port-channel']")
-    reasons = [case.find("skipped").get("message") for case in lg001.findall("testcase")]
-    assert reasons == [s.reason for s in result.skipped]
+    (case,) = lg001.findall("testcase")
+    assert case.get("name") == "skipped: switch port of an uplink unknown (see unresolved uplinks)"
+    assert case.find("skipped").get("message") == "3 objects: switch port of an uplink unknown (see unresolved uplinks)"
+    assert case.find("skipped").text.splitlines() == [s.object for s in result.skipped]
     unresolved = root.find("testsuite[@name='hostlint']")
     assert counts(unresolved) == {"tests": 12, "failures": 0, "errors": 0, "skipped": 12}
 
@@ -438,7 +461,12 @@ def test_cli_findings_exit_1(fmt, broken_site):
     elif fmt == "gitlab":
         assert [issue["check_name"] for issue in parsed] == ["LG001", "LG001"]
     else:
-        assert counts(parsed) == {"tests": 3, "failures": 2, "errors": 0, "skipped": 0}
+        assert counts(parsed) == {
+            "tests": 3,
+            "failures": 2,
+            "errors": 0,
+            "skipped": -1,
+        }  # no skipped count on testsuites (Jenkins schema)
 
 
 def test_cli_writes_the_report_to_a_file_without_colour(broken_site, tmp_path):
@@ -448,3 +476,83 @@ def test_cli_writes_the_report_to_a_file_without_colour(broken_site, tmp_path):
     text = report.read_text(encoding="utf-8")
     assert not ANSI.search(text)
     assert "error   LG001 ip-hash-without-port-channel" in text
+
+
+# --- format validity at estate scale -------------------------------------------------------------------------------
+
+JUNIT_XSD = Path(__file__).resolve().parent / "schemas" / "junit-jenkins.xsd"
+
+
+@pytest.mark.parametrize("scenario", SCENARIOS)
+def test_junit_is_valid_against_the_jenkins_schema(scenario, all_rules):
+    from lxml import etree
+
+    schema = etree.XMLSchema(etree.parse(str(JUNIT_XSD)))
+    snapshot = SCENARIOS[scenario]()
+    snapshot.collection_errors.append(CollectionError(target="nx9", kind="switch", reason="ssh: refused"))
+    document = etree.fromstring(render("junit", run(snapshot, all_rules), all_rules, snapshot).encode())
+    assert schema.validate(document), schema.error_log.last_error
+    # The schema is not a formality: the `skipped` count the file used to carry on testsuites is refused.
+    document.set("skipped", "0")
+    assert not schema.validate(document)
+
+
+def test_sarif_artifact_uris_are_percent_encoded(tmp_path, monkeypatch):
+    folder = tmp_path / "site #1 é%"
+    shutil.copytree(LABS / "demo", folder)
+    monkeypatch.chdir(tmp_path)
+    _, out = check("site #1 é%", "--format", "sarif")
+    uris = {
+        location["physicalLocation"]["artifactLocation"]["uri"]
+        for result in json.loads(out)["runs"][0]["results"]
+        for location in result["locations"]
+    }
+    assert uris and all(uri.startswith("site%20%231%20%C3%A9%25/") for uri in uris), uris
+    assert all(" " not in uri and "#" not in uri for uri in uris)
+
+
+def test_sarif_and_junit_grow_with_findings_not_with_skips(all_rules):
+    """Ten times the skipped objects (one cause) add nothing that grows; findings still add their own."""
+
+    def sizes(skips: int, findings: int) -> tuple[int, int]:
+        result = run(broken_lab(), only("LG001"))
+        finding = result.findings[0]
+        result.findings = [finding.model_copy(update={"object": f"esx{n}/vSwitch1"}) for n in range(findings)]
+        reason = "leaf{n} Ethernet1/{n}: trunk allowed VLANs not shown by `show running-config`"
+        result.skipped = [
+            Skipped(code="LG001", object=f"esx{n:05}/vSwitch0", reason=reason.format(n=n)) for n in range(skips)
+        ]
+        result.passed = []
+        return len(render("sarif", result, all_rules, lab())), len(render("junit", result, all_rules, lab()))
+
+    base_sarif, base_junit = sizes(100, 10)
+    many_sarif, many_junit = sizes(1000, 10)
+    # Only the count's digits differ.
+    assert abs(many_sarif - base_sarif) < 20 and abs(many_junit - base_junit) < 20
+    more_sarif, more_junit = sizes(100, 100)
+    assert more_sarif > base_sarif + 90 * 300 and more_junit > base_junit + 90 * 100
+
+
+@pytest.mark.parametrize("scenario", SCENARIOS)
+def test_json_is_the_same_value_with_one_line_per_item(scenario, all_rules):
+    """The JSON report encodes each item with the C encoder, one per line: the value is what the
+    whole document dumped at once would be, in the same key order."""
+    snapshot = SCENARIOS[scenario]()
+    result = run(snapshot, all_rules)
+    text = render("json", result, all_rules, snapshot)
+    document = json.loads(text)
+    whole = {
+        "schema_version": 1,
+        **{
+            key: [item.model_dump(mode="json") for item in getattr(result, key)]
+            for key in ("findings", "skipped", "unresolved", "collection_errors", "ignored")
+        },
+        "notes": result.notes,
+        "summary": {
+            key: len(getattr(result, key)) for key in ("findings", "skipped", "passed", "unresolved", "ignored")
+        },
+    }
+    assert document == whole and list(document) == list(whole)
+    lines = {line.rstrip(",") for line in text.splitlines()}
+    for item in [*result.findings, *result.skipped, *result.unresolved]:
+        assert "    " + json.dumps(item.model_dump(mode="json")) in lines

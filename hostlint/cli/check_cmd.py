@@ -53,6 +53,9 @@ from hostlint.snapshot.load import merge
 )
 @click.option("--format", "fmt", type=click.Choice(FORMATS), help="Report format [default: human].")
 @click.option("--show-all", is_flag=True, help="Human format: every finding on its own lines, none grouped.")
+@click.option(
+    "--show-skipped", is_flag=True, help="Human format: every skipped object with its reason, not counts per cause."
+)
 @click.option("--statistics", is_flag=True, help="Only count findings per rule (human format).")
 @click.option("--quiet", "-q", is_flag=True, help="Human format: one line per finding, nothing else.")
 @config_options
@@ -104,6 +107,7 @@ def check(
     profile: str | None,
     fmt: str | None,
     show_all: bool,
+    show_skipped: bool,
     statistics: bool,
     quiet: bool,
     config_file: Path | None,
@@ -165,7 +169,16 @@ def check(
         return Exit.USAGE
     result = check_snapshot(snapshot, rules, site, baseline)
     layout = "quiet" if quiet else "statistics" if statistics else "all" if show_all else "grouped"
-    report = render(fmt, result, rules, snapshot, color=output is None, layout=layout, sources=list(paths))
+    report = render(
+        fmt,
+        result,
+        rules,
+        snapshot,
+        color=output is None,
+        layout=layout,
+        sources=list(paths),
+        show_skipped=show_skipped,
+    )
     try:
         if output:
             write_output(output, report, "-o")

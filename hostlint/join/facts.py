@@ -16,8 +16,10 @@ from __future__ import annotations
 
 from pydantic import BaseModel, Field
 
+from hostlint.fieldsets import SharedFieldsSet
 
-class Fact(BaseModel):
+
+class Fact(SharedFieldsSet):
     object: str
     host: str
     missing: dict[str, str] = Field(default_factory=dict)

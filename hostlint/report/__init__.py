@@ -21,6 +21,7 @@ def render(
     color: bool = True,
     layout: str = "grouped",
     sources: list[Path] | None = None,
+    show_skipped: bool = False,
 ) -> str:
     """The report of `result` in `fmt`; `rules` are the rules that ran (SARIF and JUnit list every one).
 
@@ -28,7 +29,7 @@ def render(
     (sarif, github, gitlab) locate each object in them.
     """
     if fmt == "human":
-        return human.render(result, rules, color=color, layout=layout)
+        return human.render(result, rules, color=color, layout=layout, show_skipped=show_skipped)
     if fmt in ("sarif", "github", "gitlab"):
         locator = Locator(sources or [])
         if fmt == "github":

@@ -1,12 +1,15 @@
 """`--format html`: one self-contained page a network admin can open from a mail or a CI artifact.
 
-Inline CSS and inline SVG only: no scripts, fonts, images or links to load.
-Sections: summary, filters (severity, rule, host, switch: CSS only, see
-html_groups), findings by rule (one collapsible group per rule and message,
-with expected, actual, fix and its applicability), per host a picture of its uplinks (virtual switch or bond ->
-host NIC -> switch port -> port-channel) with the problem parts marked, then
-skipped rule checks with their reasons, unresolved uplinks, collection errors
-and what the baseline accepted. The template is templates/report.html.j2.
+Inline CSS, inline SVG and one small inline script (the filters, templates/filter.js): no fonts,
+images, scripts or links to load; links only within the page. Sections: summary, filters
+(severity, rule, host, switch, see html_groups), findings by rule (one collapsible group per rule
+and message, with expected, actual, fix and its applicability; each object links to its host),
+findings by switch, the affected hosts first, each with a picture of its uplinks (virtual switch or
+bond -> host NIC with its member state -> switch port -> port-channel with its status and
+vPC/MLAG span) with the problem parts marked, the hosts without findings in one collapsed list on
+a large site, then skipped rule checks counted by rule and cause (every object in a collapsed
+list), unresolved uplinks, collection errors and what the baseline accepted. The template is
+templates/report.html.j2.
 """
 
 from __future__ import annotations
@@ -19,11 +22,12 @@ from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescap
 from markupsafe import Markup, escape
 from pydantic import BaseModel
 
-from hostlint import __version__
+from hostlint import __version__, names
 from hostlint.join import build_facts
 from hostlint.join.facts import Facts, TeamFact, UplinkFact
-from hostlint.report.html_groups import Filters, filters, groups
+from hostlint.report.html_groups import Filters, by_switch, filters, groups
 from hostlint.report.human import finding_switches, summary_line, value_text
+from hostlint.report.skips import group_skips
 from hostlint.results import SEVERITY_RANK, CheckResult, Finding
 from hostlint.rules.model import Rule
 from hostlint.snapshot import Snapshot
@@ -41,11 +45,13 @@ FIX_LABELS = {
     "unsafe": "unsafe fix: review first",
     "display-only": "shown, never applied",
 }
+MULTICHASSIS = {"vpc": "vPC", "mlag": "MLAG", "vss": "VSS", "virtual-chassis": "VC", "stack": "stack"}
 # Diagram geometry (pixels): four columns, one row per host NIC.
 ROW = 64
 BOX = 52
 TOP = 30
-COLUMNS = {"team": (8, 210), "nic": (288, 165), "port": (523, 240), "channel": (818, 170)}
+# The switch port column is the widest: switch and interface names are what an admin looks for.
+COLUMNS = {"team": (8, 180), "nic": (240, 150), "port": (442, 310), "channel": (804, 186)}
 WIDTH = 996
 CHAR_PX = 6.8
 LINE = 14
@@ -106,13 +112,18 @@ class Box:
         for finding in self.mark.findings:
             part = finding.object.split("/")[-1] if self.owner and finding.object != self.owner else ""
             labels.append(f"{finding.code} {part}".strip())
-        return _fit(" · ".join(sorted(set(labels))), self.width)
+        return " · ".join(sorted(set(labels)))
 
     @property
-    def text_lines(self) -> list[str]:
-        """The lines that fit in the height, keeping the last line for the finding codes when there are any."""
+    def codes_length(self) -> float | None:
+        return _squeeze(self.codes, self.width, bold=True)
+
+    @property
+    def text_lines(self) -> list[tuple[str, float | None]]:
+        """The lines that fit in the height (keeping the last for the finding codes when there are any),
+        each with the width to squeeze it into when it is too long: names are never cut."""
         room = max(1, int((self.height - 8) // LINE) - (1 if self.codes else 0))
-        return [_fit(text, self.width) for text in self.lines[:room]]
+        return [(text, _squeeze(text, self.width, bold=n == 0)) for n, text in enumerate(self.lines[:room])]
 
     @property
     def codes_y(self) -> float:
@@ -151,11 +162,18 @@ class HostSection:
     diagram: Diagram | None
     # Filter classes (see html_groups): its host, the rules and switches of its findings.
     css: str = ""
+    # Its anchor (the host's filter key): finding rows link to it.
+    key: str = ""
 
 
-def _fit(text: str, width: float) -> str:
-    limit = max(4, int((width - 14) / CHAR_PX))
-    return text if len(text) <= limit else text[: limit - 1] + "…"
+def _squeeze(text: str, width: float, bold: bool = False) -> float | None:
+    """The width (SVG textLength) to draw `text` in when it would overflow its box, else None.
+
+    An interface or switch name is what an admin searches for: a long one is drawn narrower (Chromium,
+    Firefox and Safari honour textLength with lengthAdjust), never cut with an ellipsis.
+    """
+    room = width - 14
+    return room if len(text) * CHAR_PX * (1.08 if bold else 1.0) > room else None
 
 
 def _speed(mbps: int | None, duplex: str | None) -> str:
@@ -192,13 +210,38 @@ def _port_lines(uplink: UplinkFact) -> list[str]:
         details.append(f"MTU {uplink.port_mtu}")
     if uplink.port_status and uplink.port_status != "up":
         details.append(uplink.port_status)
-    return [f"{uplink.switch} {uplink.port}", " · ".join(details)]
+    if uplink.port_channel is not None:
+        # The member's state in its channel (bundled, hot-standby, suspended, individual, down).
+        details.append(uplink.member_state or "member state unknown")
+    name = f"{uplink.switch} {uplink.port}"
+    if len(name) * CHAR_PX * 1.08 <= COLUMNS["port"][1] - 14:
+        return [name, " · ".join(details)]
+    # A long switch name gets a line of its own; the interface leads the details line.
+    return [str(uplink.switch), " · ".join([str(uplink.port), *details])]
 
 
-def _channel_lines(uplink: UplinkFact) -> list[str]:
+def _span(logical: str | None) -> str | None:
+    """`vPC 10: leaf-a + leaf-b` from the join's logical switch `vpc:10:leaf-a+leaf-b`; None for one switch."""
+    if not logical or logical.count(":") < 2:
+        return None
+    kind, domain, pair = logical.split(":", 2)
+    return f"{MULTICHASSIS.get(kind, kind)} {domain}: {pair.replace('+', ' + ')}"
+
+
+def _channel_lines(uplink: UplinkFact, status: str | None) -> list[str]:
     mode = uplink.channel_mode or "mode unknown"
     mtu = f" · MTU {uplink.channel_mtu}" if uplink.channel_mtu is not None else ""
-    return [str(uplink.port_channel), f"{mode}{mtu}", f"hash {uplink.switch_hash or 'unknown'}"]
+    lines = [
+        str(uplink.port_channel),
+        f"{mode} · {status or 'status unknown'}",
+        f"hash {uplink.switch_hash or 'unknown'}{mtu}",
+    ]
+    span = _span(uplink.logical_switch)
+    if span:
+        lines.insert(1, span)
+    if uplink.channel_suspended:
+        lines.append(f"suspended: {', '.join(uplink.channel_suspended)}")
+    return lines
 
 
 def _team_objects(facts: Facts, host: str) -> dict[str, TeamFact]:
@@ -231,7 +274,19 @@ def _team_marks(findings: list[Finding], facts: Facts, host: str, team_names: li
     return marks
 
 
-def _diagram(facts: Facts, host: str, findings: list[Finding]) -> Diagram | None:
+ChannelStatus = dict[tuple[str, str], str | None]
+
+
+def channel_status(snapshot: Snapshot) -> ChannelStatus:
+    """Each port-channel's status (up, down, ...) by switch and interface key: the join does not carry it."""
+    return {
+        (switch.name, names.interface_key(channel.name)): channel.status
+        for switch in snapshot.switches
+        for channel in switch.port_channels
+    }
+
+
+def _diagram(facts: Facts, host: str, findings: list[Finding], statuses: ChannelStatus) -> Diagram | None:
     groups = _host_uplinks(facts, host)
     if not groups:
         return None
@@ -272,7 +327,7 @@ def _diagram(facts: Facts, host: str, findings: list[Finding]) -> Diagram | None
             key = None if uplink.port_channel is None else uplink.channel_id or f"{uplink.switch}/{uplink.port_channel}"
             channel_rows.append((key, uplink, row, team_name))
             row += 1
-    _channels(channel_rows, team_level, boxes, wires)
+    _channels(channel_rows, team_level, boxes, wires, statuses)
     headings: list[tuple[float, str]] = [
         (COLUMNS["team"][0], "virtual switch / bond"),
         (COLUMNS["nic"][0], "host NIC"),
@@ -285,7 +340,9 @@ def _diagram(facts: Facts, host: str, findings: list[Finding]) -> Diagram | None
 ChannelRow = tuple[str | None, UplinkFact, int, str]
 
 
-def _channels(rows: list[ChannelRow], team_level: dict[str, Mark], boxes: list[Box], wires: list[Wire]) -> None:
+def _channels(
+    rows: list[ChannelRow], team_level: dict[str, Mark], boxes: list[Box], wires: list[Wire], statuses: ChannelStatus
+) -> None:
     """One box per run of consecutive rows in the same port-channel (a vPC/MLAG channel spans both switches)."""
     cx, cw = COLUMNS["channel"]
     px, pw = COLUMNS["port"]
@@ -300,7 +357,9 @@ def _channels(rows: list[ChannelRow], team_level: dict[str, Mark], boxes: list[B
             height = (last - first) * ROW + BOX
             marks = [f for _, _, _, t in rows[index : end + 1] for f in team_level[t].findings]
             mark = Mark(list({id(f): f for f in marks}.values()))
-            boxes.append(Box(cx, TOP + first * ROW, cw, height, _channel_lines(uplink), mark, "channel", False))
+            status = statuses.get((str(uplink.switch), names.interface_key(str(uplink.port_channel))))
+            lines = _channel_lines(uplink, status)
+            boxes.append(Box(cx, TOP + first * ROW, cw, height, lines, mark, "channel", False))
             for _, _, row, _ in rows[index : end + 1]:
                 middle = TOP + row * ROW + BOX / 2
                 wires.append(Wire(px + pw, middle, cx, middle, "member", mark))
@@ -312,18 +371,24 @@ def _host_names(result: CheckResult, snapshot: Snapshot) -> list[str]:
     return sorted(kinds | {f.host for f in result.findings})
 
 
-def _hosts(result: CheckResult, snapshot: Snapshot, facts: Facts, flt: Filters) -> list[HostSection]:
+def _hosts(result: CheckResult, snapshot: Snapshot, facts: Facts, flt: Filters) -> tuple[list[HostSection], list[str]]:
+    """Sections for the affected hosts, most severe first, then (on a small site) the others; and the
+    names of the hosts without findings that a large site lists in one collapsed line instead."""
     findings_by_host: dict[str, list[Finding]] = defaultdict(list)
     for finding in result.findings:
         findings_by_host[finding.host].append(finding)
     kinds = {h.name: "ESXi" for h in snapshot.esxi_hosts} | {h.name: "KVM" for h in snapshot.kvm_hosts}
     names = _host_names(result, snapshot)
+    small = len(names) <= DIAGRAM_HOSTS
+    affected = sorted(
+        findings_by_host, key=lambda h: (SEVERITY_RANK.get(Mark(findings_by_host[h]).severity or "", 9), h)
+    )
+    clean = [h for h in names if h not in findings_by_host]
     # At estate scale a picture per host is most of the page: draw the most affected hosts only.
-    ranked = sorted(names, key=lambda h: (Mark(findings_by_host[h]).severity is None, h))
-    drawn = set(ranked[:DIAGRAM_HOSTS]) if len(names) > DIAGRAM_HOSTS else set(names)
-    drawn = {h for h in drawn if findings_by_host[h] or len(names) <= DIAGRAM_HOSTS}
+    drawn = set(names) if small else set(affected[:DIAGRAM_HOSTS])
+    statuses = channel_status(snapshot)
     sections = []
-    for host in names:
+    for host in affected + (clean if small else []):
         findings = sorted(findings_by_host[host], key=lambda f: (SEVERITY_RANK.get(f.severity, 9), f.code, f.object))
         counts = Counter(f.severity for f in findings)
         text = ", ".join(
@@ -336,23 +401,35 @@ def _hosts(result: CheckResult, snapshot: Snapshot, facts: Facts, flt: Filters) 
                 counts=text or "no findings",
                 severity=Mark(findings).severity,
                 findings=findings,
-                diagram=_diagram(facts, host, findings) if host in drawn else None,
+                diagram=_diagram(facts, host, findings, statuses) if host in drawn else None,
                 css=flt.classes(
                     set(), {f.code for f in findings}, {host}, {s for f in findings for s in finding_switches(f)}
                 ),
+                key=flt.host_keys.get(host, ""),
             )
         )
-    return sections
+    return sections, [] if small else clean
 
 
 def _skipped_groups(result: CheckResult, names: dict[str, str]) -> list[dict[str, object]]:
-    objects: dict[tuple[str, str], list[str]] = defaultdict(list)
-    for skip in result.skipped:
-        objects[(skip.code, skip.reason)].append(skip.object or "every object")
-    return [
-        {"code": code, "name": names.get(code, ""), "reason": reason, "objects": sorted(objs)}
-        for (code, reason), objs in sorted(objects.items())
-    ]
+    """Skips by rule and cause (hostlint.report.skips), each group's objects listed by host."""
+    built: list[dict[str, object]] = []
+    for group in group_skips(result, names):
+        by_host: dict[str, list[str]] = defaultdict(list)
+        for obj in group.objects:
+            host, _, rest = obj.partition("/")
+            by_host[host].append(rest)
+        hosts = [(host, ", ".join(part for part in parts if part)) for host, parts in by_host.items()]
+        built.append(
+            {
+                "code": group.code,
+                "name": group.name,
+                "reason": group.reason,
+                "count": len(group.objects),
+                "hosts": hosts,
+            }
+        )
+    return built
 
 
 def _environment() -> Environment:
@@ -386,6 +463,7 @@ def render(
     host_names = _host_names(result, snapshot)
     flt = filters(result.findings, host_names)
     fixes = {code: rule.fix.summary for code, rule in rules_by_code.items() if rule.fix is not None}
+    sections, clean_hosts = _hosts(result, snapshot, facts, flt)
     template = _environment().get_template("report.html.j2")
     return template.render(
         version=__version__,
@@ -402,7 +480,10 @@ def render(
         diagram_hosts=DIAGRAM_HOSTS if len(host_names) > DIAGRAM_HOSTS else None,
         fixes=fixes,
         fix_labels=FIX_LABELS,
-        hosts=_hosts(result, snapshot, facts, flt),
+        hosts=sections,
+        clean_hosts=clean_hosts,
+        switches=by_switch(result.findings, flt),
+        host_keys=flt.host_keys,
         skipped=_skipped_groups(result, {code: rule.name for code, rule in rules_by_code.items()}),
         width=WIDTH,
         line_height=LINE,

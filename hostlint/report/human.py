@@ -1,9 +1,11 @@
 """`--format human`: what a network admin reads, grouped by host, dense, coloured by severity.
 
-Layout: one block per host (its findings, and how much of it was skipped or
-unresolved), findings rolled up by switch, skipped rule x objects collapsed by
-reason, unresolved uplinks, collection errors, then one summary line. Nothing
-that was not checked is left out: a skip is never allowed to look like a pass.
+Layout: findings repeated on many objects once per rule and message, then the
+affected hosts first (a line each, their other findings in full), the rest of
+the site folded into one line, findings rolled up by switch, skipped checks
+grouped by rule and cause with counts (`--show-skipped` lists every object),
+unresolved uplinks, collection errors, then one summary line. Nothing that was
+not checked is left out: a skip is never allowed to look like a pass.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from typing import Any
 from rich.console import Console
 from rich.text import Text
 
+from hostlint.report.skips import UNRESOLVED_REASON, group_skips, skipped_hosts
 from hostlint.results import SEVERITY_RANK, CheckResult, Finding
 from hostlint.rules.model import Rule
 from hostlint.wording import plural
@@ -25,13 +28,14 @@ SEVERITY_STYLE = {"error": "bold red", "warning": "yellow", "info": "blue"}
 SITE = "(site)"
 INDENT = "  "
 DETAIL = " " * 10
-UNRESOLVED_REASON = "switch port of an uplink unknown (see unresolved uplinks)"
 LAYOUTS = ("grouped", "all", "statistics", "quiet")
 # One rule's identical finding on this many objects is shown once, with the first few objects.
 GROUP_AT = 4
 GROUP_SHOWN = 5
 SKIPS_SHOWN = 10
 FOLD_HOSTS_AT = 10
+# Affected hosts whose findings are all in the repeated groups get a line each, up to this many.
+AFFECTED_SHOWN = 20
 
 
 def value_text(value: Any) -> str:
@@ -48,11 +52,17 @@ def host_of(obj: str | None) -> str:
 
 
 def render(
-    result: CheckResult, rules: list[Rule], color: bool = True, width: int = 120, layout: str = "grouped"
+    result: CheckResult,
+    rules: list[Rule],
+    color: bool = True,
+    width: int = 120,
+    layout: str = "grouped",
+    show_skipped: bool = False,
 ) -> str:
     """The report in one of LAYOUTS: `grouped` folds findings repeated on many objects into one
     block per rule and message; `all` lists every finding under its host; `statistics` counts per
-    rule; `quiet` is one line per finding and nothing else."""
+    rule; `quiet` is one line per finding and nothing else. Skipped checks are counted per rule and
+    cause; `show_skipped` (or `all`) lists every skipped object with its own reason."""
     out = StringIO()
     # soft_wrap: long uplink lists stay on one line, so the text can be grepped and diffed.
     # no_color=None when colour is asked for, so rich still honours a NO_COLOR environment variable.
@@ -71,7 +81,10 @@ def render(
     _repeated(console, groups)
     _hosts(console, result, grouped, show_all)
     _switches(console, result.findings, show_all)
-    _skipped(console, result, names, show_all)
+    if show_all or show_skipped:
+        _skipped(console, result, names)
+    else:
+        _skipped_counts(console, result, names)
     _unresolved(console, result)
     _collection_errors(console, result)
     _baseline(console, result)
@@ -160,6 +173,11 @@ def _repeated(console: Console, groups: list[list[Finding]]) -> None:
 
 
 def _hosts(console: Console, result: CheckResult, grouped: set[int], show_all: bool) -> None:
+    """Affected hosts first (most severe, then by name), then the others.
+
+    At estate scale a block per clean host is noise: hosts without findings fold into one line, and an
+    affected host whose findings are all in the repeated groups gets one line naming its rules.
+    """
     findings: dict[str, list[Finding]] = defaultdict(list)
     for finding in result.findings:
         findings[finding.host].append(finding)
@@ -167,27 +185,47 @@ def _hosts(console: Console, result: CheckResult, grouped: set[int], show_all: b
     unresolved = Counter(host_of(u.object) for u in result.unresolved)
     passed = Counter(host_of(p.object) for p in result.passed)
     hosts = sorted(set(findings) | set(skipped) | set(unresolved) | set(passed))
-    # At estate scale a line per host whose findings are all in the repeated groups is noise:
-    # fold them into one line (their skips and unresolved uplinks are listed in their sections).
-    folded = [h for h in hosts if all(id(f) in grouped for f in findings[h])]
-    fold = not show_all and len(folded) > FOLD_HOSTS_AT
-    for host in hosts:
-        if fold and host in folded:
-            continue
-        console.print(_host_header(host, findings[host], skipped[host], unresolved[host], passed[host]))
-        for finding in sorted(findings[host], key=lambda f: (SEVERITY_RANK[f.severity], f.code, f.object)):
-            if id(finding) not in grouped:
-                _finding(console, finding)
-    if fold:
+    # Hosts with findings of their own (not in a repeated group) first: they need reading in full.
+    affected = sorted(
+        findings,
+        key=lambda h: (
+            all(id(f) in grouped for f in findings[h]),
+            min(SEVERITY_RANK[f.severity] for f in findings[h]),
+            h,
+        ),
+    )
+    clean = [h for h in hosts if h not in findings]
+    fold = not show_all and len(hosts) > FOLD_HOSTS_AT
+    if fold and affected:
+        _heading(console, f"Affected hosts ({len(affected)} of {len(hosts)})")
+    only_grouped = 0
+    for host in affected:
+        own = [f for f in findings[host] if id(f) not in grouped]
+        if fold and not own:
+            only_grouped += 1
+            if only_grouped > AFFECTED_SHOWN:
+                continue
+        header = _host_header(host, findings[host], skipped[host], unresolved[host], passed[host])
+        if fold and not own:
+            header.append(f"  ({', '.join(sorted({f.code for f in findings[host]}))} above)", style="dim")
+        console.print(header)
+        for finding in sorted(own, key=lambda f: (SEVERITY_RANK[f.severity], f.code, f.object)):
+            _finding(console, finding)
+    if fold and only_grouped > AFFECTED_SHOWN:
+        console.print(Text(f"{INDENT}and {only_grouped - AFFECTED_SHOWN} more affected hosts (--show-all)", "dim"))
+    if not fold:
+        for host in clean:
+            console.print(_host_header(host, [], skipped[host], unresolved[host], passed[host]))
+        return
+    if clean:
         counts = [
-            (sum(bool(findings[h]) for h in folded), "with only the repeated findings above"),
-            (sum(bool(skipped[h]) for h in folded), "with skipped checks"),
-            (sum(bool(unresolved[h]) for h in folded), "with unresolved uplinks"),
-            (sum(not (findings[h] or skipped[h] or unresolved[h]) for h in folded), "with no findings, fully checked"),
+            (sum(bool(skipped[h]) for h in clean), "with skipped checks"),
+            (sum(bool(unresolved[h]) for h in clean), "with unresolved uplinks"),
+            (sum(not (skipped[h] or unresolved[h]) for h in clean), "fully checked"),
         ]
         parts = [f"{count} {label}" for count, label in counts if count]
-        noun = "host" if len(folded) == len(hosts) else "more host"
-        line = f"{plural(len(folded), noun)}: {', '.join(parts)}"
+        line = f"{plural(len(clean), 'host')} without findings: {', '.join(parts)}"
+        console.print()
         console.print(Text(f"{line} (--show-all lists them)", style="dim"))
 
 
@@ -291,8 +329,31 @@ def _switches(console: Console, findings: list[Finding], show_all: bool = True) 
         console.print(line)
 
 
-def _skipped(console: Console, result: CheckResult, names: dict[str, str], show_all: bool = True) -> None:
-    """Skips collapsed: one line per reason and set of objects, naming every rule it stopped."""
+def _skipped_counts(console: Console, result: CheckResult, names: dict[str, str]) -> None:
+    """One line per rule and cause with its count: what to fix so the rules can run."""
+    if not result.skipped:
+        return
+    groups = group_skips(result, names)
+    hosts = skipped_hosts(result)
+    _heading(
+        console,
+        f"Skipped ({plural(len(result.skipped), 'rule check')} on {plural(hosts, 'host')}, "
+        "not run: fix the data and check again; --show-skipped lists every object)",
+    )
+    width = max(len(str(len(g.objects))) for g in groups)
+    for group in groups:
+        line = Text(f"{INDENT}{len(group.objects):>{width}}  ")
+        line.append(group.code, style="magenta")
+        if group.name:
+            line.append(f" {group.name}")
+        line.append(f": {group.reason}")
+        if len(group.objects) <= 2:
+            line.append(f" ({', '.join(group.objects)})", style="dim")
+        console.print(line)
+
+
+def _skipped(console: Console, result: CheckResult, names: dict[str, str]) -> None:
+    """Every skip: one line per reason and set of objects, naming every rule it stopped."""
     if not result.skipped:
         return
     _heading(console, f"Skipped ({plural(len(result.skipped), 'rule check')}, not run: fix the data and check again)")
@@ -305,9 +366,7 @@ def _skipped(console: Console, result: CheckResult, names: dict[str, str], show_
         line.append(f" skipped on {what}: {reason}")
         console.print(line)
         if len(objects) > 1:
-            listed = objects if show_all or len(objects) <= SKIPS_SHOWN else objects[:SKIPS_SHOWN]
-            more = "" if len(listed) == len(objects) else f" and {len(objects) - len(listed)} more (--show-all)"
-            console.print(Text(DETAIL + ", ".join(listed) + more, style="dim"))
+            console.print(Text(DETAIL + ", ".join(objects), style="dim"))
 
 
 def _skip_entries(result: CheckResult) -> list[tuple[str, str, str]]:

@@ -1,20 +1,37 @@
-"""`--format json`: one versioned object, the contract other tools rely on."""
+"""`--format json`: one versioned object, the contract other tools rely on.
+
+The top level is indented; each finding, skip, unresolved uplink, collection error and ignored
+finding is one compact line. At estate scale (100,000 skips) `json.dumps(indent=2)` went through
+the pure-Python encoder and held a list of every token: 3x the memory and time of encoding each
+item with the C encoder. The document is the same JSON value either way.
+"""
 
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable
+from typing import Any
+
+from pydantic import BaseModel
 
 from hostlint.results import RESULT_SCHEMA_VERSION, CheckResult
 
 
+def _items(models: Iterable[BaseModel]) -> str:
+    lines = ",\n".join("    " + json.dumps(model.model_dump(mode="json")) for model in models)
+    return f"[\n{lines}\n  ]" if lines else "[]"
+
+
 def render(result: CheckResult) -> str:
-    document = {
-        "schema_version": RESULT_SCHEMA_VERSION,
-        "findings": [f.model_dump(mode="json") for f in result.findings],
-        "skipped": [s.model_dump(mode="json") for s in result.skipped],
-        "unresolved": [u.model_dump(mode="json") for u in result.unresolved],
-        "collection_errors": [e.model_dump(mode="json") for e in result.collection_errors],
-        "ignored": [i.model_dump(mode="json") for i in result.ignored],
+    head: dict[str, Any] = {"schema_version": RESULT_SCHEMA_VERSION}
+    lists: dict[str, list[Any]] = {
+        "findings": result.findings,
+        "skipped": result.skipped,
+        "unresolved": result.unresolved,
+        "collection_errors": result.collection_errors,
+        "ignored": result.ignored,
+    }
+    tail: dict[str, Any] = {
         "notes": list(result.notes),
         "summary": {
             "findings": len(result.findings),
@@ -24,4 +41,8 @@ def render(result: CheckResult) -> str:
             "ignored": len(result.ignored),
         },
     }
-    return json.dumps(document, indent=2) + "\n"
+    parts = [f"  {json.dumps(key)}: {json.dumps(value)}" for key, value in head.items()]
+    parts += [f"  {json.dumps(key)}: {_items(models)}" for key, models in lists.items()]
+    parts += [f"  {json.dumps(key)}: {json.dumps(value, indent=2).replace(chr(10), chr(10) + '  ')}"
+              for key, value in tail.items()]  # fmt: skip
+    return "{\n" + ",\n".join(parts) + "\n}\n"

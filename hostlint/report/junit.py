@@ -1,8 +1,15 @@
 """`--format junit`: JUnit XML, so a CI server shows each rule x object as a test.
 
-One testsuite per rule code; a finding is a failure, a skip is a skipped test,
-a pass is an empty testcase. Unresolved uplinks and collection errors go in one
-more suite, `hostlint`, so a CI view that only counts tests still sees them.
+One testsuite per rule code; a finding is a failure, a pass is an empty testcase,
+and the checks a rule skipped for one cause are one skipped test named after the
+cause (hostlint.report.skips), with the count and the first objects: the file grows
+with findings, not with what could not be checked (the JSON report lists every
+skipped object). Unresolved uplinks and collection errors go in one more suite,
+`hostlint`, so a CI view that only counts tests still sees them.
+
+The elements and attributes are those of the JUnit schema Jenkins validates
+against (jenkinsci/xunit-plugin, junit-10.xsd): `testsuites` carries no
+`skipped` count there, so only the suites count skips.
 """
 
 from __future__ import annotations
@@ -12,13 +19,16 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 
 from hostlint.report.human import value_text
+from hostlint.report.skips import group_skips
 from hostlint.results import CheckResult, Finding
 from hostlint.rules.model import Rule
 
-EVERY_OBJECT = "(every object)"
 # A testcase's outcome is the child element it carries; none means it passed.
 OUTCOMES = {"failures": "failure", "errors": "error", "skipped": "skipped"}
 COUNTED = ("tests", *OUTCOMES)
+# The Jenkins schema allows no `skipped` attribute on `testsuites`.
+ROOT_COUNTED = ("tests", "failures", "errors")
+SKIPPED_LISTED = 10
 
 
 @dataclass
@@ -41,7 +51,7 @@ def junit_tree(result: CheckResult, rules: list[Rule]) -> ET.Element:
     root = ET.Element("testsuites", name="hostlint")
     for suite in suites:
         root.append(_suite_element(suite))
-    _set_counts(root, {key: sum(int(suite.get(key, "0")) for suite in root) for key in COUNTED})
+    _set_counts(root, {key: sum(int(suite.get(key, "0")) for suite in root) for key in ROOT_COUNTED}, ROOT_COUNTED)
     return root
 
 
@@ -53,10 +63,16 @@ def _rule_suites(result: CheckResult, rules: list[Rule]) -> list[_Suite]:
     cases: dict[str, list[ET.Element]] = defaultdict(list)
     for finding in result.findings:
         cases[finding.code].append(_failure_case(finding))
-    for item in result.skipped:
-        case = _case(item.code, item.object or EVERY_OBJECT)
-        ET.SubElement(case, "skipped", message=item.reason)
-        cases[item.code].append(case)
+    for group in group_skips(result, names):
+        case = _case(group.code, f"skipped: {group.reason}")
+        count = len(group.objects)
+        skipped = ET.SubElement(
+            case, "skipped", message=f"{count} {'object' if count == 1 else 'objects'}: {group.reason}"
+        )
+        listed = group.objects[:SKIPPED_LISTED]
+        more = f"\nand {count - len(listed)} more (the JSON report lists every one)" if count > len(listed) else ""
+        skipped.text = "\n".join(listed) + more
+        cases[group.code].append(case)
     for passed in result.passed:
         cases[passed.code].append(_case(passed.code, passed.object))
     codes = sorted(set(names) | set(cases))
@@ -111,6 +127,6 @@ def _case_counts(cases: list[ET.Element]) -> dict[str, int]:
     return counts
 
 
-def _set_counts(element: ET.Element, counts: dict[str, int]) -> None:
-    for key in COUNTED:
+def _set_counts(element: ET.Element, counts: dict[str, int], keys: tuple[str, ...] = COUNTED) -> None:
+    for key in keys:
         element.set(key, str(counts[key]))

@@ -3,8 +3,10 @@
 Each result names its object with a logical location and, when the check was given snapshot
 files, a physical one: the file that holds the object's host, the line that names the object,
 and the JSON pointer of the host in the file (code scanning needs a file location). Skipped
-rule x objects, unresolved uplinks and collection errors are tool execution notifications:
-the run succeeded, but these parts were not checked.
+checks (one notification per rule and cause, with the count and the first objects: the log grows
+with findings, not with what could not be checked; hostlint.report.skips), unresolved uplinks and
+collection errors are tool execution notifications: the run succeeded, but these parts were not
+checked.
 """
 
 from __future__ import annotations
@@ -12,10 +14,12 @@ from __future__ import annotations
 import hashlib
 import json
 from typing import Any
+from urllib.parse import quote
 
 from hostlint import __version__
 from hostlint.report.locations import Location, Locator
-from hostlint.results import CheckResult, Finding, Skipped
+from hostlint.report.skips import SkipGroup, group_skips
+from hostlint.results import CheckResult, Finding
 from hostlint.rules.docs import rule_markdown
 from hostlint.rules.model import Rule
 from hostlint.snapshot import Snapshot
@@ -23,6 +27,7 @@ from hostlint.snapshot import Snapshot
 SCHEMA_URI = "https://json.schemastore.org/sarif-2.1.0.json"
 SARIF_VERSION = "2.1.0"
 LEVELS = {"error": "error", "warning": "warning", "info": "note"}
+SKIPPED_LISTED = 10
 
 
 def render(
@@ -87,10 +92,16 @@ def _logical(obj: str) -> dict[str, Any]:
     return {"logicalLocations": [{"fullyQualifiedName": obj, "name": obj.rsplit("/", 1)[-1], "kind": "object"}]}
 
 
+def artifact_uri(path: str) -> str:
+    """A URI reference (SARIF 2.1.0 §3.10.2, RFC 3986): a relative path's space, `#`, `%` or non-ASCII
+    letter percent-encoded (UTF-8); an absolute file is already a `file:` URI (Path.as_uri encodes it)."""
+    return path if path.startswith("file:") else quote(path, safe="/")
+
+
 def _physical(location: Location) -> dict[str, Any]:
     return {
         "physicalLocation": {
-            "artifactLocation": {"uri": location.uri},
+            "artifactLocation": {"uri": artifact_uri(location.uri)},
             "region": {"startLine": location.line},
         },
         "properties": {"jsonPointer": location.pointer},
@@ -134,7 +145,8 @@ def _fingerprint(code: str, obj: str) -> str:
 
 
 def _notifications(result: CheckResult, index: dict[str, int]) -> list[dict[str, Any]]:
-    notes = [_skipped(item, index) for item in result.skipped]
+    names = {code: "" for code in index}
+    notes = [_skipped(group, index) for group in group_skips(result, names)]
     notes += [
         {
             "level": "warning",
@@ -150,12 +162,16 @@ def _notifications(result: CheckResult, index: dict[str, int]) -> list[dict[str,
     return notes
 
 
-def _skipped(item: Skipped, index: dict[str, int]) -> dict[str, Any]:
+def _skipped(group: SkipGroup, index: dict[str, int]) -> dict[str, Any]:
+    count = len(group.objects)
+    where = group.objects[0] if count == 1 else f"{count} objects"
     note: dict[str, Any] = {
         "level": "note",
-        "message": {"text": f"{item.code} skipped on {item.object or 'every object'}: {item.reason}"},
-        "associatedRule": _rule_reference(item.code, index),
+        "message": {"text": f"{group.code} skipped on {where}: {group.reason}"},
+        "associatedRule": _rule_reference(group.code, index),
+        "properties": {"count": count, "objects": group.objects[:SKIPPED_LISTED]},
     }
-    if item.object:
-        note["locations"] = [_logical(item.object)]
+    located = [obj for obj in group.objects[:SKIPPED_LISTED] if obj != "every object"]
+    if located:
+        note["locations"] = [_logical(obj) for obj in located]
     return note

@@ -209,7 +209,10 @@ def _execute(program: Any, scope: FactScope) -> tuple[bool, Any]:
     try:
         value = program.execute(scope.context)
     except _EXPRESSION_ERRORS as exc:
-        return False, exc
+        # The traceback holds this frame, whose `exc` holds the traceback: a cycle that keeps the fact's
+        # scope (its dump and CEL context) alive until a collection, and a check pauses the collector.
+        # Only the exception's type and message are used.
+        return False, exc.with_traceback(None)
     except Exception as exc:  # a defect no fact explains (division by zero): the rule is named by _run
         return False, _Defect(str(exc) or type(exc).__name__)
     elapsed = perf_counter() - started
