@@ -42,7 +42,10 @@ class UplinkFact(Fact):
     port_configured_duplex: str | None = None
     port_speed_mbps: int | None = None
     port_duplex: str | None = None
+    # The figure that limits this host's frames at its port and channel (hostlint.platforms.MtuFamily): the
+    # L2 MTU on a switchport of a platform that has one (EOS `l2 mtu`), else the interface `mtu`.
     port_mtu: int | None = None
+    mtu_figure: str | None = None
     port_channel: str | None = None
     channel_id: str | None = None
     channel_mode: str | None = None

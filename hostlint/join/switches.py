@@ -6,6 +6,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from hostlint import names, vlans, vocab
+from hostlint import platforms as registry
 from hostlint.join.facts import UplinkFact
 from hostlint.join.sources import switch_unknown
 from hostlint.snapshot import Snapshot
@@ -146,9 +147,8 @@ class SwitchIndex:
         uplink.port_configured_duplex = port.configured_duplex
         uplink.port_speed_mbps = port.speed_mbps
         uplink.port_duplex = port.duplex
-        uplink.port_mtu = port.mtu
         value: object  # the loops below pair fields of different types with their values
-        for field, value, fact in (("port_status", port.status, "status"), ("port_mtu", port.mtu, "mtu")):
+        for field, value, fact in (("port_status", port.status, "status"),):
             if value is None:
                 unknown(field, port.name, fact)
         # A port that is down has no negotiated speed or duplex; one that is up (or whose status is
@@ -167,6 +167,9 @@ class SwitchIndex:
         global_hash = switch.load_balance.hash if switch.load_balance else None
         channel = found.channels.get(names.interface_key(port.port_channel)) if port.port_channel else None
         _fill_vlans(uplink, port, channel, unknown)
+        # Whether the port bridges: its own mode, or its channel's (members share their channel's).
+        own_mode = port.mode or (channel.switchport if channel is not None else None)
+        _fill_mtu(uplink, switch, port, "port_mtu", own_mode, unknown)
         if not port.port_channel:
             return
         if channel is None:
@@ -177,11 +180,10 @@ class SwitchIndex:
             return
         uplink.port_channel = channel.name
         uplink.channel_mode = channel.mode
-        uplink.channel_mtu = channel.mtu
+        _fill_mtu(uplink, switch, channel, "channel_mtu", channel.switchport or port.mode, unknown)
         uplink.member_state = port.member_state
         for field, value, obj, fact in (
             ("channel_mode", channel.mode, channel.name, "channel_mode"),
-            ("channel_mtu", channel.mtu, channel.name, "channel_mtu"),
             ("member_state", port.member_state, port.name, "member_state"),
         ):
             if value is None:
@@ -203,6 +205,37 @@ class SwitchIndex:
             owner = self.lookup(sw)
             platform = owner.switch.platform if owner else None
             uplink.missing["channel_suspended"] = switch_unknown(sw, platform, member, "member_state")
+
+
+def _fill_mtu(
+    uplink: UplinkFact,
+    switch: Switch,
+    interface: SwitchPort | PortChannel,
+    field: str,
+    mode: str | None,
+    unknown: Callable[[str, str, str], None],
+) -> None:
+    """The figure that limits the host's frames at `interface` (hostlint.platforms.MtuFamily): the L2
+    figure of its platform's family on a switchport, the interface `mtu` on a routed port. A figure not
+    read is unknown, with the reason, never the other figure in its place."""
+    platform = registry.switch(switch.platform)
+    limiting = platform.limiting_figure(switch.model, mode)
+    if isinstance(limiting, str):
+        uplink.missing[field] = f"{switch.name} {interface.name}: which MTU limits its frames is unknown ({limiting})"
+        return
+    figure, family = limiting
+    uplink.mtu_figure = "mtu" if figure == "mtu" else "l2 mtu"
+    value = interface.mtu if figure == "mtu" else interface.l2_mtu
+    setattr(uplink, field, value)
+    if value is not None:
+        return
+    if figure == "mtu":
+        unknown(field, interface.name, "mtu" if field == "port_mtu" else "channel_mtu")
+    elif family is not None:
+        uplink.missing[field] = (
+            f"{switch.name} {interface.name}: L2 MTU not shown by `{family.bridged_source}` "
+            f"({platform.label} {family.family}: bridged frames are limited by {family.bridged_setting})"
+        )
 
 
 def _fill_vlans(
