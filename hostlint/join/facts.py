@@ -54,6 +54,8 @@ class UplinkFact(Fact):
     member_state: str | None = None
     # Members of this port's channel (either half of a vPC/MLAG channel) that are suspended.
     channel_suspended: list[str] = Field(default_factory=list)
+    # Members of this port's channel (either half) that are bundled: what an individual member's frames flap against.
+    channel_bundled: list[str] = Field(default_factory=list)
     switch_hash: str | None = None
     switch_hash_fields: list[str] = Field(default_factory=list)
     channel_members: int | None = None

@@ -175,7 +175,9 @@ class SwitchIndex:
         if channel is None:
             uplink.port_channel = port.port_channel
             reason = f"{switch.name} {port.name}: member of {port.port_channel}, which the switch did not list"
-            for field in ("channel_id", "channel_mode", "channel_mtu", "member_state", "channel_suspended"):
+            for field in ("channel_id", "channel_mode", "channel_mtu", "member_state"):
+                uplink.missing[field] = reason
+            for field in ("channel_suspended", "channel_bundled"):
                 uplink.missing[field] = reason
             return
         uplink.port_channel = channel.name
@@ -199,12 +201,16 @@ class SwitchIndex:
         uplink.channel_members = self._channel_members[channel_id]
         states = self._member_states.get(channel_id, [])
         uplink.channel_suspended = [f"{sw} {member}" for sw, member, state in states if state == "suspended"]
+        uplink.channel_bundled = [f"{sw} {member}" for sw, member, state in states if state == "bundled"]
         not_shown = [(sw, member) for sw, member, state in states if state is None]
         if not_shown:
             sw, member = not_shown[0]
             owner = self.lookup(sw)
             platform = owner.switch.platform if owner else None
             uplink.missing["channel_suspended"] = switch_unknown(sw, platform, member, "member_state")
+            if not uplink.channel_bundled:
+                # A bundled member already shown answers "is anything bundled"; an unshown one might be.
+                uplink.missing["channel_bundled"] = uplink.missing["channel_suspended"]
 
 
 def _fill_mtu(
