@@ -128,7 +128,10 @@ class SwitchIndex:
         if neighbour is not None:
             port_name = _lldp_port_name(neighbour, found)
             uplink.port = names.interface(port_name)
-        port = found.ports.get(names.interface_key(port_name))
+        # A port ID with a logical unit or subinterface (`xe-0/0/11.0`) names its physical port.
+        port = found.ports.get(names.interface_key(port_name)) or found.ports.get(
+            names.physical_port(port_name).casefold()
+        )
         if port is None:
             uplink.missing["switch"] = f"{uplink.object}: port {uplink.port} not found on switch {found.switch.name}"
             return
@@ -279,8 +282,10 @@ def _lldp_port_name(neighbour: Neighbour, found: IndexedSwitch) -> str:
     """The neighbour's port: Junos (and others) send the SNMP ifIndex as LLDP port ID and the
     interface name as port description; the description is used when it names a port of that switch."""
     description = neighbour.port_description
-    if neighbour.port_id.isdigit() and description and names.interface_key(description) in found.ports:
-        return description
+    if neighbour.port_id.isdigit() and description:
+        for name in (description, names.physical_port(description)):
+            if names.interface_key(name) in found.ports:
+                return name
     return neighbour.port_id
 
 
