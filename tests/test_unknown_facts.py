@@ -116,3 +116,29 @@ def test_the_l3_mtu_of_an_eos_switchport_is_not_its_bridged_limit(tmp_path: Path
     team = "esx-lon1-02.dc.example.org/vSwitch1"
     assert ("MT002", team) not in _codes(after, "findings")
     assert ("MT002", team) not in _codes(after, "skipped")
+
+
+def test_an_eos_fallback_member_runs_its_own_vlans_and_an_unknown_state_is_no_pass(tmp_path: Path) -> None:
+    """EOS `lacp fallback individual`: a member with no LACP partner forwards with its own configuration
+    (lab lacp-fallback: access VLAN 1), not its channel's trunk. While it is bundled the channel's applies;
+    when its state was not shown, which applies is unknown: VL001 is skipped naming it, never passed."""
+    pg = "esx-lon1-01.dc.example.org/vSwitch0/Management Network"
+    _, before = _check(LABS / "lacp-fallback")
+    assert ("VL001", pg) in _codes(before, "findings")
+
+    def bundled(switches: dict) -> None:
+        for name in ("lon1-leaf01", "lon1-leaf02"):
+            _port(switches[name], "Ethernet11")["member_state"] = "bundled"
+
+    _, after = _check(_lab_copy(tmp_path, "lacp-fallback", bundled))
+    assert ("VL001", pg) not in _codes(after, "findings") and ("VL001", pg) not in _codes(after, "skipped")
+
+    def not_shown(switches: dict) -> None:
+        for name in ("lon1-leaf01", "lon1-leaf02"):
+            del _port(switches[name], "Ethernet11")["member_state"]
+
+    _, unknown = _check(_lab_copy(tmp_path / "unknown", "lacp-fallback", not_shown))
+    assert ("VL001", pg) not in _codes(unknown, "findings")
+    assert (
+        "Ethernet11: member state not shown by `show port-channel summary`" in _codes(unknown, "skipped")[("VL001", pg)]
+    )

@@ -256,6 +256,16 @@ def _fill_vlans(
         for field in ("vlan_mode", "access_vlan", "native_vlan", "allowed_vlans"):
             uplink.missing[field] = reason
         return
+    if channel is not None and port.member_state == "individual":
+        # A member running on its own (LACP not negotiated: EOS `fallback individual`, IOS stand-alone, NX-OS
+        # without `lacp suspend-individual`) forwards with its own switchport configuration, not the channel's.
+        channel = None
+    elif channel is not None and port.member_state is None and _own_lines_differ(uplink.platform):
+        # Where a member's own lines may differ from its channel's (EOS), which apply depends on its state.
+        reason = switch_unknown(uplink.switch or "", uplink.platform, port.name, "member_state")
+        for field in ("vlan_mode", "access_vlan", "native_vlan", "allowed_vlans"):
+            uplink.missing[field] = reason
+        return
     name = channel.name if channel is not None else port.name
     mode = channel.switchport if channel is not None else port.mode
     source = channel if channel is not None else port
@@ -276,6 +286,13 @@ def _fill_vlans(
         else:
             uplink.allowed_vlans = [[low, high] for low, high in source.allowed_vlans]
             uplink.allowed_vlans_text = vlans.text(list(source.allowed_vlans))
+
+
+def _own_lines_differ(platform: str | None) -> bool:
+    """Whether a channel member's own switchport lines may differ from its channel's (EOS), so which apply
+    depends on whether it is bundled or running individually."""
+    entry = registry.find_switch(platform)
+    return entry is not None and not entry.members_match_channel and entry.vlan_syntax == "switchport"
 
 
 def _lldp_port_name(neighbour: Neighbour, found: IndexedSwitch) -> str:

@@ -305,6 +305,13 @@ def _port(
     channel_config = configured.get(channel_name, {}) if channel_name else {}
     port_config = configured.get(name, {})
     mode = _mode(port_config) or _mode(channel_config) or _mode(shown)
+    entry = registry.switch(platform)
+    if channel_name and port_config and not entry.members_match_channel and entry.vlan_syntax == "switchport":
+        # EOS: a member keeps switchport lines of its own, which carry its traffic while it runs individually
+        # (`port-channel lacp fallback individual`); silent, they are the default, an access port in VLAN 1
+        # (EOS User Manual, "Port Channels and LACP: fallback", "Switchport configuration").
+        port_config = {**port_config, "switchport_mode": port_config.get("switchport_mode") or "access"}
+        mode = _mode(port_config)
     tagged = bool(port_config.get("vlan_tagging") or channel_config.get("vlan_tagging"))
     status = _status(shown, port_config)
     mtu = (
@@ -331,7 +338,7 @@ def _port(
         speed_mbps=speed,
         duplex=duplex,
         mtu=mtu,
-        l2_mtu=_l2_mtu(name, {**channel_config, **port_config}, mode, context),
+        l2_mtu=_l2_mtu(name, {**channel_config, **port_config}, _mode(channel_config) or mode, context),
         port_channel=channel_name,
         member_state=member_of[1] if member_of and member_of[0] == channel_name else None,
         neighbours=neighbours.get(name, []),
