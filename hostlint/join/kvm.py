@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections import Counter
 
 from hostlint.join.facts import BondFact, Facts, GuestNicFact, UplinkFact, summarise_unknowns
-from hostlint.join.kvm_vlans import ovs_portgroups
+from hostlint.join.kvm_vlans import ovs_portgroups, vlan_device_portgroups
 from hostlint.join.pcie import pcie_facts
 from hostlint.join.sources import kvm_unknown
 from hostlint.join.state import host_missing
@@ -290,6 +290,7 @@ def kvm_facts(host: KvmHost, index: SwitchIndex, facts: Facts) -> None:
     facts.uplinks.extend(standalone)
     by_nic = {u.nic: u for u in [*(u for bond in bonds for u in bond.uplinks), *standalone]}
     facts.portgroups.extend(ovs_portgroups(host, by_nic))
+    facts.portgroups.extend(vlan_device_portgroups(host, by_nic))
     for domain in host.domains:
         facts.guest_nics.extend(_guest_nics(view, domain))
     pcie_facts(host, facts)
