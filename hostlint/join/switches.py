@@ -272,7 +272,9 @@ def _fill_vlans(
     uplink.vlan_interface = name
     uplink.vlan_mode = mode
     if mode is None:
-        unknown("vlan_mode", name, "vlan_mode")
+        # Without the mode, which VLAN facts apply is unknown too (a trunk's native VLAN, an access VLAN).
+        for field in ("vlan_mode", "access_vlan", "native_vlan", "allowed_vlans"):
+            unknown(field, name, "vlan_mode")
     if mode == "access":
         uplink.access_vlan = source.access_vlan
         if source.access_vlan is None:
