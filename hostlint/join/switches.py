@@ -256,9 +256,10 @@ def _fill_vlans(
         for field in ("vlan_mode", "access_vlan", "native_vlan", "allowed_vlans"):
             uplink.missing[field] = reason
         return
-    if channel is not None and port.member_state == "individual":
-        # A member running on its own (LACP not negotiated: EOS `fallback individual`, IOS stand-alone, NX-OS
-        # without `lacp suspend-individual`) forwards with its own switchport configuration, not the channel's.
+    if channel is not None and port.member_state == "individual" and _own_lines_differ(uplink.platform):
+        # A member running on its own (LACP not negotiated: EOS `fallback individual`) forwards with its own
+        # switchport configuration, not the channel's. (IOS and NX-OS members carry the channel's lines, so
+        # a stand-alone member there runs the channel's VLANs.)
         channel = None
     elif channel is not None and port.member_state is None and _own_lines_differ(uplink.platform):
         # Where a member's own lines may differ from its channel's (EOS), which apply depends on its state.
