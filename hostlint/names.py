@@ -61,6 +61,30 @@ def interface(name: str) -> str:
     return text
 
 
+# Logical units and subinterfaces, in one table: a port ID (LLDP, CDP, cabling) may name one, and the
+# physical port it sits on is the first group. Junos: `xe-0/0/11.0` is unit 0 of xe-0/0/11, `ae0.0` of
+# ae0 (Junos Interfaces Fundamentals, "Interface naming": physical.logical). IOS, NX-OS and EOS: a
+# subinterface `GigabitEthernet1/0/1.100`, `Ethernet1/1.100`, `Ethernet1.100`, `Port-Channel10.20` is
+# number 100 on its port (IOS "Configuring subinterfaces", NX-OS "Subinterfaces", EOS "Subinterfaces").
+LOGICAL_UNITS: tuple[tuple[str, re.Pattern[str]], ...] = (
+    ("junos unit", re.compile(r"^((?:ge|xe|et|mge)-\d+/\d+/\d+|ae\d+)\.\d+$", re.IGNORECASE)),
+    ("subinterface", re.compile(r"^([A-Za-z][A-Za-z-]*\s*\d+(?:/\d+)*)\.\d+$")),
+)
+
+
+def physical_port(name: str) -> str:
+    """The physical port (canonical) a port ID names, less its logical unit or subinterface number.
+
+    >>> physical_port("xe-0/0/11.0"), physical_port("Gi1/0/1.100"), physical_port("Ethernet1")
+    ('xe-0/0/11', 'GigabitEthernet1/0/1', 'Ethernet1')
+    """
+    text = name.strip()
+    for _form, pattern in LOGICAL_UNITS:
+        if match := pattern.match(text):
+            return interface(match.group(1))
+    return interface(text)
+
+
 def interface_key(name: str) -> str:
     """Comparison key: canonical name, case-folded."""
     return interface(name).casefold()

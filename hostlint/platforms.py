@@ -20,6 +20,7 @@ This module imports nothing of hostlint's: collect, join, rules and fixes all re
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Literal
 
@@ -68,6 +69,35 @@ class Target:
 
     def script_name(self, device: str, rollback: bool = False) -> str:
         return self.file.format(device=device, kind=".rollback" if rollback else "", platform=self.name)
+
+
+# Which figure of a switch interface limits a frame: `mtu` (the interface MTU hostlint reads from the
+# interface listing) or `l2_mtu` (a separate layer-2 figure: EOS `l2 mtu`, a global jumbo setting).
+MtuFigure = Literal["mtu", "l2_mtu"]
+
+
+@dataclass(frozen=True, kw_only=True)
+class MtuFamily:
+    """Which figure limits bridged frames on a family of a platform's switches (routed frames are always
+    limited by the interface `mtu`). A family is recognised by its model (`show version`); the last family
+    of a platform, with no `models`, is the rest."""
+
+    family: str
+    # A regular expression matched at the start of the switch's model; "" matches any model.
+    models: str = ""
+    bridged: MtuFigure
+    # How the figure that limits bridged frames is set, and the command that shows it.
+    bridged_setting: str
+    bridged_source: str
+    # Where the L2 figure is read from each interface's configuration, that line (`l2 mtu`), the frame
+    # size it gives when the configuration is silent (the vendor's documented default) and the bytes of
+    # a frame that are not IP packet (Ethernet header; an 802.1Q tag adds 4 on a trunk).
+    l2_config: str | None = None
+    l2_default_frame: int | None = None
+    l2_header: int = 14
+    # Whether hostlint's switch-port-mtu action writes the bridged figure (a global setting is left to a human).
+    writes_bridged: bool = True
+    reference: str
 
 
 _SWITCH_VOCABULARY = Vocabulary(comment="!", enter=("configure terminal",), leave=("end",))
@@ -122,10 +152,33 @@ class SwitchPlatform(Target):
     multichassis_by_hand: str | None = None
     # The command whose output holds each part of what is collected (named in unknown-fact reasons).
     sources: dict[str, str] = field(default_factory=dict)
+    # Which figure limits bridged frames, per family (docs/mtu.md); routed frames: the interface `mtu`.
+    mtu_families: tuple[MtuFamily, ...]
 
     @property
     def folder(self) -> str:
         return self.collector or self.name
+
+    def mtu_family(self, model: str | None) -> MtuFamily | None:
+        """The family of a switch of this model; None when the model is unknown and the families differ."""
+        if len({f.bridged for f in self.mtu_families}) == 1:
+            return self.mtu_families[-1] if model is None else self._match(model)
+        return None if model is None else self._match(model)
+
+    def limiting_figure(self, model: str | None, mode: str | None) -> tuple[MtuFigure, MtuFamily | None] | str:
+        """The figure that limits frames at an interface in `mode` (access/trunk bridge, routed routes) on a
+        switch of this model, with its family; or why that is unknown."""
+        family = self.mtu_family(model)
+        if mode == "routed":
+            return "mtu", family
+        if family is None:
+            return "model not shown by `show version`"
+        if family.bridged == "l2_mtu" and mode is None:
+            return "switchport mode not shown"
+        return family.bridged, family
+
+    def _match(self, model: str) -> MtuFamily:
+        return next(f for f in self.mtu_families if not f.models or re.match(f.models, model, re.IGNORECASE))
 
 
 SWITCHES: tuple[SwitchPlatform, ...] = (
@@ -147,6 +200,27 @@ SWITCHES: tuple[SwitchPlatform, ...] = (
             "member_state": "show etherchannel summary",
             "peer_link": "show switch",
         },
+        mtu_families=(
+            MtuFamily(
+                family="Catalyst 2960/3560/3750",
+                models=r"WS-C(2960|3560|3750)",
+                bridged="l2_mtu",
+                bridged_setting="system mtu jumbo",
+                bridged_source="show system mtu",
+                writes_bridged=False,
+                reference="Catalyst 3750-X and 3560-X Software Configuration Guide, 'Configuring the System MTU': "
+                "https://www.cisco.com/c/en/us/td/docs/switches/lan/catalyst3750x_3560x/software/release/15-0_2_se/"
+                "configuration/guide/3750x_cg/swint.html",
+            ),
+            MtuFamily(
+                family="Catalyst 9000 and other IOS-XE",
+                bridged="mtu",
+                bridged_setting="interface mtu (system mtu where not overridden)",
+                bridged_source="show interfaces",
+                reference="Troubleshoot MTU on Catalyst 9000 Series Switches: https://www.cisco.com/c/en/us/support/"
+                "docs/switches/catalyst-9500-series-switches/217233-troubleshoot-mtu-on-catalyst-9000-series.html",
+            ),
+        ),
     ),
     SwitchPlatform(
         name="cisco_nxos",
@@ -165,6 +239,29 @@ SWITCHES: tuple[SwitchPlatform, ...] = (
             "member_state": "show port-channel summary",
             "peer_link": "show vpc brief",
         },
+        mtu_families=(
+            # An L2 port's `show interface` MTU stays 1500 on these: the network-qos class MTU limits it.
+            MtuFamily(
+                family="Nexus 3000/5000/6000",
+                models=r"(N3K-C30|N3K-C31|N5K-|N6K-|Nexus ?[56]\d{3}|Nexus ?30\d\d|Nexus ?31\d\d)",
+                bridged="l2_mtu",
+                bridged_setting="system jumbomtu and a network-qos policy's class mtu",
+                bridged_source="show queuing interface",
+                writes_bridged=False,
+                reference="Cisco Nexus 5000 Series NX-OS Quality of Service Configuration Guide, "
+                "'Configuring Jumbo MTU': https://www.cisco.com/c/en/us/support/docs/switches/"
+                "nexus-5000-series-switches/112080-config-mtu-nexus.html",
+            ),
+            MtuFamily(
+                family="Nexus 9000 and other NX-OS",
+                bridged="mtu",
+                bridged_setting="interface mtu",
+                bridged_source="show interface",
+                reference="Cisco Nexus 9000 NX-OS Interfaces Configuration Guide, 'Configuring the MTU Interface': "
+                "https://www.cisco.com/c/en/us/td/docs/dcn/nx-os/nexus9000/103x/configuration/interfaces/"
+                "cisco-nexus-9000-nx-os-interfaces-configuration-guide-103x/m-configuring-layer-2-interfaces.html",
+            ),
+        ),
     ),
     SwitchPlatform(
         name="arista_eos",
@@ -181,6 +278,20 @@ SWITCHES: tuple[SwitchPlatform, ...] = (
             "member_state": "show port-channel summary",
             "peer_link": "show mlag",
         },
+        mtu_families=(
+            # `mtu` is the IP MTU, enforced on routed traffic only (EOS User Manual, "Layer 3 MTU"); bridged
+            # frames are limited by the L2 MTU, the platform maximum unless `l2 mtu` lowers it.
+            MtuFamily(
+                family="(all)",
+                bridged="l2_mtu",
+                bridged_setting="l2 mtu (the platform maximum by default)",
+                bridged_source="show running-config",
+                l2_config="l2 mtu",
+                l2_default_frame=9214,
+                reference="EOS User Manual, Ethernet Ports, 'l2 mtu' and 'mtu' (Layer 3 only): "
+                "https://www.arista.com/en/um-eos/eos-ethernet-ports",
+            ),
+        ),
     ),
     SwitchPlatform(
         name="juniper_junos",
@@ -211,6 +322,16 @@ SWITCHES: tuple[SwitchPlatform, ...] = (
             "member_state": "show lacp interfaces",
             "peer_link": "show virtual-chassis",
         },
+        mtu_families=(
+            MtuFamily(
+                family="(all)",
+                bridged="mtu",
+                bridged_setting="interface mtu (media MTU, Ethernet header included)",
+                bridged_source="show interfaces extensive",
+                reference="Junos, 'Media MTU Overview': https://www.juniper.net/documentation/us/en/software/junos/"
+                "interfaces-ethernet-switches/topics/topic-map/switches-interface-mtu.html",
+            ),
+        ),
     ),
 )
 

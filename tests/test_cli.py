@@ -28,7 +28,6 @@ def test_profiles_are_cumulative_and_select_overrides_them() -> None:
     assert codes(run("check", demo, "--format", "json", "--profile", "minimal")[1]) == {
         "LG001",
         "LG002",
-        "LG010",
         "LK001",
         "LK002",
         "MT001",

@@ -104,11 +104,12 @@ def _mt001_steps(path_mtu: int | None) -> list[tuple[str, str, object]]:
 
     snapshot = load_site([_Path(__file__).resolve().parent.parent / "fixtures" / "labs" / "jumbo-mismatch"])
     if path_mtu is not None:
+        # The lab's leaves run EOS: the L2 MTU (`l2 mtu`), not the IP `mtu`, limits the hosts' frames.
         for switch in snapshot.switches:
             for port in switch.ports:
-                port.mtu = path_mtu
+                port.mtu = port.l2_mtu = path_mtu
             for channel in switch.port_channels:
-                channel.mtu = path_mtu
+                channel.mtu = channel.l2_mtu = path_mtu
     rules = [r for r in load_rules() if r.code == "MT001"]
     plan = build_plan(check_snapshot(snapshot, rules), snapshot, unsafe=False)
     return sorted((s.change.action, s.change.target, s.change.after) for s in plan.steps)

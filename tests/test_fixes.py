@@ -35,14 +35,26 @@ PLATFORMS: dict[str, dict[str, Any]] = {
         "channel": "Port-channel{}",
         "hash": ("src-mac", "src-mac"),
         "pair": None,
+        "model": "C9300-48P",
     },
     "cisco_nxos": {
         "port": "Ethernet1/{}",
         "channel": "port-channel{}",
         "hash": ("src-dst-mac", "src-dst mac"),
         "pair": "vpc",
+        "model": "N9K-C93180YC-FX",
     },
-    "arista_eos": {"port": "Ethernet{}", "channel": "Port-Channel{}", "hash": ("src-dst-mac", None), "pair": "mlag"},
+    # `l2 mtu 1500` on the stand-alone ports: on EOS that, not the IP `mtu`, limits the hosts' bridged
+    # frames; the channels bridge at the default (the platform maximum) whatever their IP `mtu`.
+    "arista_eos": {
+        "port": "Ethernet{}",
+        "channel": "Port-Channel{}",
+        "hash": ("src-dst-mac", None),
+        "pair": "mlag",
+        "model": "DCS-7050SX3-48YC8",
+        "l2_mtu": 1500 - 14 - 4,
+        "channel_l2_mtu": 9214 - 14 - 4,
+    },
     "juniper_junos": {
         "port": "xe-0/0/{}",
         "channel": "ae{}",
@@ -88,6 +100,7 @@ def _switch(name: str, platform: str, ports: dict[int, int | None], lacp: set[in
                 status="up",
                 mode="trunk",
                 mtu=1500,
+                l2_mtu=spec.get("l2_mtu") if in_channel is None else spec.get("channel_l2_mtu"),
                 port_channel=channel(in_channel) if in_channel is not None else None,
                 member_state="bundled" if in_channel is not None else None,
                 configured_speed_mbps=1000 if number == 1 else None,
@@ -105,6 +118,7 @@ def _switch(name: str, platform: str, ports: dict[int, int | None], lacp: set[in
                 allowed_vlans=[(10, 10), (20, 30)],
                 members=members,
                 mtu=1500,
+                l2_mtu=spec.get("channel_l2_mtu"),
                 status="up",
                 multichassis_id=number if peer and number != 1 else None,
             )

@@ -235,7 +235,8 @@ def test_lab_plan_steps_platforms_and_order() -> None:
     assert (plan.steps[0].change.before, plan.steps[0].change.after) == (9000, 1500)
     assert plan.manual == [] and plan.conflicts == []
     # LG010 (eno1, eno2 suspended in the LACP channel) has no script: the bond-mode step cures it.
-    assert sorted(f.code for f in plan.advice) == ["LG010", "LG010", "VN101"]
+    # LG012 (kvm03's hot-standby eno3) is a designed standby: a note, no script.
+    assert sorted(f.code for f in plan.advice) == ["LG010", "LG010", "LG012", "VN101"]
 
 
 def test_unsafe_kvm_fixes_are_held_back_without_the_flag(tmp_path: Path) -> None:
@@ -356,8 +357,12 @@ def test_lab_plan_simulates_to_a_clean_state() -> None:
     simulation = simulate(snapshot, [s.change for s in plan.steps], rules)
     assert simulation.accepted
     remaining = {(f.code, f.object) for f in check_snapshot(simulation.final, rules).findings}
-    assert remaining == {("VN101", "kvm01.lab.example/legacy01/52:54:00:1a:00:02")}
-    # The start is untouched; the end shows what /proc/net/bonding will: LACP negotiated on both hosts.
+    # kvm03's hot-standby eno3 (max-bundle) is a designed standby the plan leaves alone.
+    assert remaining == {
+        ("VN101", "kvm01.lab.example/legacy01/52:54:00:1a:00:02"),
+        ("LG012", "kvm03.lab.example/eno3"),
+    }
+    # The start is untouched; the end shows what /proc/net/bonding will: LACP negotiated on every host.
     assert {b.mode for h in snapshot.kvm_hosts for b in h.bonds} == {"balance-xor", "802.3ad"}
     for host in simulation.final.kvm_hosts:
         bond = host.bonds[0]

@@ -181,7 +181,7 @@ def test_two_scans_with_one_mtu_changed_diff_shows_drift_and_new_finding(db_url:
 def test_scan_killed_inside_its_transaction_leaves_the_database_valid(db_url: str, lab: Path) -> None:
     assert run("scan", str(LABS / "demo"), "--db", db_url, "--label", "kept")[0] == Exit.FINDINGS
     before = table_counts(db_url)
-    assert before == {"scans": 1, "scan_findings": 9, "scan_skipped": 0, "scan_snapshots": 1}
+    assert before == {"scans": 1, "scan_findings": 7, "scan_skipped": 0, "scan_snapshots": 1}
 
     process = hostlint_process("scan", str(LABS / "demo"), "--db", db_url, env={TEST_PAUSE_ENV: "60"})
     wait_for_line(process, "inside the scan transaction")
@@ -198,10 +198,10 @@ def test_scan_killed_inside_its_transaction_leaves_the_database_valid(db_url: st
 
     assert run("scan", str(LABS / "demo"), "--db", db_url, "--label", "next")[0] == Exit.FINDINGS
     after = table_counts(db_url)
-    assert after == {"scans": 2, "scan_findings": 18, "scan_skipped": 0, "scan_snapshots": 2}
+    assert after == {"scans": 2, "scan_findings": 14, "scan_skipped": 0, "scan_snapshots": 2}
     diff = json.loads(run("diff", "--db", db_url, "--format", "json")[1])
     assert diff["before"]["label"] == "kept" and diff["after"]["label"] == "next"
-    assert diff["summary"]["unchanged"] == 9 and diff["drift"] == []
+    assert diff["summary"]["unchanged"] == 7 and diff["drift"] == []
 
 
 def test_two_scans_at_once_both_land_whole(db_url: str) -> None:
@@ -224,11 +224,11 @@ def test_two_scans_at_once_both_land_whole(db_url: str) -> None:
     _, fast_err = fast.communicate(timeout=10)
     _, slow_err = slow.communicate(timeout=10)
     assert (fast.returncode, slow.returncode) == (Exit.CLEAN, Exit.FINDINGS), fast_err + slow_err
-    assert table_counts(db_url) == {"scans": 2, "scan_findings": 9, "scan_skipped": 0, "scan_snapshots": 2}
+    assert table_counts(db_url) == {"scans": 2, "scan_findings": 7, "scan_skipped": 0, "scan_snapshots": 2}
     history = json.loads(run("history", "--db", db_url, "--format", "json")[1])
     scans = {s["label"]: s for s in history["scans"]}
     assert {label: s["counts"]["error"] + s["counts"]["warning"] for label, s in scans.items()} == {
-        "slow": 9,
+        "slow": 7,
         "fast": 0,
     }
     # The fast scan began while the slow one's transaction was still open ...

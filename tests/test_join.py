@@ -32,6 +32,7 @@ def _switch(name: str, ports: dict[str, str | None], mc: MultiChassis | None = N
     return Switch(
         name=name,
         platform="cisco_nxos",
+        model="N9K-C93180YC-FX",
         load_balance=LoadBalance(hash="src-dst-ip", raw="src-dst ip"),
         ports=[
             SwitchPort(

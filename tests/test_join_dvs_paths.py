@@ -53,6 +53,7 @@ def _leaf(name: str, peer: str, channel_mtu: int, port_mtu: int = 9216) -> Switc
     return Switch(
         name=name,
         platform="cisco_nxos",
+        model="N9K-C93180YC-FX",
         ports=[_port("Ethernet1/1", 9216, "port-channel101"), _port("Ethernet1/11", port_mtu)],
         port_channels=[
             PortChannel(

@@ -49,7 +49,11 @@ def test_lab_bonds_joined_over_lldp() -> None:
     nics = {n.object: n for n in facts.guest_nics}
     db01 = nics["kvm01.lab.example/db01/52:54:00:1a:00:01"]
     assert (db01.mtu, db01.path, db01.path_mtu) == (9000, ["br0 1500", "bond0 1500", "eno1 1500", "eno2 1500"], 1500)
-    assert {p.object for p in facts.pcie} == {"kvm01.lab.example/pci-0000:3b:00", "kvm02.lab.example/pci-0000:3b:00"}
+    assert {p.object for p in facts.pcie} == {
+        "kvm01.lab.example/pci-0000:3b:00",
+        "kvm02.lab.example/pci-0000:3b:00",
+        "kvm03.lab.example/pci-0000:5e:00",
+    }
 
 
 def _host(**kw) -> KvmHost:

@@ -15,7 +15,7 @@ from hostlint.join import build_facts
 from hostlint.rules.load import load_rules
 from hostlint.snapshot import Snapshot
 from hostlint.snapshot.common import Neighbour
-from hostlint.snapshot.kvm import Bond, BondMember, KvmHost, LinuxInterface, OvsPort
+from hostlint.snapshot.kvm import Bond, BondMember, Bridge, KvmHost, LinuxInterface, OvsPort, Vlan
 from hostlint.snapshot.switch import Switch, SwitchPort
 
 # `ovs-vsctl --format=json --columns=name,tag,trunks,vlan_mode list Port` as OVS 2.17 prints it: a
@@ -172,3 +172,66 @@ def test_a_port_table_not_read_is_a_named_error_and_leaves_vlans_unknown(done: D
     assert _ovs_port_vlans(_PortTableRefused(done), gathered) is None
     (error,) = gathered.errors
     assert error.reason.startswith("OVS port VLANs not read: ovs-vsctl list Port: ") and reason in error.reason
+
+
+def _linux_vlan_snapshot() -> Snapshot:
+    """kvm7: bond0 (eno1, eno2) with VLAN devices bond0.20 (in bridge br20) and bond0.120 (in br120), and
+    eno3.30 with no bridge; the switch trunks allow 10-20 (eno1), 10-40 (eno2) and VLAN 30 (eno3)."""
+    phys = dict(kind="physical", speed_mbps=10000, duplex="full", operstate="up", mtu=1500)
+    host = KvmHost(
+        name="kvm7",
+        interfaces=[
+            LinuxInterface(
+                name=f"eno{n}", neighbour=Neighbour(protocol="lldp", device_id="sw1", port_id=f"Gi1/0/{n}"), **phys
+            )  # type: ignore[arg-type]
+            for n in (1, 2, 3)
+        ],
+        bonds=[
+            Bond(
+                name="bond0",
+                mode="active-backup",
+                members=[BondMember(name="eno1", link_up=True), BondMember(name="eno2", link_up=True)],
+            )
+        ],
+        vlans=[
+            Vlan(name="bond0.20", parent="bond0", vlan_id=20),
+            Vlan(name="bond0.120", parent="bond0", vlan_id=120),
+            Vlan(name="eno3.30", parent="eno3", vlan_id=30),
+        ],
+        bridges=[Bridge(name="br20", members=["bond0.20"]), Bridge(name="br120", members=["bond0.120"])],
+    )
+    switch = Switch(
+        name="sw1",
+        platform="cisco_ios",
+        model="C9300-48P",
+        ports=[
+            SwitchPort(name="GigabitEthernet1/0/1", mode="trunk", native_vlan=1, allowed_vlans=[(10, 20)]),
+            SwitchPort(name="GigabitEthernet1/0/2", mode="trunk", native_vlan=1, allowed_vlans=[(10, 40)]),
+            SwitchPort(name="GigabitEthernet1/0/3", mode="trunk", native_vlan=1, allowed_vlans=[(30, 30)]),
+        ],
+    )
+    return Snapshot(kvm_hosts=[host], switches=[switch])
+
+
+def test_linux_vlan_devices_are_checked_against_the_trunks_under_their_parent() -> None:
+    snapshot = _linux_vlan_snapshot()
+    pgs = {p.object: p for p in build_facts(snapshot).portgroups}
+    assert sorted(pgs) == ["kvm7/br120/bond0.120", "kvm7/br20/bond0.20", "kvm7/eno3.30"]
+    assert [(u.nic, u.allowed_vlans) for u in pgs["kvm7/br120/bond0.120"].uplinks] == [
+        ("eno1", [[10, 20]]),
+        ("eno2", [[10, 40]]),
+    ]
+    result = check_snapshot(snapshot, load_rules())
+    vl001 = {f.object: f.message for f in result.findings if f.code == "VL001"}
+    # VLAN 120 is on neither trunk under bond0; 20 is on both; eno3's trunk carries 30.
+    assert list(vl001) == ["kvm7/br120/bond0.120"]
+    assert "eno1 -> sw1 GigabitEthernet1/0/1 (trunk allowing 10-20)" in vl001["kvm7/br120/bond0.120"]
+
+
+def test_a_linux_vlan_device_on_a_trunk_whose_vlans_were_not_read_is_skipped() -> None:
+    snapshot = _linux_vlan_snapshot()
+    snapshot.switches[0].ports[0].allowed_vlans = None
+    result = check_snapshot(snapshot, load_rules())
+    assert "kvm7/br120/bond0.120" not in {f.object for f in result.findings if f.code == "VL001"}
+    skipped = {s.object: s.reason for s in result.skipped if s.code == "VL001"}
+    assert "trunk allowed VLANs not shown" in skipped["kvm7/br120/bond0.120"]

@@ -174,8 +174,9 @@ def test_nxos_and_eos_running_config_vlans():
     assert warnings == []
     view = _vlan_view(eos)
     assert view["Port-channel11"] == ("trunk", None, 1, "20,100-104,106-110")
-    # EOS members own no switchport config: the channel's governs them (see the join).
-    assert view["Ethernet11"] == ("trunk", None, None, None)
+    # An EOS member keeps its own switchport configuration, here EOS's default (access port in VLAN 1):
+    # the channel's governs it while bundled, its own while it runs individually (LACP fallback; see the join).
+    assert view["Ethernet11"] == ("access", 1, None, None)
     # An access VLAN with no mode line: the mode stays unknown, the VLAN is what was configured.
     assert view["Ethernet31"] == (None, 10, None, None)
 

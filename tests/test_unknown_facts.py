@@ -50,12 +50,15 @@ def test_port_without_mtu_skips_mt002_naming_the_field(tmp_path: Path) -> None:
     assert ("MT002", team) in _codes(before, "findings")
 
     def drop_mtu(switches: dict) -> None:
-        del _port(switches["lon1-leaf02"], "Ethernet22")["mtu"]
+        del _port(switches["lon1-leaf02"], "Ethernet22")["l2_mtu"]
 
     code, after = _check(_lab_copy(tmp_path, "jumbo-mismatch", drop_mtu))
     assert ("MT002", team) not in _codes(after, "findings")
     skipped = _codes(after, "skipped")
-    assert skipped[("MT002", team)] == "lon1-leaf02 Ethernet22: MTU not shown by `show interfaces`"
+    assert skipped[("MT002", team)] == (
+        "lon1-leaf02 Ethernet22: L2 MTU not shown by `show running-config` (EOS (all): bridged frames are "
+        "limited by l2 mtu (the platform maximum by default))"
+    )
     # The rest of the site is still checked: the vmk MTU findings stay.
     assert code == Exit.FINDINGS and ("MT001", "esx-lon1-03.dc.example.org/vmk1") in _codes(after, "findings")
 
@@ -98,3 +101,44 @@ def test_version_1_snapshot_is_refused_in_one_line(tmp_path: Path) -> None:
     message = result.stderr.strip()
     assert "\n" not in message
     assert "old.json" in message and "schema_version 1 is no longer read" in message and "collect again" in message
+
+
+def test_the_l3_mtu_of_an_eos_switchport_is_not_its_bridged_limit(tmp_path: Path) -> None:
+    """EOS `mtu` limits routed traffic only: a switchport without it (or at 1500) still bridges jumbo
+    frames up to its L2 MTU, and an unread IP MTU is no reason to skip MT002 on a bridged path."""
+
+    def default_l2(switches: dict) -> None:
+        port = _port(switches["lon1-leaf02"], "Ethernet22")
+        del port["mtu"]
+        port["l2_mtu"] = 9214 - 18  # no `l2 mtu`: the platform maximum, less header and tag
+
+    _code, after = _check(_lab_copy(tmp_path, "jumbo-mismatch", default_l2))
+    team = "esx-lon1-02.dc.example.org/vSwitch1"
+    assert ("MT002", team) not in _codes(after, "findings")
+    assert ("MT002", team) not in _codes(after, "skipped")
+
+
+def test_an_eos_fallback_member_runs_its_own_vlans_and_an_unknown_state_is_no_pass(tmp_path: Path) -> None:
+    """EOS `lacp fallback individual`: a member with no LACP partner forwards with its own configuration
+    (lab lacp-fallback: access VLAN 1), not its channel's trunk. While it is bundled the channel's applies;
+    when its state was not shown, which applies is unknown: VL001 is skipped naming it, never passed."""
+    pg = "esx-lon1-01.dc.example.org/vSwitch0/Management Network"
+    _, before = _check(LABS / "lacp-fallback")
+    assert ("VL001", pg) in _codes(before, "findings")
+
+    def bundled(switches: dict) -> None:
+        for name in ("lon1-leaf01", "lon1-leaf02"):
+            _port(switches[name], "Ethernet11")["member_state"] = "bundled"
+
+    _, after = _check(_lab_copy(tmp_path, "lacp-fallback", bundled))
+    assert ("VL001", pg) not in _codes(after, "findings") and ("VL001", pg) not in _codes(after, "skipped")
+
+    def not_shown(switches: dict) -> None:
+        for name in ("lon1-leaf01", "lon1-leaf02"):
+            del _port(switches[name], "Ethernet11")["member_state"]
+
+    _, unknown = _check(_lab_copy(tmp_path / "unknown", "lacp-fallback", not_shown))
+    assert ("VL001", pg) not in _codes(unknown, "findings")
+    assert (
+        "Ethernet11: member state not shown by `show port-channel summary`" in _codes(unknown, "skipped")[("VL001", pg)]
+    )

@@ -229,7 +229,9 @@ def _renegotiate(snapshot: Snapshot, touched: Callable[[BondFact], bool]) -> Non
                 port = _port(_switch(snapshot, uplink.switch), uplink.port)
                 entry = registry.find_switch(uplink.platform)
                 lone: MemberState = entry.unanswered_lacp_member if entry else "suspended"
-                port.member_state = "bundled" if negotiated else lone
+                # A member `lacp max-bundle` holds in hot-standby stays there once LACP converges.
+                standby = port.member_state == "hot-standby"
+                port.member_state = ("hot-standby" if standby else "bundled") if negotiated else lone
         if bond.mode != "802.3ad":
             bond.partner_mac = bond.active_aggregator_id = None
             for member in bond.members:

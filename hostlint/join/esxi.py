@@ -37,6 +37,11 @@ def _uplink(host: EsxiHost, nic_name: str, pnics: dict[str, PhysicalNic], index:
         uplink.missing["link_up"] = esxi_unknown(host.name, nic_name, "link_up")
     uplink.speed_mbps = pnic.speed_mbps
     uplink.duplex = pnic.duplex
+    if pnic.link_up is not False:
+        # A link that is up (or whose state is unknown) has a negotiated speed and duplex: none read is unknown.
+        for field, value in (("speed_mbps", pnic.speed_mbps), ("duplex", pnic.duplex)):
+            if value is None:
+                uplink.missing[field] = esxi_unknown(host.name, nic_name, field)
     uplink.configured_speed_mbps = pnic.configured_speed_mbps
     uplink.configured_duplex = pnic.configured_duplex
     index.resolve(uplink, pnic.neighbour)

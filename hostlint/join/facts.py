@@ -44,7 +44,10 @@ class UplinkFact(Fact):
     port_configured_duplex: str | None = None
     port_speed_mbps: int | None = None
     port_duplex: str | None = None
+    # The figure that limits this host's frames at its port and channel (hostlint.platforms.MtuFamily): the
+    # L2 MTU on a switchport of a platform that has one (EOS `l2 mtu`), else the interface `mtu`.
     port_mtu: int | None = None
+    mtu_figure: str | None = None
     port_channel: str | None = None
     channel_id: str | None = None
     channel_mode: str | None = None
@@ -53,6 +56,8 @@ class UplinkFact(Fact):
     member_state: str | None = None
     # Members of this port's channel (either half of a vPC/MLAG channel) that are suspended.
     channel_suspended: list[str] = Field(default_factory=list)
+    # Members of this port's channel (either half) that are bundled: what an individual member's frames flap against.
+    channel_bundled: list[str] = Field(default_factory=list)
     switch_hash: str | None = None
     switch_hash_fields: list[str] = Field(default_factory=list)
     channel_members: int | None = None

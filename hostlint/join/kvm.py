@@ -9,12 +9,12 @@ from __future__ import annotations
 from collections import Counter
 
 from hostlint.join.facts import BondFact, Facts, GuestNicFact, UplinkFact, summarise_unknowns
-from hostlint.join.kvm_vlans import ovs_portgroups
+from hostlint.join.kvm_vlans import ovs_portgroups, vlan_device_portgroups
 from hostlint.join.pcie import pcie_facts
 from hostlint.join.sources import kvm_unknown
 from hostlint.join.state import host_missing
 from hostlint.join.switches import SwitchIndex
-from hostlint.snapshot.kvm import Bond, DomainInterface, KvmHost, LibvirtDomain
+from hostlint.snapshot.kvm import Bond, BondMember, DomainInterface, KvmHost, LibvirtDomain
 
 # What a bond's xmit_hash_policy feeds its hash, in hostlint.vocab's field names.
 XMIT_HASH_FIELDS: dict[str, list[str]] = {
@@ -146,14 +146,10 @@ def _bond_fact(view: _Host, bond: Bond, index: SwitchIndex) -> BondFact:
         host_hash_fields=XMIT_HASH_FIELDS.get(bond.xmit_hash_policy or "", []) if bond.mode in HASHING_MODES else [],
         switch_hash_fields=next((u.switch_hash_fields for u in uplinks if u.switch_hash_fields), []),
         lacp_rate=bond.lacp_rate,
-        partner_mac=bond.partner_mac,
+        partner_mac=bond.partner_mac or _member_partner(up),
         active_aggregator_id=bond.active_aggregator_id,
         aggregator_ids=sorted({m.aggregator_id for m in up if m.aggregator_id is not None}),
-        outside_aggregator=[
-            f"{m.name} in aggregator {m.aggregator_id}"
-            for m in up
-            if bond.active_aggregator_id is not None and m.aggregator_id not in (None, bond.active_aggregator_id)
-        ],
+        outside_aggregator=_outside_aggregator(bond, up),
         bridge=bridge,
         mtus=mtus,
         member_mtus=[mtu for _, mtu in member_mtus],
@@ -167,11 +163,41 @@ def _bond_fact(view: _Host, bond: Bond, index: SwitchIndex) -> BondFact:
     # MTUs not read (an interface listed without /sys/class/net/IFACE/mtu) leave the comparison unknown.
     for field, names in (("mtu", [bond.name]), ("member_mtus", member_names), ("upper_mtus", uppers)):
         unread = [kvm_unknown(host.name, n, "mtu") for n in names if n in view.interfaces and view.mtu(n) is None]
-        if field == "mtu" and bond_mtu is None and not unread:
+        # An Open vSwitch bond has no netdev of its own (no /sys/class/net/BOND): its members' MTUs are compared.
+        ovs_without_netdev = bond.implementation == "ovs" and bond.name not in view.interfaces
+        if field == "mtu" and bond_mtu is None and not unread and not ovs_without_netdev:
             unread = [kvm_unknown(host.name, bond.name, "mtu")]
         if unread:
             fact.missing[field] = "; ".join(unread)
     return fact
+
+
+NO_PARTNER = "00:00:00:00:00:00"
+
+
+def _member_partner(up: list[BondMember]) -> str | None:
+    """The LACP partner the members show, where the bond's summary block gave none (`details partner lacp
+    pdu` per slave in /proc/net/bonding): all-zero when no member has a partner, else the first real one."""
+    partners = [m.partner_mac for m in up if m.partner_mac]
+    if not partners:
+        return None
+    real = [mac for mac in partners if mac != NO_PARTNER]
+    return real[0] if real else NO_PARTNER
+
+
+def _outside_aggregator(bond: Bond, up: list[BondMember]) -> list[str]:
+    """Members that are up outside the bond's active aggregator. Without the summary's active aggregator,
+    members in different aggregators never aggregated together: each is alone in its own."""
+    if bond.active_aggregator_id is not None:
+        return [
+            f"{m.name} in aggregator {m.aggregator_id}"
+            for m in up
+            if m.aggregator_id not in (None, bond.active_aggregator_id)
+        ]
+    ids = {m.aggregator_id for m in up if m.aggregator_id is not None}
+    if len(ids) < 2:
+        return []
+    return [f"{m.name} in aggregator {m.aggregator_id}" for m in up if m.aggregator_id is not None]
 
 
 def _unread_bond_state(fact: BondFact, bond: Bond) -> None:
@@ -184,6 +210,9 @@ def _unread_bond_state(fact: BondFact, bond: Bond) -> None:
         fact.missing["policy"] = fact.missing["host_hash_fields"] = reason
     if bond.implementation == "ovs" and bond.mode in (None, "balance-tcp") and bond.partner_mac is None:
         fact.missing["partner_mac"] = kvm_unknown(host, bond.name, "ovs_lacp_partner")
+    elif bond.implementation == "linux" and bond.mode == "802.3ad" and fact.partner_mac is None:
+        # Neither the summary block nor any member showed a partner: LACP state unknown, never a pass.
+        fact.missing["partner_mac"] = kvm_unknown(host, bond.name, "lacp_partner")
 
 
 def _standalone_uplinks(view: _Host, bonded: set[str], index: SwitchIndex) -> list[UplinkFact]:
@@ -291,6 +320,7 @@ def kvm_facts(host: KvmHost, index: SwitchIndex, facts: Facts) -> None:
     facts.uplinks.extend(standalone)
     by_nic = {u.nic: u for u in [*(u for bond in bonds for u in bond.uplinks), *standalone]}
     facts.portgroups.extend(ovs_portgroups(host, by_nic))
+    facts.portgroups.extend(vlan_device_portgroups(host, by_nic))
     for domain in host.domains:
         facts.guest_nics.extend(_guest_nics(view, domain))
     pcie_facts(host, facts)

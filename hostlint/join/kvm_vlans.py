@@ -1,4 +1,9 @@
-"""KVM hosts' Open vSwitch ports to `portgroups` facts: each port's VLAN over its bridge's uplinks.
+"""KVM hosts' Open vSwitch ports and Linux 802.1Q VLAN devices to `portgroups` facts: each one's VLAN
+over the uplinks its frames leave by.
+
+A Linux VLAN device (`bond0.120`, `eno1.30`; `ip link add link bond0 name bond0.120 type vlan id 120`)
+tags every frame it sends with its id on its parent (ip-link(8), "VLAN Type Support"), so the switch
+trunk under the parent's NICs must carry that VLAN, as for an OVS access port.
 
 What OVS does with a port's `tag`, `trunks` and `vlan_mode` (ovs-vswitchd.conf.db(5), Port table,
 "VLAN Configuration"): with no `vlan_mode`, a port with a `tag` is an access port of that VLAN and a
@@ -26,6 +31,43 @@ def _uplink_names(host: KvmHost, bridge: Bridge) -> list[str]:
         elif member in physical:
             names.append(member)
     return names
+
+
+def _nics_below(host: KvmHost, name: str) -> list[str]:
+    """The NICs a device's frames leave by: a bond's members, a physical NIC itself."""
+    bonds = {b.name: b for b in host.bonds}
+    if name in bonds:
+        return [m.name for m in bonds[name].members]
+    return [name] if name in {i.name for i in host.interfaces if i.kind == "physical"} else []
+
+
+def vlan_device_portgroups(host: KvmHost, uplinks: dict[str, UplinkFact]) -> list[PortgroupFact]:
+    """One fact per Linux VLAN device (in a bridge or not): its VLAN id, tagged over its parent's NICs."""
+    bridge_of = {member: bridge.name for bridge in host.bridges for member in bridge.members}
+    facts = []
+    for vlan in host.vlans:
+        nics = _nics_below(host, vlan.parent)
+        bridge = bridge_of.get(vlan.name)
+        fact = PortgroupFact(
+            object=f"{host.name}/{bridge}/{vlan.name}" if bridge else f"{host.name}/{vlan.name}",
+            host=host.name,
+            host_kind="kvm",
+            missing=host_missing(host),
+            portgroup=vlan.name,
+            vswitch=bridge or vlan.parent,
+            switch_kind="linux-vlan",
+            vlan_type="vlan",
+            vlan=vlan.vlan_id,
+            uplinks=[uplinks[nic] for nic in nics if nic in uplinks],
+        )
+        if not fact.uplinks:
+            # Its parent's NICs are not known uplinks (the parent was not read): which trunk carries it is unknown.
+            fact.missing.setdefault("switch", f"{host.name} {vlan.name}: its parent {vlan.parent} has no known uplink")
+        for uplink in fact.uplinks:
+            for kind, reason in uplink.missing.items():
+                fact.missing.setdefault(kind, reason)
+        facts.append(fact)
+    return facts
 
 
 def _guest_ports(host: KvmHost, bridge: Bridge) -> list[str]:

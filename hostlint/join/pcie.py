@@ -64,6 +64,8 @@ def pcie_facts(host: EsxiHost | KvmHost, facts: Facts) -> None:
     devices: dict[str, PciLink] = {}
     for link in host.pci_devices or []:
         devices.setdefault(_slot(link.address), link)
+    # An ESXi NIC whose PCI address was not read sits on an unknown card: every card's port count is a lower bound.
+    unplaced = [p.name for p in host.pnics if p.pci is None] if isinstance(host, EsxiHost) else []
     for slot, ports in sorted(cards.items()):
         speeds = [s for _, s in ports if s]
         fact = PcieFact(
@@ -76,6 +78,9 @@ def pcie_facts(host: EsxiHost | KvmHost, facts: Facts) -> None:
             ports_gbps=(max(speeds) * len(ports) / 1000) if speeds else 0.0,
             missing=host_missing(host),
         )
+        if unplaced:
+            reason = f"{host.name} {', '.join(unplaced)}: PCI address unknown (vSphere PhysicalNic.pci not read)"
+            fact.missing["ports_gbps"] = fact.missing["port_speeds_mbps"] = fact.missing["nics"] = reason
         device = devices.get(slot)
         if host.pci_devices is None:
             fact.missing["pcie"] = f"PCIe link width of {host.name} not collected ({_source(host)})"

@@ -30,6 +30,8 @@ _SWITCH_FIELDS: dict[str, tuple[str, str]] = {
 # ESXi facts: the vSphere API property that holds each one.
 ESXI_PROPERTIES: dict[str, str] = {
     "link_up": "PhysicalNic.linkSpeed",
+    "speed_mbps": "PhysicalNic.linkSpeed.speedMb",
+    "duplex": "PhysicalNic.linkSpeed.duplex",
     "mtu": "HostVirtualSwitch.mtu",
     "policy": "HostNicTeamingPolicy.policy",
     "failure_detection": "HostNicFailureCriteria.checkBeacon",
@@ -56,6 +58,7 @@ KVM_FILES: dict[str, str] = {
     "bond_mode": "/proc/net/bonding/BOND (Bonding Mode)",
     "ovs_bond_mode": "`ovs-appctl bond/show` for BOND",
     "ovs_lacp_partner": "`ovs-appctl lacp/show` for BOND",
+    "lacp_partner": "/proc/net/bonding/BOND (802.3ad partner)",
     "ovs_port_vlan": "`ovs-vsctl list Port`",
     "nic_model": "libvirt domain XML <model type=...>",
 }

@@ -6,6 +6,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from hostlint import names, vlans, vocab
+from hostlint import platforms as registry
 from hostlint.join.facts import UplinkFact
 from hostlint.join.sources import switch_unknown
 from hostlint.snapshot import Snapshot
@@ -140,7 +141,10 @@ class SwitchIndex:
         if neighbour is not None:
             port_name = _lldp_port_name(neighbour, found)
             uplink.port = names.interface(port_name)
-        port = found.ports.get(names.interface_key(port_name))
+        # A port ID with a logical unit or subinterface (`xe-0/0/11.0`) names its physical port.
+        port = found.ports.get(names.interface_key(port_name)) or found.ports.get(
+            names.physical_port(port_name).casefold()
+        )
         if port is None:
             uplink.missing["switch"] = f"{uplink.object}: port {uplink.port} not found on switch {found.switch.name}"
             return
@@ -159,9 +163,8 @@ class SwitchIndex:
         uplink.port_configured_duplex = port.configured_duplex
         uplink.port_speed_mbps = port.speed_mbps
         uplink.port_duplex = port.duplex
-        uplink.port_mtu = port.mtu
         value: object  # the loops below pair fields of different types with their values
-        for field, value, fact in (("port_status", port.status, "status"), ("port_mtu", port.mtu, "mtu")):
+        for field, value, fact in (("port_status", port.status, "status"),):
             if value is None:
                 unknown(field, port.name, fact)
         # A port that is down has no negotiated speed or duplex; one that is up (or whose status is
@@ -180,21 +183,25 @@ class SwitchIndex:
         global_hash = switch.load_balance.hash if switch.load_balance else None
         channel = found.channels.get(names.interface_key(port.port_channel)) if port.port_channel else None
         _fill_vlans(uplink, port, channel, unknown)
+        # Whether the port bridges: its own mode, or its channel's (members share their channel's).
+        own_mode = port.mode or (channel.switchport if channel is not None else None)
+        _fill_mtu(uplink, switch, port, "port_mtu", own_mode, unknown)
         if not port.port_channel:
             return
         if channel is None:
             uplink.port_channel = port.port_channel
             reason = f"{switch.name} {port.name}: member of {port.port_channel}, which the switch did not list"
-            for field in ("channel_id", "channel_mode", "channel_mtu", "member_state", "channel_suspended"):
+            for field in ("channel_id", "channel_mode", "channel_mtu", "member_state"):
+                uplink.missing[field] = reason
+            for field in ("channel_suspended", "channel_bundled"):
                 uplink.missing[field] = reason
             return
         uplink.port_channel = channel.name
         uplink.channel_mode = channel.mode
-        uplink.channel_mtu = channel.mtu
+        _fill_mtu(uplink, switch, channel, "channel_mtu", channel.switchport or port.mode, unknown)
         uplink.member_state = port.member_state
         for field, value, obj, fact in (
             ("channel_mode", channel.mode, channel.name, "channel_mode"),
-            ("channel_mtu", channel.mtu, channel.name, "channel_mtu"),
             ("member_state", port.member_state, port.name, "member_state"),
         ):
             if value is None:
@@ -210,12 +217,47 @@ class SwitchIndex:
         uplink.channel_members = self._channel_members[channel_id]
         states = self._member_states.get(channel_id, [])
         uplink.channel_suspended = [f"{sw} {member}" for sw, member, state in states if state == "suspended"]
+        uplink.channel_bundled = [f"{sw} {member}" for sw, member, state in states if state == "bundled"]
         not_shown = [(sw, member) for sw, member, state in states if state is None]
         if not_shown:
             sw, member = not_shown[0]
             owner = self.lookup(sw)
             platform = owner.switch.platform if owner else None
             uplink.missing["channel_suspended"] = switch_unknown(sw, platform, member, "member_state")
+            if not uplink.channel_bundled:
+                # A bundled member already shown answers "is anything bundled"; an unshown one might be.
+                uplink.missing["channel_bundled"] = uplink.missing["channel_suspended"]
+
+
+def _fill_mtu(
+    uplink: UplinkFact,
+    switch: Switch,
+    interface: SwitchPort | PortChannel,
+    field: str,
+    mode: str | None,
+    unknown: Callable[[str, str, str], None],
+) -> None:
+    """The figure that limits the host's frames at `interface` (hostlint.platforms.MtuFamily): the L2
+    figure of its platform's family on a switchport, the interface `mtu` on a routed port. A figure not
+    read is unknown, with the reason, never the other figure in its place."""
+    platform = registry.switch(switch.platform)
+    limiting = platform.limiting_figure(switch.model, mode)
+    if isinstance(limiting, str):
+        uplink.missing[field] = f"{switch.name} {interface.name}: which MTU limits its frames is unknown ({limiting})"
+        return
+    figure, family = limiting
+    uplink.mtu_figure = "mtu" if figure == "mtu" else "l2 mtu"
+    value = interface.mtu if figure == "mtu" else interface.l2_mtu
+    setattr(uplink, field, value)
+    if value is not None:
+        return
+    if figure == "mtu":
+        unknown(field, interface.name, "mtu" if field == "port_mtu" else "channel_mtu")
+    elif family is not None:
+        uplink.missing[field] = (
+            f"{switch.name} {interface.name}: L2 MTU not shown by `{family.bridged_source}` "
+            f"({platform.label} {family.family}: bridged frames are limited by {family.bridged_setting})"
+        )
 
 
 def _fill_vlans(
@@ -227,13 +269,26 @@ def _fill_vlans(
         for field in ("vlan_mode", "access_vlan", "native_vlan", "allowed_vlans"):
             uplink.missing[field] = reason
         return
+    if channel is not None and port.member_state == "individual" and _own_lines_differ(uplink.platform):
+        # A member running on its own (LACP not negotiated: EOS `fallback individual`) forwards with its own
+        # switchport configuration, not the channel's. (IOS and NX-OS members carry the channel's lines, so
+        # a stand-alone member there runs the channel's VLANs.)
+        channel = None
+    elif channel is not None and port.member_state is None and _own_lines_differ(uplink.platform):
+        # Where a member's own lines may differ from its channel's (EOS), which apply depends on its state.
+        reason = switch_unknown(uplink.switch or "", uplink.platform, port.name, "member_state")
+        for field in ("vlan_mode", "access_vlan", "native_vlan", "allowed_vlans"):
+            uplink.missing[field] = reason
+        return
     name = channel.name if channel is not None else port.name
     mode = channel.switchport if channel is not None else port.mode
     source = channel if channel is not None else port
     uplink.vlan_interface = name
     uplink.vlan_mode = mode
     if mode is None:
-        unknown("vlan_mode", name, "vlan_mode")
+        # Without the mode, which VLAN facts apply is unknown too (a trunk's native VLAN, an access VLAN).
+        for field in ("vlan_mode", "access_vlan", "native_vlan", "allowed_vlans"):
+            unknown(field, name, "vlan_mode")
     if mode == "access":
         uplink.access_vlan = source.access_vlan
         if source.access_vlan is None:
@@ -249,12 +304,21 @@ def _fill_vlans(
             uplink.allowed_vlans_text = vlans.text(list(source.allowed_vlans))
 
 
+def _own_lines_differ(platform: str | None) -> bool:
+    """Whether a channel member's own switchport lines may differ from its channel's (EOS), so which apply
+    depends on whether it is bundled or running individually."""
+    entry = registry.find_switch(platform)
+    return entry is not None and not entry.members_match_channel and entry.vlan_syntax == "switchport"
+
+
 def _lldp_port_name(neighbour: Neighbour, found: IndexedSwitch) -> str:
     """The neighbour's port: Junos (and others) send the SNMP ifIndex as LLDP port ID and the
     interface name as port description; the description is used when it names a port of that switch."""
     description = neighbour.port_description
-    if neighbour.port_id.isdigit() and description and names.interface_key(description) in found.ports:
-        return description
+    if neighbour.port_id.isdigit() and description:
+        for name in (description, names.physical_port(description)):
+            if names.interface_key(name) in found.ports:
+                return name
     return neighbour.port_id
 
 

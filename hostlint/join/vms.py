@@ -24,19 +24,29 @@ def vm_facts(host: EsxiHost, distributed_portgroups: set[str], facts: Facts) -> 
                 fact.missing[field] = esxi_unknown(host.name, f"vm:{vm.name}", field)
         facts.vms.append(fact)
         for nic in vm.nics:
-            facts.vm_nics.append(
-                VmNicFact(
-                    object=f"{host.name}/vm:{vm.name}/{nic.label}",
-                    host=host.name,
-                    vm=vm.name,
-                    label=nic.label,
-                    model=nic.model,
-                    portgroup=nic.portgroup,
-                    portgroup_key=nic.portgroup_key,
-                    switch_kind=nic.switch_kind or _kind_by_name(nic.portgroup, standard, distributed_portgroups),
-                    missing=host_missing(host),
-                )
+            nic_fact = VmNicFact(
+                object=f"{host.name}/vm:{vm.name}/{nic.label}",
+                host=host.name,
+                vm=vm.name,
+                label=nic.label,
+                model=nic.model,
+                portgroup=nic.portgroup,
+                portgroup_key=nic.portgroup_key,
+                switch_kind=nic.switch_kind or _kind_by_name(nic.portgroup, standard, distributed_portgroups),
+                missing=host_missing(host),
             )
+            if nic_fact.switch_kind is None and nic.portgroup is not None:
+                # The join's "don't know" is recorded, so a rule reading it is skipped, never passed.
+                where = (
+                    "on both a standard and a distributed switch"
+                    if nic.portgroup in standard and nic.portgroup in distributed_portgroups
+                    else "on no switch the snapshot holds"
+                )
+                nic_fact.missing["switch_kind"] = (
+                    f"{host.name} vm:{vm.name} {nic.label}: switch kind unknown (its backing, vSphere "
+                    f"VirtualEthernetCard.backing, was not read and port group {nic.portgroup} is {where})"
+                )
+            facts.vm_nics.append(nic_fact)
 
 
 def _kind_by_name(portgroup: str | None, standard: set[str], distributed: set[str]) -> str | None:

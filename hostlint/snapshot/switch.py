@@ -68,6 +68,10 @@ class SwitchPort:
     speed_mbps: SpeedMbps | None = None
     duplex: Duplex | None = None
     mtu: SwitchMtu | None = None
+    # The largest IP packet a bridged frame carries, where the platform limits bridged frames by a figure
+    # other than `mtu` (EOS `l2 mtu`; hostlint.platforms.MtuFamily); None where it has none or it was not read.
+    # Left out of a snapshot when None, so snapshots of platforms without the figure read as before.
+    l2_mtu: SwitchMtu | None = Field(default=None, exclude_if=lambda value: value is None)
     port_channel: Name | None = None
     member_state: MemberState | None = None
     neighbours: list[Neighbour] = Field(default_factory=list)
@@ -85,6 +89,7 @@ class PortChannel(Model):
     allowed_vlans: list[VlanRange] | None = None
     members: list[Name] = Field(default_factory=list)
     mtu: SwitchMtu | None = None
+    l2_mtu: SwitchMtu | None = Field(default=None, exclude_if=lambda value: value is None)
     status: ChannelStatus | None = None
     load_balance: Text | None = None
     multichassis_id: int | None = None

@@ -98,8 +98,10 @@ _EOS: dict[str, Edits] = {
         ],
         "show interfaces": [("  Member of Port-Channel11\n", "")],
     },
+    # EOS bridges up to its `l2 mtu` (the platform maximum unless set); `mtu` is the IP MTU of routed
+    # traffic (EOS User Manual, Ethernet Ports): a leaf that does not carry jumbo frames has `l2 mtu 1500`.
     "non-jumbo": {
-        "show running-config": [("   mtu 9214\n", "")],
+        "show running-config": [("   mtu 9214\n", "   l2 mtu 1500\n")],
         "show interfaces": [("Ethernet MTU 9214 bytes", "Ethernet MTU 1500 bytes")],
     },
     "forced-speed": {

@@ -51,6 +51,7 @@ class _Context:
     sections: dict[str, Parsed]
     commands: dict[str, str]
     warnings: list[str] = field(default_factory=list)
+    model: str | None = None
 
     def records(self, section: str, group: str) -> list[Record]:
         parsed = self.sections.get(section)
@@ -99,6 +100,22 @@ def _int(value: Any) -> int:
 
 def _l3_mtu(platform: str, record: Record, tagged: bool) -> int:
     return normalise.l3_mtu(platform, _int(record["mtu"]), tagged=tagged)
+
+
+def _l2_mtu(name: str, config: Record, mode: PortMode | None, context: _Context) -> int | None:
+    """A switchport's L2 figure as the largest IP packet it carries, where the platform reads it from each
+    interface's configuration (EOS `l2 mtu N`, the frame size): the configured frame, or the vendor's
+    default when the configuration is silent. None where the platform has no such line, the port is
+    routed, or the configuration was not read (never the L3 `mtu` in its place)."""
+    family = registry.switch(context.platform).mtu_family(context.model)
+    if family is None or family.l2_config is None or family.l2_default_frame is None or mode == "routed":
+        return None
+    if "config" not in context.sections:
+        return None
+    configured = config.get("l2_mtu")
+    frame = context.read("config", f"{name} {family.l2_config}", lambda: _int(configured)) if configured else None
+    tag = 4 if mode == "trunk" else 0
+    return min(frame or family.l2_default_frame, family.l2_default_frame) - family.l2_header - tag
 
 
 def _lldp_table(context: _Context) -> list[tuple[str, str, str]]:
@@ -277,6 +294,13 @@ def _port(
     channel_config = configured.get(channel_name, {}) if channel_name else {}
     port_config = configured.get(name, {})
     mode = _mode(port_config) or _mode(channel_config) or _mode(shown)
+    entry = registry.switch(platform)
+    if channel_name and port_config and not entry.members_match_channel and entry.vlan_syntax == "switchport":
+        # EOS: a member keeps switchport lines of its own, which carry its traffic while it runs individually
+        # (`port-channel lacp fallback individual`); silent, they are the default, an access port in VLAN 1
+        # (EOS User Manual, "Port Channels and LACP: fallback", "Switchport configuration").
+        port_config = {**port_config, "switchport_mode": port_config.get("switchport_mode") or "access"}
+        mode = _mode(port_config)
     tagged = bool(port_config.get("vlan_tagging") or channel_config.get("vlan_tagging"))
     status = _status(shown, port_config)
     mtu = (
@@ -303,6 +327,7 @@ def _port(
         speed_mbps=speed,
         duplex=duplex,
         mtu=mtu,
+        l2_mtu=_l2_mtu(name, {**channel_config, **port_config}, _mode(channel_config) or mode, context),
         port_channel=channel_name,
         member_state=member_of[1] if member_of and member_of[0] == channel_name else None,
         neighbours=neighbours.get(name, []),
@@ -445,6 +470,7 @@ def _channels(
                 **_vlan_facts(name, config, context, vlan_ids),
                 members=members,
                 mtu=mtu,
+                l2_mtu=_l2_mtu(name, config, _mode(config), context),
                 status=_channel_status(own, summary.get(name, {})),
                 load_balance=None,
                 multichassis_id=context.read("config", f"{name} multichassis id", partial(_int, mc_id))
@@ -577,6 +603,8 @@ def _vlan_ids(context: _Context) -> dict[str, int]:
 def build_switch(device: Device, sections: dict[str, Parsed], commands: dict[str, str]) -> tuple[Switch, list[str]]:
     """The switch as collected, and warnings for what could not be read (each naming device and command)."""
     context = _Context(device=device, platform=device.platform, sections=sections, commands=commands)
+    for record in context.records("version", "version"):
+        context.model = context.model or record.get("model") or record.get("hw_model")
     shown = _by_name(context.records("interfaces", "interfaces"), context, "interfaces")
     configured = _by_name(context.records("config", "interfaces"), context, "config")
     neighbours = _neighbours(context)

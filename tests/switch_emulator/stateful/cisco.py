@@ -384,6 +384,10 @@ class EosSession(CiscoLikeSession):
             # EOS "Layer 3 MTU Configuration": 68-9214 bytes, default 1500.
             Rule("mtu <68-9214>", lambda a: self.set_mtu(a[0]), "EOS mtu"),
             Rule("no mtu", lambda _: self.set_mtu(None), "EOS mtu"),
+            # EOS Ethernet Ports, `l2 mtu`: the largest bridged frame, 68-65535 (capped at the platform's
+            # maximum, 9214 here, which is also its default).
+            Rule("l2 mtu <68-65535>", lambda a: self.set_l2_mtu(a[0]), "EOS l2 mtu"),
+            Rule("no l2 mtu", lambda _: self.set_l2_mtu(None), "EOS l2 mtu"),
             Rule("speed auto", lambda _: self.set_speed(None, None, True), "EOS Ethernet Ports: speed auto"),
             Rule(f"speed [forced] {{{_EOS_SPEEDS}}}", lambda a: self.eos_speed(str(a[1])), "EOS Ethernet Ports: speed"),
             Rule("no speed", lambda _: self.set_speed(None, None, True), "EOS speed"),
@@ -417,6 +421,21 @@ class EosSession(CiscoLikeSession):
         # mode is entered with a warning, and what is typed there changes nothing this model holds.
         return Target()
 
+    def set_l2_mtu(self, frame: int | None) -> str:
+        """The L2 MTU, held as the largest IP packet a bridged frame carries (hostlint's `l2_mtu`);
+        a Port-Channel's applies to its members."""
+        size = min(EOS_L2_DEFAULT if frame is None else frame, EOS_L2_DEFAULT)
+        items: list[SwitchPort | PortChannel] = []
+        for target in self.targets:
+            if target.port is not None:
+                items.append(target.port)
+            elif target.channel is not None and (channel := self.channel(target.channel)) is not None:
+                items += [channel, *(p for p in self.state.ports if p.name in channel.members)]
+        for item in items:
+            mode = item.switchport if isinstance(item, PortChannel) else item.mode
+            item.l2_mtu = None if mode == "routed" else size - 14 - (4 if mode == "trunk" else 0)
+        return ""
+
     def eos_speed(self, keyword: str) -> str:
         duplex = "half" if "half" in keyword else ("full" if "full" in keyword else None)
         return self.set_speed(normalise.speed_mbps(keyword), duplex, True)
@@ -449,6 +468,10 @@ class EosSession(CiscoLikeSession):
 
     def no_such_channel(self, name: str) -> str:
         return ""  # EOS deletes an interface it does not have without a word
+
+
+# EOS: the L2 MTU's default, the platform maximum (hostlint.platforms, EOS).
+EOS_L2_DEFAULT = 9214
 
 
 def _inherit(name: str, first: SwitchPort) -> PortChannel:

@@ -168,6 +168,7 @@ def _interface_block(platform: str, state: Switch, item: SwitchPort | PortChanne
         lines += _vlan_lines(item.switchport, item.access_vlan, item.native_vlan, item.allowed_vlans)
         if item.mtu is not None and item.mtu != 1500:
             lines.append(f"mtu {item.mtu}")
+        lines += _l2_mtu_lines(platform, item, item.switchport)
         if link_channel is not None and link_channel.name == item.name:
             lines.append("vpc peer-link" if platform == "cisco_nxos" else "switchport trunk group mlagpeer")
         elif item.multichassis_id is not None:
@@ -178,6 +179,9 @@ def _interface_block(platform: str, state: Switch, item: SwitchPort | PortChanne
     vlan_lines = _port_vlan_lines(platform, state, item)
     if platform == "arista_eos" and item.mtu is not None and item.mtu != 1500:
         lines.append(f"mtu {item.mtu}")
+    channel_of = _channel_of(state, item)
+    if channel_of is None or channel_of.l2_mtu != item.l2_mtu:
+        lines += _l2_mtu_lines(platform, item, item.mode)
     lines += vlan_lines
     if platform != "arista_eos" and item.mtu is not None and item.mtu != 1500:
         lines.append(f"mtu {item.mtu}")
@@ -188,6 +192,14 @@ def _interface_block(platform: str, state: Switch, item: SwitchPort | PortChanne
     if item.status == "disabled":
         lines.append("shutdown")
     return [f"{indent}{line}" for line in lines]
+
+
+def _l2_mtu_lines(platform: str, item: SwitchPort | PortChannel, mode: str | None) -> list[str]:
+    """EOS `l2 mtu FRAME` where the L2 MTU (held as its IP packet) is below the platform maximum."""
+    if platform != "arista_eos" or item.l2_mtu is None:
+        return []
+    frame = item.l2_mtu + 14 + (4 if mode == "trunk" else 0)
+    return [] if frame >= 9214 else [f"l2 mtu {frame}"]
 
 
 def _channel_config(platform: str, state: Switch, channel: PortChannel, indent: str) -> list[str]:

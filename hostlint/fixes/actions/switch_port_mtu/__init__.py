@@ -15,7 +15,7 @@ from hostlint.fixes.steps import CannotFix, Change
 from hostlint.fixes.switch_steps import _by_switch, _number, _switch
 from hostlint.join.facts import Fact
 from hostlint.snapshot import Snapshot
-from hostlint.snapshot.switch import Switch
+from hostlint.snapshot.switch import PortChannel, Switch, SwitchPort
 
 
 def _mtu(switch: Switch, name: str, mtu: int | None) -> int:
@@ -24,24 +24,60 @@ def _mtu(switch: Switch, name: str, mtu: int | None) -> int:
     return mtu
 
 
+def _tag(mode: str | None) -> int:
+    """The 802.1Q tag a trunk's frames carry on top of the IP packet and Ethernet header."""
+    return 4 if mode == "trunk" else 0
+
+
+def _limit(switch: Switch, item: SwitchPort | PortChannel, mode: str | None, mtu: int) -> dict[str, Any] | None:
+    """The figure that limits the host's frames at `item` (hostlint.platforms.MtuFamily), when it is below
+    `mtu`: `figure` `l3` (the interface `mtu`) or `l2` (EOS `l2 mtu`), `before` in IP bytes and, for an L2
+    figure, `before_frame` as configured (`default` when the configuration is silent)."""
+    limiting = registry.switch(switch.platform).limiting_figure(switch.model, mode)
+    if isinstance(limiting, str):
+        raise CannotFix(f"which MTU limits the frames of {item.name} on {switch.name} is unknown ({limiting})")
+    figure, family = limiting
+    if figure == "mtu":
+        before = _mtu(switch, item.name, item.mtu)
+        return {"name": item.name, "figure": "l3", "before": before} if before < mtu else None
+    if family is None or not family.writes_bridged or family.l2_default_frame is None:
+        setting = family.bridged_setting if family else "an L2 MTU"
+        raise CannotFix(f"{switch.name} limits bridged frames by {setting}, a global setting hostlint does not script")
+    before = _mtu(switch, item.name, item.l2_mtu)
+    if before >= mtu:
+        return None
+    frame = before + family.l2_header + _tag(mode)
+    return {
+        "name": item.name,
+        "figure": "l2",
+        "before": before,
+        "before_frame": frame,
+        "default": family.l2_default_frame,
+    }
+
+
 def _mtu_interfaces(switch: Switch, ports: list[str], mtu: int) -> list[dict[str, Any]]:
-    """Interfaces to raise, with their MTU before: the port-channel where the platform sets it there
-    (members follow), the physical port otherwise; IOS wants both.
+    """Interfaces to raise, with the figure that limits them and its value before: the port-channel where
+    the platform sets it there (members follow), the physical port otherwise; IOS wants both.
     """
-    interfaces: dict[str, int] = {}
+    interfaces: dict[str, dict[str, Any]] = {}
     for name in ports:
         found = port(switch, name)
         if found is None:
             continue
         existing = channel(switch, found.port_channel)
-        if existing is not None and (channel_mtu := _mtu(switch, existing.name, existing.mtu)) < mtu:
+        if existing is not None and (limit := _limit(switch, existing, existing.switchport or found.mode, mtu)):
             number = _number(switch, existing)
-            interfaces[channel_interface(number, switch.platform)] = channel_mtu
+            interfaces[channel_interface(number, switch.platform)] = {
+                **limit,
+                "name": channel_interface(number, switch.platform),
+            }
+        own_mode = found.mode or (existing.switchport if existing is not None else None)
         if (existing is None or registry.switch(switch.platform).mtu_on_members) and (
-            own_mtu := _mtu(switch, found.name, found.mtu)
-        ) < mtu:
-            interfaces[found.name] = own_mtu
-    return [{"name": name, "before": before} for name, before in interfaces.items()]
+            limit := _limit(switch, found, own_mode, mtu)
+        ):
+            interfaces[found.name] = limit
+    return list(interfaces.values())
 
 
 def port_mtu(params: dict[str, Any], fact: Fact, site: Site) -> list[Change]:
@@ -69,15 +105,20 @@ def port_mtu(params: dict[str, Any], fact: Fact, site: Site) -> list[Change]:
 def _switch_port_mtu(snapshot: Snapshot, change: Change) -> None:
     switch = _switch_in(snapshot, change.device)
     mtu = jumbo_ip_mtu(switch.platform)
+    frame = jumbo(switch.platform)
     for interface in change.values["interfaces"]:
         channel = _channel(switch, interface["name"])
-        if channel is not None:
-            channel.mtu = mtu
-            # Members follow the port-channel's MTU.
-            for member in channel.members:
-                _port(switch, member).mtu = mtu
-        else:
-            _port(switch, interface["name"]).mtu = mtu
+        items: list[SwitchPort | PortChannel] = [channel] if channel is not None else []
+        # Members follow the port-channel's MTU.
+        items += [_port(switch, member) for member in channel.members] if channel is not None else []
+        items += [_port(switch, interface["name"])] if channel is None else []
+        for item in items:
+            if interface.get("figure") == "l2":
+                mode = item.switchport if isinstance(item, PortChannel) else item.mode
+                family = registry.switch(switch.platform).mtu_family(switch.model)
+                item.l2_mtu = frame - (family.l2_header if family else 0) - _tag(mode)
+            else:
+                item.mtu = mtu
 
 
 EXPAND: Expander = port_mtu
