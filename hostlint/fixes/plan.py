@@ -84,6 +84,8 @@ class Plan:
     withheld: list[Withheld] = field(default_factory=list)
     # Findings with alternative fixes: the one taken and why the others were not.
     choices: list[Choice] = field(default_factory=list)
+    # Findings a step claims that the simulated plan leaves, and why (PLAN.md says so).
+    left: list[Manual] = field(default_factory=list)
 
 
 def _source(finding: Finding, order: int) -> Source:
@@ -114,6 +116,15 @@ class _Builder:
         fact = parse_fact(finding.fact)
         wanted = finding.fix if requests is None else requests
         expanded = [(request, self._expand(request, fact, source)) for request in wanted]
+        disruptive = any(
+            self.actions[change.action].disruptive == "yes" for _, changes in expanded for change in changes or []
+        )
+        if finding.applicability == "safe" and disruptive:
+            # A fix that drops traffic is never safe, whatever the rule file says (issue #26, invariant 1).
+            if not self.unsafe:
+                self.plan.held_back.append(finding)
+                return
+            source.applicability = "unsafe"
         failed = [request for request, changes in expanded if changes is None]
         withheld = {w.action for w in self.plan.withheld if w.source == source}
         # The stages are the safety: a later step (IP hash on the host) without the step that makes it

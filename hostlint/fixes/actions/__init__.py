@@ -120,6 +120,9 @@ def _step_problems(rule: Rule, where: str, actions: dict[str, Unit]) -> list[str
             hint = f"; did you mean {close[0]}?" if close else ""
             problems.append(f"{label}: no fix action {step.action!r}{hint}")
             continue
+        if rule.fix is not None and rule.fix.applicability == "safe" and unit.action.disruptive == "yes":
+            # ruff's contract: a safe fix drops no traffic; a DISRUPTIVE step does (issue #26, invariant 1).
+            problems.append(f"{label}: {step.action} is DISRUPTIVE, so the fix cannot be `applicability: safe`")
         if unit.action.device == "switch":
             continue  # text for every switch platform: checked when the action loaded
         for kind in rule.step_hosts(step):

@@ -19,7 +19,13 @@ def vmk_mtu(params: dict[str, Any], fact: Fact, site: Site) -> list[Change]:
     notes = []
     if vmk.vswitch_mtu is not None and vmk.vswitch_mtu < mtu:
         notes.append(f"{vmk.vswitch} has MTU {vmk.vswitch_mtu} in the snapshot: raise it before this step")
-    values = {"vmk": vmk.name, "peer": site.vmk_peer(vmk), "subnet": f"{vmk.ip}/{vmk.prefix}"}
+    # The probe leaves through the vmk's own TCP/IP stack (vMotion, provisioning): without -S it fails there.
+    values = {
+        "vmk": vmk.name,
+        "netstack": vmk.netstack,
+        "peer": site.vmk_peer(vmk),
+        "subnet": f"{vmk.ip}/{vmk.prefix}",
+    }
     return [
         Change(
             action="vmk-mtu",
