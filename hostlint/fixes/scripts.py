@@ -6,6 +6,7 @@ PowerShell scripts run one step given by number, switch files are pasted one blo
 
 from __future__ import annotations
 
+import hashlib
 import re
 
 from hostlint import platforms as registry
@@ -19,7 +20,13 @@ SHELL = registry.SHELL_VOCABULARY
 
 
 def safe_name(device: str) -> str:
-    return re.sub(r"[^A-Za-z0-9._-]", "_", device)
+    """The device's name as a file name, one per device: a name that had to be changed (`esx:01`, which
+    would be `esx_01` like another host) or that ends like a rollback file (`esx01.rollback`) carries a
+    digest of the real name, so two devices never write one file (invariant 8)."""
+    safe = re.sub(r"[^A-Za-z0-9._-]", "_", device)
+    if safe == device and safe.rsplit(".", 1)[-1].casefold() != "rollback":
+        return safe
+    return f"{safe}-{hashlib.sha256(device.encode('utf-8', 'surrogatepass')).hexdigest()[:10]}"
 
 
 def script_name(device: str, platform: str, rollback: bool = False) -> str:

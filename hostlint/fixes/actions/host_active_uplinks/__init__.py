@@ -25,12 +25,17 @@ def host_active_uplinks(params: dict[str, Any], fact: Fact, site: Site) -> list[
     vswitch = next((v for v in host.vswitches if v.name == team.vswitch), None) if host else None
     on_vswitch = vswitch.uplinks if vswitch else team.active + team.standby + team.unused
     remove = [nic for nic in params.get("remove", []) if nic in on_vswitch and nic not in active]
-    channel = {u.nic: u.port_channel for u in team.uplinks}
-    if team.policy == "loadbalance_ip" and team.kind == "vss" and not any(channel.values()):
+    spare = [site.uplink(team.host, nic) for nic in team.unused]
+    channel = {u.nic: u.port_channel for u in [*team.uplinks, *(u for u in spare if u is not None)]}
+    # One active uplink and no channel (LG001 asks for none: it wants two active uplinks): removing the
+    # spare ones would leave no failover, port ID keeps them as standby.
+    if team.policy == "loadbalance_ip" and team.kind == "vss" and len(active) < 2 and not any(channel.values()):
         return _port_id_instead(team, active, remove, detection, site)
     # The switch keeps hashing flows to a port bundled in the channel: its NIC is made active, never
     # taken off the vSwitch (that black-holes those flows and loses failover; issue #26, invariant 3).
-    bundled = [nic for nic in remove if channel.get(nic)]
+    # A channel the team faces: its active uplinks' (none yet: the one LG001's fix extends, hostlint.fixes.site).
+    facing = {channel[nic] for nic in active if channel.get(nic)} or set(channel.values())
+    bundled = [nic for nic in remove if channel.get(nic) in facing - {None}]
     active += bundled
     remove = [nic for nic in remove if nic not in bundled]
     notes = [f"{nic} made active: its switch port stays in {channel[nic]}" for nic in bundled]
@@ -86,7 +91,7 @@ def _port_id_instead(team: TeamFact, active: list[str], spare: list[str], detect
         before=before,
         notes=[note],
     )
-    return [*teaming, order]
+    return [*teaming, order] if not order.changes_nothing() else teaming
 
 
 def _host_active_uplinks(snapshot: Snapshot, change: Change) -> None:

@@ -96,7 +96,10 @@ def static_port_channel(params: dict[str, Any], fact: Fact, site: Site) -> list[
     if len(switches) > 1 and multichassis is None:
         raise CannotFix(f"{' and '.join(grouped)} form one logical switch: configure its channel by hand")
     ports = {name: sorted({known(u.port, u) for u in uplinks}) for name, uplinks in grouped.items()}
-    number = site.channels.choose(ports, switches)
+    found = [site.uplink(team.host, nic) for nic in team.standby + team.unused]
+    spare = _by_switch([u for u in found if u is not None and u.switch and u.port])
+    team_ports = {name: sorted({known(u.port, u) for u in uplinks}) for name, uplinks in spare.items()}
+    number = site.channels.choose(ports, switches, team_ports)
     changes: list[Change] = []
     for switch in switches:
         changes.extend(_ip_hash(switch))
