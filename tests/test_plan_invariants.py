@@ -117,6 +117,34 @@ def test_lg005_without_a_channel_moves_to_port_id_and_keeps_the_spare_as_standby
     assert _violations(snapshot, plan) == []
 
 
+def test_the_no_channel_lab_keeps_its_spare_uplink_as_standby() -> None:
+    snapshot = load_site([LABS / "ip-hash-unused-no-channel"])
+    plan = build_plan(check_snapshot(snapshot, RULES), snapshot, unsafe=False)
+    assert [(s.action.action, s.stage) for s in plan.steps] == [
+        ("host-teaming", "host"),
+        ("host-active-uplinks", "host"),
+    ]
+    assert plan.steps[1].change.after == {
+        "active": ["vmnic1"],
+        "standby": ["vmnic3"],
+        "failure_detection": "link",
+        "removed": [],
+    }
+
+
+def test_two_vlan_additions_on_one_trunk_are_no_conflict_and_build_on_each_other(tmp_path: Path) -> None:
+    snapshot = load_site([LABS / "vlan-adds-one-trunk"])
+    plan = build_plan(check_snapshot(snapshot, RULES), snapshot)
+    assert plan.conflicts == []
+    nx2 = [s for s in plan.steps if s.device == "nx2"]
+    assert [(s.change.before, s.change.after) for s in nx2] == [
+        (["20"], ["20", "100"]),
+        (["20", "100"], ["20", "100", "110"]),
+    ]
+    write_plan(plan, snapshot, tmp_path)
+    assert "## Conflicts" not in (tmp_path / "PLAN.md").read_text(encoding="utf-8")
+
+
 def test_a_fix_with_a_disruptive_step_is_never_safe() -> None:
     """MT001 raised the vSwitch MTU (its uplinks reset) as `applicability: safe`."""
     mt001 = next(r for r in RULES if r.code == "MT001")
