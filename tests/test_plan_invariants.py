@@ -264,5 +264,16 @@ def test_no_write_follows_a_symlink_in_the_fix_folder(planted: str, tmp_path: Pa
     assert not (folder / planted).is_symlink()
 
 
+def test_a_raw_hash_with_an_annotation_is_normalised_not_withheld() -> None:
+    """IOS prints `src-mac (default)`; the rollback writes the hash's own command, never the annotation."""
+    snapshot = load_site([LABS / "ip-hash-wrong-hash"])
+    for switch in snapshot.switches:
+        assert switch.load_balance is not None and switch.load_balance.raw is not None
+        switch.load_balance.raw += " (default)"
+    plan = build_plan(check_snapshot(snapshot, RULES), snapshot)
+    assert plan.withheld == []
+    assert [(s.action.action, s.change.before) for s in plan.steps] == [("switch-hash", "src-dst-mac")]
+
+
 def test_violations_name_their_invariant() -> None:
     assert str(Violation(3, 4, "removes vmnic3")) == "invariant 3: step 4: removes vmnic3"

@@ -9,7 +9,8 @@ Adding an action touches one folder.
 Checked when the actions load, each failure one line naming the file: every folder has both files,
 an expander and an applier; every platform its YAML names is a fix target of hostlint.platforms,
 and a switch action has text for every switch platform; every rule's fix step names an action
-that has commands for every host kind the step reaches (`check_fix_steps`).
+that has commands for every host kind the step reaches, and a `safe` fix has no DISRUPTIVE step
+(`check_fix_steps`).
 """
 
 from __future__ import annotations
