@@ -9,6 +9,7 @@ bench/plan_invariants.py). Each violation names its invariant by number:
    the plan clears every finding it claims, or the plan names it (manual, withheld, unchanged, left);
 3. teams stay whole: no uplink leaves its vSwitch while its switch port stays in a port-channel,
    and a team is left with one uplink only where the step says it loses failover;
+5. the spanning-tree warning is on exactly the steps that make a new spanning-tree port on a trunk;
 6. no MTU beyond the platform's limit (hostlint.platforms);
 7. scripts mean one object: PowerCLI never looks a name up with `-Name` (a wildcard pattern even
    in single quotes), uses no variable it does not define, vmk verify steps carry the netstack;
@@ -18,6 +19,7 @@ bench/plan_invariants.py). Each violation names its invariant by number:
 
 from __future__ import annotations
 
+import copy
 import json
 import re
 from collections.abc import Iterable
@@ -27,6 +29,7 @@ from hostlint import names
 from hostlint import platforms as registry
 from hostlint.check import check_snapshot
 from hostlint.fixes.apply import ApplyError, apply_change
+from hostlint.fixes.members import spanning_tree_notes
 from hostlint.fixes.plan import Plan
 from hostlint.fixes.render import render
 from hostlint.fixes.scripts import device_scripts, script_name
@@ -193,6 +196,22 @@ def files_owned(plan: Plan) -> list[Violation]:
     return found
 
 
+def traffic_described(plan: Plan, snapshot: Snapshot) -> list[Violation]:
+    """Invariant 5: the spanning-tree warning sits on exactly the steps that, simulated, make a new
+    spanning-tree port on a trunk (hostlint.fixes.members.new_stp_ports)."""
+    expected = copy.deepcopy(plan.steps)
+    spanning_tree_notes(expected, snapshot)
+    found = []
+    for step, wanted in zip(plan.steps, expected, strict=True):
+        has = [n for n in step.change.notes if "spanning tree" in n]
+        should = [n for n in wanted.change.notes if "spanning tree" in n]
+        if has != should:
+            found.append(
+                Violation(5, step.number, f"spanning-tree warning {has or 'missing'}, expected {should or 'none'}")
+            )
+    return found
+
+
 def real_conflicts(plan: Plan) -> list[Violation]:
     return [
         Violation(9, None, f"conflict between additive {conflict.sets} steps on {conflict.device} {conflict.target}")
@@ -253,4 +272,5 @@ def check_plan(snapshot: Snapshot, plan: Plan, rules: Iterable[Rule]) -> list[Vi
     found += one_object(plan, snapshot)
     found += files_owned(plan)
     found += real_conflicts(plan)
+    found += traffic_described(plan, snapshot)
     return found

@@ -20,7 +20,7 @@ from hostlint.fixes.apply import _kvm_host as _kvm_host_in
 from hostlint.fixes.apply import _switch as _switch_in
 from hostlint.fixes.facts import parse_fact
 from hostlint.fixes.families import add_family
-from hostlint.fixes.members import one_link_forwarding
+from hostlint.fixes.members import one_link_forwarding, spanning_tree_notes
 from hostlint.fixes.site import Site
 from hostlint.fixes.steps import CannotFix, Change, Source, Step
 from hostlint.fixes.withhold import Withheld, unsafe_reason
@@ -417,6 +417,7 @@ def assemble(
     additions_before_removal(plan)
     without_removed_targets(plan)
     without_no_ops(plan, snapshot)
+    spanning_tree_notes(plan.steps, snapshot)
     for number, step in enumerate(plan.steps, 1):
         step.number = number
     accumulate_additive(plan.steps)
