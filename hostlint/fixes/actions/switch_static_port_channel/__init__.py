@@ -76,6 +76,12 @@ def _channel_change(switch: Switch, ports: list[str], number: int, multichassis:
             "create": existing is None,
             "existing_mode": existing.mode if existing else None,
             "multichassis": multichassis if add_multichassis else None,
+            # The vPC/MLAG id the channel carries now, removed before the new one and restored by the rollback.
+            "old_multichassis_id": (
+                existing.multichassis_id
+                if add_multichassis and existing is not None and existing.multichassis_id not in (None, number)
+                else None
+            ),
             "config_source": config_source,
         },
         after=f"channel {number} mode on",
