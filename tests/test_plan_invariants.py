@@ -232,6 +232,18 @@ def test_plan_set_beyond_the_esxi_limit_is_refused_naming_it() -> None:
     assert resolve(parse_set("esx01*/vmk1.mtu=9000"), facts)
 
 
+def test_no_fix_writes_an_esxi_mtu_beyond_9000() -> None:
+    snapshot = site("cisco_nxos")
+    from test_fixes import _finding
+
+    fact = next(v for v in build_facts(snapshot).vmks if v.object == "esx01/vmk1")
+    result = findings_for(snapshot)
+    result.findings = [_finding("MT003", fact, [("vmk-mtu", "vmk", {"mtu": 9216})])]
+    plan = build_plan(result, snapshot)
+    assert plan.steps == []
+    assert [m.reason for m in plan.manual] == ["esx01/vmk1: MTU 9216 is above the ESXi maximum of 9000"]
+
+
 @pytest.mark.parametrize("names", [("esx_01", "esx:01"), ("esx_01.corp.example", "esx:01.corp.example")])
 def test_two_devices_never_share_a_script_file(names: tuple[str, str], tmp_path: Path) -> None:
     """Both hosts have the same fixes: every file of each is written, none overwritten."""
