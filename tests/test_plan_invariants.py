@@ -289,3 +289,42 @@ def test_a_raw_hash_with_an_annotation_is_normalised_not_withheld() -> None:
 
 def test_violations_name_their_invariant() -> None:
     assert str(Violation(3, 4, "removes vmnic3")) == "invariant 3: step 4: removes vmnic3"
+
+
+def _split_team(vlans_known: bool) -> Plan:
+    """vSwitch1's two ports in two static channels (Po5, Po6) on one IOS switch: IP hash needs one."""
+    from test_fixes import _finding
+
+    from hostlint.snapshot.switch import PortChannel
+
+    snapshot = site("cisco_ios")
+    switch = snapshot.switches[0]
+    for number, port_name in ((5, "TenGigabitEthernet1/0/11"), (6, "TenGigabitEthernet1/0/12")):
+        port = next(p for p in switch.ports if p.name == port_name)
+        port.port_channel, port.member_state = f"Port-channel{number}", "bundled"
+        switch.port_channels.append(
+            PortChannel(
+                name=f"Port-channel{number}",
+                mode="static",
+                switchport="trunk",
+                native_vlan=1,
+                allowed_vlans=[(10, 10), (20, 30)] if vlans_known or number == 5 else None,
+                members=[port_name],
+                mtu=1500,
+                status="up",
+            )
+        )
+    team = next(t for t in build_facts(snapshot).teams if t.object == "esx01/vSwitch1")
+    result = findings_for(snapshot)
+    result.findings = [_finding("LG001", team, [("switch-static-port-channel", "switch", {})])]
+    return build_plan(result, snapshot)
+
+
+def test_a_member_moves_between_channels_only_with_both_vlans_known_and_the_emptied_one_is_named() -> None:
+    plan = _split_team(vlans_known=True)
+    [step] = [s for s in plan.steps if s.action.action == "switch-static-port-channel"]
+    assert step.change.values["number"] == 5
+    assert "Port-channel6 is left without members" in " ".join(step.change.notes)
+    plan = _split_team(vlans_known=False)
+    assert not [s for s in plan.steps if s.action.action == "switch-static-port-channel"]
+    assert "Port-channel6: its VLANs were not collected" in plan.manual[0].reason
