@@ -15,6 +15,9 @@ bench/plan_invariants.py). Each violation names its invariant by number:
    in single quotes), uses no variable it does not define, vmk verify steps carry the netstack;
 8. one script file per device, platform and direction: no two devices share a file name;
 9. a conflict is two steps setting one thing to different values, never two additive steps.
+
+Invariant 4 (a rollback restores the device exactly) needs the devices: the rehearsals prove it
+(tests/test_fix_rehearse*.py run each plan and its rollback on emulators and compare).
 """
 
 from __future__ import annotations
@@ -38,8 +41,6 @@ from hostlint.join import build_facts
 from hostlint.rules.model import Rule
 from hostlint.snapshot import Snapshot
 
-# Actions whose steps add to what is there (two of them on one target never conflict).
-ADDITIVE_ACTIONS = frozenset({"switch-trunk-allow-vlan"})
 # PowerShell variables every script has without defining them: automatic ones and the step parameter.
 _PS_AUTOMATIC = frozenset({"_", "true", "false", "null", "env", "step", "erroractionpreference", "psitem"})
 _PS_VARIABLE = re.compile(r"\$(?:\{([^}]*)\}|([A-Za-z_][A-Za-z0-9_]*)(?::[A-Za-z_][A-Za-z0-9_]*)?)")
@@ -216,7 +217,7 @@ def real_conflicts(plan: Plan) -> list[Violation]:
     return [
         Violation(9, None, f"conflict between additive {conflict.sets} steps on {conflict.device} {conflict.target}")
         for conflict in plan.conflicts
-        if all(step.action.action in ADDITIVE_ACTIONS for step in conflict.steps)
+        if all(step.action.additive for step in conflict.steps)
     ]
 
 
