@@ -224,7 +224,7 @@ def test_a_vmk_only_script_defines_vmhost_and_pings_on_the_vmk_netstack() -> Non
 def test_plan_set_beyond_the_esxi_limit_is_refused_naming_it() -> None:
     snapshot = load_site([LABS / "demo"])
     facts = build_facts(snapshot)
-    with pytest.raises(ChangeError, match="above the esxi maximum of 9000"):
+    with pytest.raises(ChangeError, match="above the ESXi maximum of 9000"):
         resolve(parse_set("esx01*/vmk1.mtu=9216"), facts)
     assert resolve(parse_set("esx01*/vmk1.mtu=9000"), facts)
 

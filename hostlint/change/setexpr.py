@@ -90,7 +90,8 @@ def _within_limit(request: SetRequest, fact: TeamFact | VmkFact, mtu: int) -> No
     kind = registry.host_kind(fact.host_kind if isinstance(fact, TeamFact) else "esxi")
     if kind.max_mtu is not None and mtu > kind.max_mtu:
         raise ChangeError(
-            f"--set {request.text!r}: MTU {mtu} is above the {kind.name} maximum of {kind.max_mtu} for {fact.object}"
+            f"--set {request.text!r}: MTU {mtu} is above the {kind.name.upper().replace('ESXI', 'ESXi')} maximum"
+            f" of {kind.max_mtu} for {fact.object}"
         )
 
 
