@@ -408,6 +408,9 @@ class HostKind:
     name: str
     facts: tuple[str, ...]
     changed_as: tuple[Changes, ...]
+    # The largest MTU hostlint may write on it (None: no limit below the switches'). ESXi: a standard or
+    # distributed vSwitch and a vmk take at most 9000 (vSphere Configuration Maximums).
+    max_mtu: int | None = None
 
 
 HOST_KINDS: tuple[HostKind, ...] = (
@@ -415,6 +418,7 @@ HOST_KINDS: tuple[HostKind, ...] = (
         name="esxi",
         facts=("teams", "uplinks", "vmks", "iscsi", "pcie", "vm_nics", "vms", "portgroups", "probes"),
         changed_as=("esxi",),
+        max_mtu=9000,
     ),
     HostKind(name="kvm", facts=("uplinks", "pcie", "bonds", "guest_nics", "portgroups"), changed_as=("kvm", "guest")),
 )

@@ -88,6 +88,11 @@ CMDLETS: dict[str, set[str]] = {
         "Property", "Value", "FilterScript", "InputObject", "EQ", "NE", "GT", "LT", "GE", "LE", "Like", "NotLike",
         "Match", "NotMatch", "Contains", "NotContains", "In", "NotIn", "Is", "IsNot",
     },
+    # https://learn.microsoft.com/powershell/module/microsoft.powershell.core/foreach-object
+    "ForEach-Object": {
+        "Process", "Begin", "End", "RemainingScripts", "InputObject", "MemberName", "ArgumentList", "Parallel",
+        "ThrottleLimit", "TimeoutSeconds", "AsJob", "UseNewRunspace",
+    },
     "New-Object": {"TypeName", "ArgumentList", "Property", "ComObject", "Strict"},
 }
 

@@ -120,8 +120,11 @@ def test_eos_channel_ip_hash_cannot_use_is_removed_and_members_keep_its_vlans(ha
         ("switch-remove-port-channel", "switch", "Ethernet1,Ethernet2"),
         ("switch-port-admin", "members-up", "Ethernet2"),
     ]
-    assert "spanning tree holds a port about 30 s" in " ".join(plan.steps[2].change.notes)
-    assert "- **REVIEW:** Ethernet2 back in a trunk: spanning tree holds" in plan_markdown(plan, snapshot)
+    # Ethernet1 leaves the channel as a trunk port of its own and Ethernet2 comes back as one: each step
+    # makes a new spanning-tree port, so each carries the delay (issue 26, invariant 5).
+    assert "Ethernet1: a new spanning-tree port" in " ".join(plan.steps[1].change.notes)
+    assert "spanning tree holds it about 30 s" in " ".join(plan.steps[2].change.notes)
+    assert "- **REVIEW:** Ethernet2: a new spanning-tree port on a trunk" in plan_markdown(plan, snapshot)
     assert render(plan.steps[0], "arista_eos", "change") == "interface Ethernet2\n   shutdown"
     assert render(plan.steps[2], "arista_eos", "change") == "interface Ethernet2\n   no shutdown"
     # Every state in between keeps a link of the team up and passes the outage rules.

@@ -72,13 +72,14 @@ def test_a_folder_hostlint_did_not_write_is_refused_unless_forced(tmp_path: Path
 
 def test_an_edited_script_is_not_replaced_unless_forced(tmp_path: Path) -> None:
     out = tmp_path / "fix"
-    run("check", DEMO, "--fix-script", str(out), "--format", "json")
+    run("check", DEMO, "--fix-script", str(out), "--format", "json", "--unsafe-fixes")
     script = next(out.glob("*.esxcli.sh"))
     script.write_text(script.read_text(encoding="utf-8") + "# engineer's note\n", encoding="utf-8")
-    code, err = run("check", DEMO, "--fix-script", str(out), "--format", "json")
+    code, err = run("check", DEMO, "--fix-script", str(out), "--format", "json", "--unsafe-fixes")
     assert code == Exit.USAGE and script.name in err and "changed" in err
     assert script.read_text(encoding="utf-8").endswith("# engineer's note\n")
-    assert run("check", DEMO, "--fix-script", str(out), "--format", "json", "--force")[0] == Exit.FINDINGS
+    forced = ("--force", "--unsafe-fixes")
+    assert run("check", DEMO, "--fix-script", str(out), "--format", "json", *forced)[0] == Exit.FINDINGS
     assert "engineer's note" not in script.read_text(encoding="utf-8")
 
 

@@ -203,7 +203,7 @@ def test_valid_but_odd_vswitch_name_is_quoted_not_refused(tmp_path: Path) -> Non
     plan, files = _scripts("cisco_nxos", "vSwitch1", odd, tmp_path / "again")
     assert plan.withheld == []
     assert "-v 'vSwitch '\"'\"'prod'\"'\"' $HOME'" in files["esx01.esxcli.sh"]
-    assert "-Name 'vSwitch ''prod'' $HOME'" in files["esx01.ps1"]
+    assert "$_.Name -ceq 'vSwitch ''prod'' $HOME'" in files["esx01.ps1"]
 
 
 # --- every action, every platform: each name a step carries, swapped for a hostile one -------------

@@ -73,6 +73,11 @@ def _text(node: Node) -> str:
     return node.text.decode()
 
 
+def _is_not_filter(command: Node) -> bool:
+    name = command.child_by_field_name("command_name")
+    return name is None or _text(name).lower() != "where-object"
+
+
 def command_problems(source: str) -> list[str]:
     """Every cmdlet, parameter and enumerated value in the script checked against the reference."""
     problems = []
@@ -102,7 +107,8 @@ def command_problems(source: str) -> list[str]:
                     problems.append(f"{cmdlet} -{canonical} {value!r}: not one of {sorted(allowed)}")
             producer = PRODUCED_BY.get((cmdlet, canonical))
             if producer is not None:
-                inner = list(_commands(argument)) if argument is not None else []
+                # `Get-X | Where-Object { $_.Name -ceq ... }` is still what Get-X returns, filtered exactly.
+                inner = [c for c in _commands(argument) if _is_not_filter(c)] if argument is not None else []
                 last = KNOWN.get(_text(inner[-1].child_by_field_name("command_name")).lower()) if inner else None
                 if last != producer:
                     problems.append(f"{cmdlet} -{canonical} takes what {producer} returns, got {_text(argument)!r}")

@@ -63,6 +63,10 @@ KNOWN_BAD: dict[str, str] = {
     # hostlint does not collect EOS `port-channel lacp fallback individual`, so the LG006 plan's rollback
     # re-creates Port-Channel11 without it and the members come back suspended, not individual.
     "lacp-fallback": "the rollback of removing Port-Channel11 does not restore `lacp fallback individual`",
+    "ip-hash-unused-no-channel": (
+        "issue 26, invariant 4: esxcli's `policy failover set` takes active and standby lists only, so the"
+        " rollback of making vmnic3 standby leaves it standby, not unused as it was"
+    ),
 }
 REHEARSED = [
     pytest.param(lab, marks=pytest.mark.xfail(strict=True, raises=AssertionError, reason=KNOWN_BAD[lab]))
@@ -301,3 +305,67 @@ def test_every_step_of_the_synthetic_site_runs_on_emulators_and_rolls_back(
     restored = differences(first, last)
     assert not restored, "not restored by the rollback:\n" + "\n".join(restored)
     assert [h.model_dump() for h in working.esxi_hosts] == [h.model_dump() for h in original.esxi_hosts]
+
+
+@pytest.mark.parametrize("platform", ["cisco_nxos", "arista_eos"])
+def test_a_vpc_id_change_removes_the_old_id_and_the_rollback_restores_it(
+    platform: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 26: the team's channel 3 carries `vpc 4` / `mlag 4` on both peers. Making it the team's
+    static vPC 3 removes id 4 first; the rollback restores id 4, so the switches collected again equal
+    the first collection."""
+    from test_fixes import findings_for, site
+
+    from hostlint.names import interface_key
+    from hostlint.results import CheckResult
+    from hostlint.snapshot.switch import PortChannel
+
+    original = site(platform)
+    channel = "port-channel3" if platform == "cisco_nxos" else "Port-Channel3"
+    member = "Ethernet1/11" if platform == "cisco_nxos" else "Ethernet11"
+    for switch in original.switches:
+        port = next(p for p in switch.ports if p.name == member)
+        port.port_channel, port.member_state = channel, "bundled"
+        switch.port_channels.append(
+            PortChannel(
+                name=channel,
+                mode="static",
+                switchport="trunk",
+                native_vlan=1,
+                allowed_vlans=[(10, 10), (20, 30)],
+                members=[member],
+                mtu=1500,
+                status="up",
+                multichassis_id=4,
+            )
+        )
+    if missing := _without_session(original):
+        pytest.skip(f"no configuration session for {sorted(missing)} (switch_emulator.stateful.SESSIONS)")
+    folder = tmp_path / "fix"
+    env = _install(tmp_path)
+    state = tmp_path / "host.json"
+    with SwitchSite(emulated(original), tmp_path / "known_hosts") as switches:
+        first = switches.collect(monkeypatch)
+        assert {
+            c.multichassis_id for s in first for c in s.port_channels if interface_key(c.name) == interface_key(channel)
+        } == {4}
+        snapshot = original.model_copy(update={"switches": first}, deep=True)
+        plan = build_plan(CheckResult(findings=findings_for(snapshot).findings[:1]), snapshot, unsafe=True)
+        built = [s for s in plan.steps if s.action.action == "switch-static-port-channel"]
+        assert [s.change.values["old_multichassis_id"] for s in built] == [4, 4]
+        write_plan(plan, snapshot, folder)
+        working = snapshot.model_copy(update={"switches": switches.states()}, deep=False)
+        working.esxi_hosts = [h.model_copy(deep=True) for h in snapshot.esxi_hosts]
+        origin = forced_ends(working)
+        _run_plan(plan.steps, working, switches, folder, state, env, rollback=False, origin=origin)
+        changed = switches.collect(monkeypatch)
+        assert {
+            c.multichassis_id
+            for s in changed
+            for c in s.port_channels
+            if interface_key(c.name) == interface_key(channel)
+        } == {3}
+        _run_plan(list(reversed(plan.steps)), working, switches, folder, state, env, rollback=True, origin=origin)
+        last = switches.collect(monkeypatch)
+    restored = differences(first, last)
+    assert not restored, "not restored by the rollback:\n" + "\n".join(restored)

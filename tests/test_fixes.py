@@ -472,12 +472,12 @@ def test_conflicting_values_are_reported(tmp_path: Path) -> None:
     snapshot = site("cisco_nxos")
     vmk = next(v for v in build_facts(snapshot).vmks if v.object == "esx01/vmk1")
     result = CheckResult(
-        findings=[_finding("MT001", vmk, [("vmk-mtu", "vmk", {"mtu": 1500 + delta})]) for delta in (0, 7500)]
+        findings=[_finding("MT001", vmk, [("vmk-mtu", "vmk", {"mtu": 1500 + delta})]) for delta in (1000, 7500)]
     )
     write_scripts(result, snapshot, tmp_path)
     plan_md = (tmp_path / "PLAN.md").read_text(encoding="utf-8")
     conflicts = plan_md.split("## Conflicts", 1)[1].split("\n## ", 1)[0]
-    assert "esx01 `vmk1` (mtu, stage vmk): step 1 sets 1500 (MT001); step 2 sets 9000 (MT001)" in conflicts
+    assert "esx01 `vmk1` (mtu, stage vmk): step 1 sets 2500 (MT001); step 2 sets 9000 (MT001)" in conflicts
 
 
 def test_display_only_finding_is_advice_not_a_step(tmp_path: Path) -> None:

@@ -50,7 +50,9 @@ def test_an_unknown_platform_is_named_with_the_supported_ones() -> None:
 
 
 def test_script_names_follow_the_target() -> None:
-    assert script_name("esx 01", "esxcli", rollback=True) == "esx_01.rollback.esxcli.sh"
+    assert script_name("esx01", "esxcli", rollback=True) == "esx01.rollback.esxcli.sh"
+    # A name changed to fit a file name keeps a digest of the real one: `esx_01` is another host.
+    assert script_name("esx 01", "esxcli", rollback=True).startswith("esx_01-")
     assert script_name("esx01", "powercli") == "esx01.ps1"
     assert script_name("esx01", "vsphere-api") == "esx01.vsphere_api.py"
     assert script_name("sw1", "juniper_junos") == "sw1.juniper_junos.txt"

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import Any, get_args
 
 from hostlint import names
+from hostlint import platforms as registry
 from hostlint.fixes.actions import units
 from hostlint.fixes.site import Site
 from hostlint.fixes.steps import CannotFix, Change
@@ -84,6 +85,16 @@ def _host_matches(pattern: str, host: str) -> bool:
     )
 
 
+def _within_limit(request: SetRequest, fact: TeamFact | VmkFact, mtu: int) -> None:
+    """A host kind's MTU limit (hostlint.platforms): a plan never writes beyond it."""
+    kind = registry.host_kind(fact.host_kind if isinstance(fact, TeamFact) else "esxi")
+    if kind.max_mtu is not None and mtu > kind.max_mtu:
+        raise ChangeError(
+            f"--set {request.text!r}: MTU {mtu} is above the {kind.name.upper().replace('ESXI', 'ESXi')} maximum"
+            f" of {kind.max_mtu} for {fact.object}"
+        )
+
+
 def resolve(request: SetRequest, facts: Facts) -> list[tuple[TeamFact | VmkFact, str, dict[str, Any]]]:
     """The facts a request changes, with the fix action and params that change each."""
     # Distributed switches (their port groups and each host's proxy switch) are changed in vCenter.
@@ -109,7 +120,10 @@ def resolve(request: SetRequest, facts: Facts) -> list[tuple[TeamFact | VmkFact,
             raise ChangeError(
                 f"--set {request.text!r}: {fact.object} has no field {request.field!r} (use {', '.join(fields)})"
             )
-        resolved.append((fact, action[0], {action[1]: _value(request, action[1])}))
+        value = _value(request, action[1])
+        if action[1] == "mtu":
+            _within_limit(request, fact, value)
+        resolved.append((fact, action[0], {action[1]: value}))
     return resolved
 
 

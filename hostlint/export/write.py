@@ -9,6 +9,7 @@ with Excel's quote-prefix flag, so the name stays exactly as the device reported
 from __future__ import annotations
 
 import csv
+import io
 from pathlib import Path
 
 from openpyxl import Workbook
@@ -19,7 +20,7 @@ from openpyxl.utils import get_column_letter
 from openpyxl.worksheet._write_only import WriteOnlyWorksheet
 
 from hostlint.export.sheet import Cell, Sheet
-from hostlint.fixes.manifest import FixFolderError, claim, record
+from hostlint.fixes.manifest import FixFolderError, claim, create_new, record
 
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 
@@ -48,8 +49,8 @@ def write_csv(sheets: list[Sheet], directory: Path, force: bool = False) -> list
         written = []
         for name, sheet in files.items():
             path = directory / name
-            path.unlink(missing_ok=True)  # a symlink left here (with --force) is replaced, never followed
-            with path.open("w", encoding="utf-8", newline="") as stream:
+            # A symlink left here (with --force) is replaced, never followed.
+            with create_new(path) as raw, io.TextIOWrapper(raw, encoding="utf-8", newline="") as stream:
                 writer = csv.writer(stream)
                 writer.writerow(sheet.columns)
                 writer.writerows([csv_text(cell) for cell in row] for row in sheet.rows)
@@ -93,7 +94,8 @@ def write_xlsx(sheets: list[Sheet], path: Path) -> Path:
             sheet.append([_cell(sheet, value) for value in row])
     partial = path.with_name(path.name + ".partial")
     try:
-        workbook.save(partial)
+        with create_new(partial) as stream:  # a symlink planted as the .partial is removed, never followed
+            workbook.save(stream)
         partial.replace(path)
     except OSError as exc:
         partial.unlink(missing_ok=True)

@@ -5,8 +5,19 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
+from hostlint import platforms as registry
 from hostlint.fixes.site import Site
+from hostlint.fixes.steps import CannotFix
 from hostlint.join.facts import TeamFact
+
+ESXI_MAX_MTU = registry.host_kind("esxi").max_mtu
+
+
+def _esxi_mtu(mtu: int, what: str) -> int:
+    """`mtu` when ESXi takes it (hostlint.platforms); a plan never writes beyond the limit (invariant 6)."""
+    if ESXI_MAX_MTU is not None and mtu > ESXI_MAX_MTU:
+        raise CannotFix(f"{what}: MTU {mtu} is above the ESXi maximum of {ESXI_MAX_MTU}")
+    return mtu
 
 
 def _team_values(team: TeamFact) -> dict[str, Any]:

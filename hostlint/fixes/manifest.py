@@ -14,6 +14,7 @@ import json
 import os
 from collections.abc import Iterable
 from pathlib import Path
+from typing import BinaryIO
 
 from hostlint import __version__
 
@@ -23,6 +24,15 @@ _FORMAT = 1
 
 class FixFolderError(Exception):
     """The fix folder cannot be written without losing something hostlint did not write."""
+
+
+def create_new(path: Path) -> BinaryIO:
+    """`path` opened for writing as a new file of the folder: whatever has that name (a symlink planted
+    there) is removed first, never followed, and the open itself refuses a link or an existing file
+    (O_EXCL, O_NOFOLLOW), so a link made in between fails the write instead of redirecting it."""
+    path.unlink(missing_ok=True)
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_BINARY", 0)
+    return os.fdopen(os.open(path, flags, 0o666), "wb")
 
 
 def _digest(path: Path) -> str:
@@ -99,6 +109,7 @@ def record(directory: Path, names: Iterable[str]) -> Path:
     data = {"generator": "hostlint", "version": __version__, "format": _FORMAT, "files": files}
     path = directory / MANIFEST
     partial = directory / f"{MANIFEST}.partial"
-    partial.write_text(json.dumps(data, indent=2, sort_keys=True) + "\n", encoding="utf-8")
+    with create_new(partial) as stream:
+        stream.write((json.dumps(data, indent=2, sort_keys=True) + "\n").encode("utf-8"))
     partial.replace(path)
     return path

@@ -9,17 +9,21 @@ while its two ends disagree.
 from __future__ import annotations
 
 from hostlint import names
-from hostlint.fixes.site import Site, channel, port
-from hostlint.fixes.steps import Change
-from hostlint.join.facts import Fact, TeamFact
+from hostlint.fixes.apply import ApplyError, apply_change
+from hostlint.fixes.apply import _switch as _switch_in
+from hostlint.fixes.site import Site, channel
+from hostlint.fixes.steps import Change, Step
+from hostlint.join.facts import Fact, TeamFact, UplinkFact
+from hostlint.snapshot import Snapshot
+from hostlint.snapshot.switch import Switch
 
 # The actions that form, convert or remove a port-channel, and where each names the ports it moves.
 CHANNEL_ACTIONS = ("switch-static-port-channel", "switch-channel-mode-static", "switch-channel-mode-lacp")
 REMOVE = "switch-remove-port-channel"
 STP_NOTE = (
-    "{ports} back in a trunk: spanning tree holds a port about 30 s (listening, learning) before it forwards,"
-    " unless it is an edge port (portfast trunk, spanning-tree port type edge trunk); check it forwards"
-    " before the next step"
+    "{ports}: a new spanning-tree port on a trunk; spanning tree holds it about 30 s (listening, learning)"
+    " before it forwards, unless it is an edge port (portfast trunk, spanning-tree port type edge trunk);"
+    " check it forwards before the next step"
 )
 
 
@@ -30,13 +34,17 @@ def _touched(change: Change) -> list[str]:
     return list(members)
 
 
-def _is_trunk(site: Site, switch_name: str, name: str) -> bool:
-    switch = site.switch(switch_name)
-    found = port(switch, name) if switch else None
-    if found is None or switch is None:
-        return False
-    owner = channel(switch, found.port_channel)
-    return found.mode == "trunk" or (owner is not None and owner.switchport == "trunk")
+def _forwards(uplink: UplinkFact) -> bool:
+    return (
+        bool(uplink.link_up)
+        and uplink.port_status in (None, "up")
+        and uplink.member_state
+        not in (
+            "suspended",
+            "down",
+            "hot-standby",
+        )
+    )
 
 
 def one_link_forwarding(fact: Fact, changes: list[Change], site: Site) -> tuple[list[Change], list[Change]]:
@@ -49,6 +57,11 @@ def one_link_forwarding(fact: Fact, changes: list[Change], site: Site) -> tuple[
         for u in fact.uplinks
         if u.link_up and u.switch and u.port and u.role in ("active", "standby")
     }
+    forwarding = {
+        (names.device_key(u.switch), names.interface_key(u.port)): f"{u.port} on {u.switch}"
+        for u in fact.uplinks
+        if u.switch and u.port and u.role == "active" and _forwards(u)
+    }
     touched = {
         (names.device_key(change.device), names.interface_key(name))
         for change in changes
@@ -59,9 +72,13 @@ def one_link_forwarding(fact: Fact, changes: list[Change], site: Site) -> tuple[
         return [], []
     untouched_active = [key for key in set(live) - touched if live[key][2] == "active"]
     shut = set(touched)
+    kept = untouched_active
     if not untouched_active:
-        keep = min(touched, key=lambda key: (live[key][2] != "active", key))
+        keep = min(touched, key=lambda key: (live[key][2] != "active", key not in forwarding, key))
         shut.discard(keep)
+        kept = [keep]
+    # Said only where the snapshot shows the kept link forwarding (up, not a suspended or standby member).
+    keeps = next((forwarding[key] for key in sorted(kept) if key in forwarding), None)
     by_switch: dict[str, list[str]] = {}
     for key in sorted(shut):
         switch_name, name, _ = live[key]
@@ -72,9 +89,82 @@ def one_link_forwarding(fact: Fact, changes: list[Change], site: Site) -> tuple[
         if switch is None:
             continue
         platforms = (switch.platform,)
-        values = {"ports": ports}
+        values = {"ports": ports, "keeps": keeps}
         down.append(Change("switch-port-admin", switch.name, platforms, ",".join(ports), values, "down", "up"))
-        trunks = [name for name in ports if _is_trunk(site, switch.name, name)]
-        notes = [STP_NOTE.format(ports=", ".join(trunks))] if trunks else []
-        up.append(Change("switch-port-admin", switch.name, platforms, ",".join(ports), values, "up", "down", notes))
+        # Spanning-tree notes follow the simulated state (spanning_tree_notes), once the plan is ordered.
+        up.append(Change("switch-port-admin", switch.name, platforms, ",".join(ports), values, "up", "down"))
     return down, up
+
+
+def _forwarding_ports(switch: Switch) -> dict[str, set[str]]:
+    """The switch's spanning-tree ports on trunks that forward (a channel with an up bundled member, or an
+    up trunk port outside any channel), each with the physical ports it forwards on."""
+    found: dict[str, set[str]] = {}
+    for member in switch.ports:
+        if member.status not in (None, "up"):
+            continue
+        owner = channel(switch, member.port_channel)
+        if owner is not None and member.member_state in (None, "bundled"):
+            if owner.switchport == "trunk" or member.mode == "trunk":
+                found.setdefault(owner.name, set()).add(names.interface_key(member.name))
+        elif (owner is None or member.member_state == "individual") and member.mode == "trunk":
+            found.setdefault(member.name, set()).add(names.interface_key(member.name))
+    return found
+
+
+def new_stp_ports(before: Switch, after: Switch, touched: list[str], peer: Switch | None = None) -> list[str]:
+    """The spanning-tree ports `after` forwards on that `before` did not: a new channel or trunk port,
+    or a channel every forwarding member of which the step re-formed (it goes down and comes back).
+    A vPC/MLAG channel forwarding on the `peer` is one logical port already: its half joins it."""
+    was, now = _forwarding_ports(before), _forwarding_ports(after)
+    moved = {names.interface_key(name) for name in touched}
+    on_peer = _forwarding_ids(peer) if peer is not None else set()
+    return sorted(
+        name
+        for name, members in now.items()
+        if (name not in was or (was[name] <= moved and members & moved)) and _id(after, name) not in on_peer
+    )
+
+
+def _id(switch: Switch, name: str) -> int | None:
+    found = channel(switch, name)
+    return found.multichassis_id if found is not None else None
+
+
+def _forwarding_ids(switch: Switch) -> set[int | None]:
+    return {_id(switch, name) for name in _forwarding_ports(switch)} - {None}
+
+
+def _peer(snapshot: Snapshot, switch: Switch) -> Switch | None:
+    pair = switch.multichassis
+    if pair is None or pair.peer is None or pair.kind not in ("vpc", "mlag"):
+        return None
+    return _switch_copy(snapshot, pair.peer)
+
+
+def spanning_tree_notes(steps: list[Step], snapshot: Snapshot) -> None:
+    """Each step that makes a new spanning-tree port on a trunk (about 30 s blocking without edge
+    settings, which the snapshot does not show) says so, and no other step does (invariant 5)."""
+    state = snapshot.model_copy(deep=True)
+    for step in steps:
+        step.change.notes = [note for note in step.change.notes if "spanning tree holds" not in note]
+        before = _switch_copy(state, step.device)
+        try:
+            apply_change(state, step.change)
+        except ApplyError:
+            continue
+        after = _switch_copy(state, step.device)
+        if before is None or after is None:
+            continue
+        touched = [*_touched(step.change), *step.change.values.get("ports", [])]
+        moved = [p["port"] if isinstance(p, dict) else p for p in touched]
+        created = new_stp_ports(before, after, moved, _peer(state, before))
+        if created:
+            step.change.notes.append(STP_NOTE.format(ports=", ".join(created)))
+
+
+def _switch_copy(snapshot: Snapshot, name: str) -> Switch | None:
+    try:
+        return _switch_in(snapshot, name).model_copy(deep=True)
+    except ApplyError:
+        return None

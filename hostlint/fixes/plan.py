@@ -12,10 +12,15 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from hostlint import names, vlans
 from hostlint.fixes.actions import Action, expander_of, load_actions
+from hostlint.fixes.apply import ApplyError, apply_change
+from hostlint.fixes.apply import _host as _host_in
+from hostlint.fixes.apply import _kvm_host as _kvm_host_in
+from hostlint.fixes.apply import _switch as _switch_in
 from hostlint.fixes.facts import parse_fact
 from hostlint.fixes.families import add_family
-from hostlint.fixes.members import one_link_forwarding
+from hostlint.fixes.members import one_link_forwarding, spanning_tree_notes
 from hostlint.fixes.site import Site
 from hostlint.fixes.steps import CannotFix, Change, Source, Step
 from hostlint.fixes.withhold import Withheld, unsafe_reason
@@ -84,6 +89,8 @@ class Plan:
     withheld: list[Withheld] = field(default_factory=list)
     # Findings with alternative fixes: the one taken and why the others were not.
     choices: list[Choice] = field(default_factory=list)
+    # Findings a step claims that the simulated plan leaves, and why (PLAN.md says so).
+    left: list[Manual] = field(default_factory=list)
 
 
 def _source(finding: Finding, order: int) -> Source:
@@ -114,6 +121,15 @@ class _Builder:
         fact = parse_fact(finding.fact)
         wanted = finding.fix if requests is None else requests
         expanded = [(request, self._expand(request, fact, source)) for request in wanted]
+        disruptive = any(
+            self.actions[change.action].disruptive == "yes" for _, changes in expanded for change in changes or []
+        )
+        if finding.applicability == "safe" and disruptive:
+            # A fix that drops traffic is never safe, whatever the rule file says (issue #26, invariant 1).
+            if not self.unsafe:
+                self.plan.held_back.append(finding)
+                return
+            source.applicability = "unsafe"
         failed = [request for request, changes in expanded if changes is None]
         withheld = {w.action for w in self.plan.withheld if w.source == source}
         # The stages are the safety: a later step (IP hash on the host) without the step that makes it
@@ -227,9 +243,150 @@ def chain_rollbacks(steps: list[Step]) -> None:
         last[key] = change.after
 
 
+def accumulate_additive(steps: list[Step]) -> None:
+    """Steps that add to what is there (VLANs allowed on a trunk) build on each other: a later one's
+    before is the earlier one's after, and its after keeps what the earlier one added (invariant 9)."""
+    last: dict[tuple[str, str, str], Step] = {}
+    for step in steps:
+        if not step.action.additive:
+            continue
+        key = (step.change.action, step.device, step.change.target)
+        earlier = last.get(key)
+        if earlier is not None:
+            change = step.change
+            change.before = earlier.change.after
+            ranges = [
+                r for word in [*earlier.change.after, *change.after] if word != "none" for r in vlans.parse_list(word)
+            ]
+            change.after = [vlans.text([r]) for r in vlans.merge(ranges)] or ["none"]
+        last[key] = step
+
+
+def _interface_key(step: Step) -> tuple[str, str] | None:
+    interface = step.change.values.get("interface")
+    return (names.device_key(step.device), names.interface_key(str(interface))) if interface else None
+
+
+def additions_before_removal(plan: Plan) -> None:
+    """VLANs added to a port-channel are added before a step takes members out of it, and the members
+    leaving carry them (the channel's lines the removal writes onto them): otherwise the members leave
+    with the channel's old VLANs and the finding stays (invariants 2 and 9)."""
+    ordered: list[Step] = []
+    moved: set[int] = set()
+    for index, step in enumerate(plan.steps):
+        if id(step) in moved:
+            continue
+        key = _interface_key(step)
+        if step.change.action == "switch-remove-port-channel" and key is not None:
+            later = [s for s in plan.steps[index + 1 :] if s.action.additive and _interface_key(s) == key]
+            ordered += later
+            moved.update(id(s) for s in later)
+            added = [
+                w
+                for s in [*ordered, step]
+                if s.action.additive and _interface_key(s) == key
+                for w in s.change.values["vlans"]
+            ]
+            _carry_vlans(step, added)
+        ordered.append(step)
+    plan.steps = ordered
+
+
+def _carry_vlans(removal: Step, added: list[str]) -> None:
+    config = removal.change.values.get("config") or {}
+    if not added or config.get("mode") != "trunk":
+        return
+    ranges = [(low, high) for low, high in config["allowed_vlans"]]
+    ranges += [r for word in added for r in vlans.parse_list(word)]
+    merged = vlans.merge(ranges)
+    values = removal.change.values
+    values["config"] = {
+        **config,
+        "allowed_vlans": [[low, high] for low, high in merged],
+        "allowed": [vlans.text([r]) for r in merged] or ["none"],
+    }
+    # Every leaving member takes the widened list, also those whose own lines matched the old one.
+    carried = {c["port"] for c in values["carry"]}
+    values["carry"] = [
+        *values["carry"],
+        *({"port": m, "before": config} for m in values["members"] if m not in carried),
+    ]
+
+
+def _removed_channel(step: Step) -> str | None:
+    if step.change.action != "switch-remove-port-channel" or not step.change.values.get("remove_interface"):
+        return None
+    return str(step.change.values["interface"])
+
+
+def without_removed_targets(plan: Plan) -> None:
+    """A step on a port-channel an earlier step of the plan removes would act on nothing: it is left
+    out, and PLAN.md says which finding it leaves and why (invariant 2)."""
+    removed: dict[tuple[str, str], Step] = {}
+    kept = []
+    for step in plan.steps:
+        interface = step.change.values.get("interface")
+        remover = (
+            removed.get((names.device_key(step.device), names.interface_key(str(interface)))) if interface else None
+        )
+        if remover is not None and remover is not step:
+            codes = ", ".join(remover.codes)
+            reason = (
+                f"{interface} on {step.device} is removed by the {codes} fix in this plan; {step.action.action} on its"
+                " former members is for a check after the plan has run"
+            )
+            plan.left += [Manual(source, step.action.action, reason) for source in step.sources]
+            continue
+        channel = _removed_channel(step)
+        if channel is not None:
+            removed[(names.device_key(step.device), names.interface_key(channel))] = step
+        kept.append(step)
+    plan.steps = kept
+
+
+def _device_state(snapshot: Snapshot, name: str) -> str | None:
+    """The device's part of `snapshot` as JSON (what one step may change), None when it is not there."""
+    for lookup in (_switch_in, _host_in, _kvm_host_in):
+        try:
+            return lookup(snapshot, name).model_dump_json()
+        except ApplyError:
+            continue
+    return None
+
+
+def without_no_ops(plan: Plan, snapshot: Snapshot) -> None:
+    """A step that, simulated after the steps before it, changes nothing on its device is left out: an
+    earlier step (another finding's) already made that change. Its findings join that step (invariant 2)."""
+    state = snapshot.model_copy(deep=True)
+    kept: list[Step] = []
+    for step in plan.steps:
+        before = _device_state(state, step.device)
+        try:
+            apply_change(state, step.change)
+        except ApplyError:
+            kept.append(step)
+            continue
+        if before is None or _device_state(state, step.device) != before:
+            kept.append(step)
+            continue
+        earlier = next(
+            (k for k in reversed(kept) if k.device == step.device and k.action.sets == step.action.sets), None
+        )
+        for source in step.sources:
+            if earlier is not None and source not in earlier.sources:
+                earlier.sources.append(source)
+            elif earlier is None:
+                plan.unchanged.append(
+                    Manual(source, step.action.action, "already as wanted once the steps before it run")
+                )
+    plan.steps = kept
+
+
 def _conflicts(steps: list[Step]) -> list[Conflict]:
     groups: dict[tuple[str, str, str, str], list[Step]] = {}
     for step in steps:
+        if step.action.additive:
+            continue  # adding to a list never contradicts another addition
         key = (step.device, step.change.target, step.action.sets, step.stage)
         groups.setdefault(key, []).append(step)
     return [
@@ -257,8 +414,13 @@ def assemble(
             builder.add_finding(finding, order, finding.alternatives[index].fix)
     plan = builder.plan
     plan.steps.sort(key=lambda s: (STAGE_RANK[s.stage], not s.action.first_in_stage, s.order, s.device, s.seq))
+    additions_before_removal(plan)
+    without_removed_targets(plan)
+    without_no_ops(plan, snapshot)
+    spanning_tree_notes(plan.steps, snapshot)
     for number, step in enumerate(plan.steps, 1):
         step.number = number
+    accumulate_additive(plan.steps)
     chain_rollbacks(plan.steps)
     plan.conflicts = _conflicts(plan.steps)
     return plan
@@ -284,4 +446,34 @@ def build_plan(
     picked, choices = choose_all(result, snapshot, actions, unsafe, rules, site)
     plan = assemble(result, snapshot, actions, unsafe, picked)
     plan.choices = choices
+    name_what_stays(plan, snapshot, rules, site)
     return plan
+
+
+def name_what_stays(plan: Plan, snapshot: Snapshot, rules: list[Rule] | None, site: SiteParams | None) -> None:
+    """Simulated to the end, the plan clears what its steps claim; what it does not is named in
+    PLAN.md ("Left by this plan") with the finding as it then reads (invariant 2)."""
+    from hostlint.check import check_snapshot
+
+    claimed = {(s.code, s.object): s for step in plan.steps for s in step.sources}
+    if not claimed:
+        return
+    if rules is None:
+        from hostlint.rules import load_rules
+
+        rules = load_rules()
+    watched = [rule for rule in rules if rule.code in {code for code, _ in claimed}]
+    final = snapshot.model_copy(deep=True)
+    try:
+        for step in plan.steps:
+            apply_change(final, step.change)
+    except ApplyError:
+        return  # a step the simulation cannot model: the invariant checker names it
+    named = {(m.source.code, m.source.object) for m in [*plan.left, *plan.manual, *plan.unchanged]}
+    for finding in check_snapshot(final, watched, site).findings:
+        source = claimed.get((finding.code, finding.object))
+        if source is not None and (finding.code, finding.object) not in named:
+            reason = (
+                f"still found once the plan has run, simulated: {finding.message}; fix it by hand, then check again"
+            )
+            plan.left.append(Manual(source, "the whole plan", reason))

@@ -158,6 +158,20 @@ def _manual(plan: Plan) -> list[str]:
     return [*lines, ""]
 
 
+def _left(plan: Plan) -> list[str]:
+    if not plan.left:
+        return []
+    lines = [
+        "## Left by this plan",
+        "",
+        "Simulated to the end, this plan does not clear these findings; check again once it has run.",
+        "",
+    ]
+    for item in plan.left:
+        lines.append(f"- {item.source.code} {md_code(item.source.object)} ({item.action}): {md(item.reason)}")
+    return [*lines, ""]
+
+
 def _withheld(plan: Plan) -> list[str]:
     if not plan.withheld:
         return []
@@ -240,6 +254,7 @@ def plan_markdown(plan: Plan, snapshot: Snapshot) -> str:
         + _held_back(plan)
         + _withheld(plan)
         + _manual(plan)
+        + _left(plan)
         + _advice(plan)
         + _rollback(plan)
     )

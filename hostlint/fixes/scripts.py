@@ -6,6 +6,7 @@ PowerShell scripts run one step given by number, switch files are pasted one blo
 
 from __future__ import annotations
 
+import hashlib
 import re
 
 from hostlint import platforms as registry
@@ -19,7 +20,13 @@ SHELL = registry.SHELL_VOCABULARY
 
 
 def safe_name(device: str) -> str:
-    return re.sub(r"[^A-Za-z0-9._-]", "_", device)
+    """The device's name as a file name, one per device: a name that had to be changed (`esx:01`, which
+    would be `esx_01` like another host) or that ends like a rollback file (`esx01.rollback`) carries a
+    digest of the real name, so two devices never write one file (invariant 8)."""
+    safe = re.sub(r"[^A-Za-z0-9._-]", "_", device)
+    if safe == device and safe.rsplit(".", 1)[-1].casefold() != "rollback":
+        return safe
+    return f"{safe}-{hashlib.sha256(device.encode('utf-8', 'surrogatepass')).hexdigest()[:10]}"
 
 
 def script_name(device: str, platform: str, rollback: bool = False) -> str:
@@ -120,7 +127,10 @@ def powershell_script(device: str, steps: list[Step], total: int, rollback: bool
     )
     lines += ["param([Parameter(Mandatory = $true)][int]$Step)", "$ErrorActionPreference = 'Stop'"]
     if is_host:
-        lines.append(f"$vmhost = Get-VMHost -Name {ps(device)}")
+        # -Name takes wildcards even in single quotes (PowerCLI): the host is matched exactly, and a
+        # missing host stops the script (`-VMHost $null` would mean every host).
+        lines.append(f"$vmhost = @(Get-VMHost | Where-Object {{ $_.Name -ceq {ps(device)} }})")
+        lines.append(f'if ($vmhost.Count -ne 1) {{ throw ("no single host named " + {ps(device)}) }}')
     lines += ["", "switch ($Step) {"]
     for step in steps:
         body = _block(step, "powercli", SHELL, total, rollback)
@@ -296,7 +306,9 @@ def device_scripts(steps: list[Step], total: int) -> dict[str, str]:
             files[script_name(device, platform)] = python_script(device, device_steps, total, False)
             files[script_name(device, platform, True)] = python_script(device, undo, total, True)
         elif renderer == "powershell":
-            is_host = any("esxcli" in s.change.platforms for s in device_steps)
+            # $vmhost is defined wherever a step uses it (a vmk-only or vCenter plan too), nowhere else.
+            parts = ("change", "rollback", "verify")
+            is_host = any("$vmhost" in render(s, "powercli", part) for s in device_steps for part in parts)
             files[script_name(device, platform)] = powershell_script(device, device_steps, total, False, is_host)
             files[script_name(device, platform, True)] = powershell_script(device, undo, total, True, is_host)
         else:

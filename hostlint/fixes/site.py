@@ -12,7 +12,7 @@ import ipaddress
 from hostlint import names
 from hostlint.fixes.spelling import channel_number
 from hostlint.join import build_facts
-from hostlint.join.facts import Facts, TeamFact, VmkFact
+from hostlint.join.facts import Facts, TeamFact, UplinkFact, VmkFact
 from hostlint.join.switches import IndexedSwitch, SwitchIndex
 from hostlint.snapshot import Snapshot
 from hostlint.snapshot.esxi import EsxiHost
@@ -28,6 +28,8 @@ class Site:
         facts = facts or build_facts(snapshot)
         self._teams = {(t.host, t.vswitch): t for t in facts.teams if t.kind == "vss"}
         self._vmks = facts.vmks
+        # Every host NIC's switch end, unused uplinks' too (a team's fact lists active and standby ones).
+        self._uplinks = {(names.device_key(u.host), u.nic): u for u in facts.uplinks}
         self._hosts = {names.device_key(h.name): h for h in snapshot.esxi_hosts}
         self._kvm_hosts = {names.device_key(h.name): h for h in snapshot.kvm_hosts}
         self.channels = ChannelNumbers()
@@ -54,6 +56,9 @@ class Site:
         if found is None:  # every switch of the snapshot is indexed
             raise LookupError(f"switch {switch.name} is not in the snapshot")
         return found
+
+    def uplink(self, host: str, nic: str) -> UplinkFact | None:
+        return self._uplinks.get((names.device_key(host), nic))
 
     def host(self, name: str) -> EsxiHost | None:
         return self._hosts.get(names.device_key(name))
@@ -119,11 +124,15 @@ class ChannelNumbers:
         self._given: dict[tuple[tuple[str, str], ...], int] = {}
         self._taken: dict[str, set[int]] = {}
 
-    def choose(self, ports: dict[str, list[str]], switches: list[Switch]) -> int:
+    def choose(
+        self, ports: dict[str, list[str]], switches: list[Switch], team: dict[str, list[str]] | None = None
+    ) -> int:
+        """`team`: every port of the team (standby and unused uplinks' too); a channel holding only those
+        is extended rather than a member moved out of it into a new one (invariant 9)."""
         key = tuple(sorted((s, names.interface_key(p)) for s, plist in ports.items() for p in plist))
         if key in self._given:
             return self._given[key]
-        number = self._reusable(ports, switches)
+        number = self._reusable(ports, switches, team or ports)
         if number is None:
             used = set().union(*(self._used(s) for s in switches))
             number = next(n for n in range(1, 4097) if n not in used)
@@ -141,17 +150,19 @@ class ChannelNumbers:
             used.update(n for n in (number, existing.multichassis_id) if n is not None)
         return used
 
-    def _reusable(self, ports: dict[str, list[str]], switches: list[Switch]) -> int | None:
+    def _reusable(self, ports: dict[str, list[str]], switches: list[Switch], team: dict[str, list[str]]) -> int | None:
         """The lowest channel one of the team's ports is in, if no other port or channel claims its number."""
         candidates = sorted(
             n
             for switch in switches
-            for name in ports[switch.name]
+            for name in [*ports[switch.name], *team.get(switch.name, [])]
             if (found := port(switch, name)) is not None
             and (existing := channel(switch, found.port_channel)) is not None
             and (n := channel_number(existing.name)) is not None
         )
-        team_keys = {s: {names.interface_key(p) for p in plist} for s, plist in ports.items()}
+        team_keys = {
+            s.name: {names.interface_key(p) for p in [*ports[s.name], *team.get(s.name, [])]} for s in switches
+        }
         for number in candidates:
             if any(number in self._used(s, ignore=number) for s in switches):
                 continue

@@ -27,6 +27,18 @@ class Change:
     before: Any = None
     notes: list[str] = field(default_factory=list)
 
+    def changes_nothing(self) -> bool:
+        """Whether the change sets exactly what is there already (a key `after` adds with an empty
+        value, such as no uplinks removed, is no change either)."""
+        if self.before is None:
+            return False
+        if isinstance(self.after, dict) and isinstance(self.before, dict):
+            before = self.before
+            return all(
+                before.get(key) == value or (not value and key not in before) for key, value in self.after.items()
+            )
+        return bool(self.after == self.before)
+
 
 @dataclass
 class Source:

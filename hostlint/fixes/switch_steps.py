@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from hostlint import platforms as registry
 from hostlint import vlans
 from hostlint.fixes.facts import known
@@ -45,7 +47,10 @@ def _hash_change(switch: Switch, hash_name: str) -> Change:
     if current is None:
         notes.append(f"{switch.name}'s current hash was not collected: the rollback cannot restore it")
     else:
-        before = current.raw or hash_command(current.hash, switch.platform) or current.hash
+        # The normalised hash's own command first: a raw line such as `src-mac (default)` carries an
+        # annotation the switch prints but never takes back (invariant 9).
+        raw = re.sub(r"\s*\([^)]*\)\s*$", "", current.raw) if current.raw else None
+        before = (hash_command(current.hash, switch.platform) if current.hash else None) or raw or current.hash
     if not writes_hash:
         notes.append(f"on {switch.platform} the hash command depends on the hardware: set it by hand")
     return Change(

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from hostlint.fixes.manifest import MANIFEST, FixFolderError, claim, record
+from hostlint.fixes.manifest import MANIFEST, FixFolderError, claim, create_new, record
 from hostlint.fixes.plan import Plan, build_plan
 from hostlint.fixes.plan_md import plan_markdown
 from hostlint.fixes.scripts import device_scripts
@@ -25,8 +25,8 @@ def write_plan(plan: Plan, snapshot: Snapshot, directory: Path, force: bool = Fa
     try:
         for name, text in files.items():
             path = directory / name
-            path.unlink(missing_ok=True)  # a symlink left here (with --force) is replaced, never followed
-            path.write_text(text, encoding="utf-8")
+            with create_new(path) as stream:  # a symlink left here (with --force) is replaced, never followed
+                stream.write(text.encode("utf-8"))
             written.append(path)
         record(directory, files)
     except OSError as exc:

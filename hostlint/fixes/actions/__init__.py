@@ -9,7 +9,8 @@ Adding an action touches one folder.
 Checked when the actions load, each failure one line naming the file: every folder has both files,
 an expander and an applier; every platform its YAML names is a fix target of hostlint.platforms,
 and a switch action has text for every switch platform; every rule's fix step names an action
-that has commands for every host kind the step reaches (`check_fix_steps`).
+that has commands for every host kind the step reaches, and a `safe` fix has no DISRUPTIVE step
+(`check_fix_steps`).
 """
 
 from __future__ import annotations
@@ -120,6 +121,9 @@ def _step_problems(rule: Rule, where: str, actions: dict[str, Unit]) -> list[str
             hint = f"; did you mean {close[0]}?" if close else ""
             problems.append(f"{label}: no fix action {step.action!r}{hint}")
             continue
+        if rule.fix is not None and rule.fix.applicability == "safe" and unit.action.disruptive == "yes":
+            # ruff's contract: a safe fix drops no traffic; a DISRUPTIVE step does (issue #26, invariant 1).
+            problems.append(f"{label}: {step.action} is DISRUPTIVE, so the fix cannot be `applicability: safe`")
         if unit.action.device == "switch":
             continue  # text for every switch platform: checked when the action loaded
         for kind in rule.step_hosts(step):

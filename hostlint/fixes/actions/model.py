@@ -65,6 +65,9 @@ class Action(Strict):
     # Runs before the other steps of its stage: raising a port's MTU before it joins a port-channel
     # keeps members and channel compatible (NX-OS rejects MTU on a member once it is bundled).
     first_in_stage: bool = False
+    # Adds to what is there (`allowed vlan add`): two such steps on one target build on each other and
+    # never conflict (hostlint.fixes.plan).
+    additive: bool = False
     describe: str
     platforms: dict[Platform, PlatformText]
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from hostlint.fixes.actions import HOST_PLATFORMS, Applier, Expander
+from hostlint.fixes.actions.host_teaming import host_teaming
 from hostlint.fixes.apply import _host, _set_teaming, _vswitch
 from hostlint.fixes.facts import require
 from hostlint.fixes.host_steps import _inherits, _team_target, _team_values
@@ -24,7 +25,20 @@ def host_active_uplinks(params: dict[str, Any], fact: Fact, site: Site) -> list[
     vswitch = next((v for v in host.vswitches if v.name == team.vswitch), None) if host else None
     on_vswitch = vswitch.uplinks if vswitch else team.active + team.standby + team.unused
     remove = [nic for nic in params.get("remove", []) if nic in on_vswitch and nic not in active]
-    notes = []
+    spare = [site.uplink(team.host, nic) for nic in team.unused]
+    channel = {u.nic: u.port_channel for u in [*team.uplinks, *(u for u in spare if u is not None)]}
+    # One active uplink and no channel (LG001 asks for none: it wants two active uplinks): removing the
+    # spare ones would leave no failover, port ID keeps them as standby.
+    if team.policy == "loadbalance_ip" and team.kind == "vss" and len(active) < 2 and not any(channel.values()):
+        return _port_id_instead(team, active, remove, detection, site)
+    # The switch keeps hashing flows to a port bundled in the channel: its NIC is made active, never
+    # taken off the vSwitch (that black-holes those flows and loses failover; issue #26, invariant 3).
+    # A channel the team faces: its active uplinks' (none yet: the one LG001's fix extends, hostlint.fixes.site).
+    facing = {channel[nic] for nic in active if channel.get(nic)} or set(channel.values())
+    bundled = [nic for nic in remove if channel.get(nic) in facing - {None}]
+    active += bundled
+    remove = [nic for nic in remove if nic not in bundled]
+    notes = [f"{nic} made active: its switch port stays in {channel[nic]}" for nic in bundled]
     if team.kind == "vss-portgroup" and remove:
         notes.append(f"{', '.join(remove)} stay on {team.vswitch}: a port group override cannot remove uplinks")
         remove = []
@@ -56,6 +70,28 @@ def host_active_uplinks(params: dict[str, Any], fact: Fact, site: Site) -> list[
             notes=notes,
         )
     ]
+
+
+def _port_id_instead(team: TeamFact, active: list[str], spare: list[str], detection: str, site: Site) -> list[Change]:
+    """No port of the team is in a port-channel: IP hash buys nothing there, so the team moves to port ID
+    and keeps its spare uplinks as standby instead of losing them (and failover)."""
+    teaming = host_teaming({"policy": "loadbalance_srcid"}, team, site)
+    standby = [nic for nic in team.standby + team.unused if nic not in active]
+    values = {**_team_values(team), "active": active, "standby": standby, "remove": [], "failure_detection": detection}
+    before = {"active": team.active, "standby": team.standby, "failure_detection": team.failure_detection}
+    after = {"active": active, "standby": standby, "failure_detection": detection, "removed": []}
+    note = f"no port of {team.vswitch} is in a port-channel: port ID with {', '.join(standby) or 'no'} standby"
+    order = Change(
+        action="host-active-uplinks",
+        device=team.host,
+        platforms=HOST_PLATFORMS,
+        target=_team_target(team),
+        values=values,
+        after=after,
+        before=before,
+        notes=[note],
+    )
+    return [*teaming, order] if not order.changes_nothing() else teaming
 
 
 def _host_active_uplinks(snapshot: Snapshot, change: Change) -> None:

@@ -7,6 +7,7 @@ from typing import Any
 from hostlint.fixes.actions import HOST_PLATFORMS, Applier, Expander
 from hostlint.fixes.apply import _host, _vswitch
 from hostlint.fixes.facts import require
+from hostlint.fixes.host_steps import _esxi_mtu
 from hostlint.fixes.site import Site
 from hostlint.fixes.steps import CannotFix, Change
 from hostlint.join.facts import Fact, TeamFact, VmkFact
@@ -14,7 +15,7 @@ from hostlint.snapshot import Snapshot
 
 
 def host_vswitch_mtu(params: dict[str, Any], fact: Fact, site: Site) -> list[Change]:
-    mtu = int(params["mtu"])
+    mtu = _esxi_mtu(int(params["mtu"]), fact.object)
     if isinstance(fact, VmkFact):
         if fact.dvswitch:
             raise CannotFix(

@@ -16,7 +16,8 @@ from hostlint.snapshot import Snapshot
 
 
 def channel_mode_static(params: dict[str, Any], fact: Fact, site: Site) -> list[Change]:
-    uplinks = uplinks_of(fact, site, roles=("active",))
+    # Standby uplinks' halves too (the other vPC/MLAG peer): an IP-hash team's standby is made active (LG005).
+    uplinks = uplinks_of(fact, site, roles=("active", "standby"))
     return _channel_mode_changes(uplinks, site, "switch-channel-mode-static", ("static",), "on")
 
 

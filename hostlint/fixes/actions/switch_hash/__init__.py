@@ -18,7 +18,8 @@ from hostlint.snapshot.switch import LoadBalance
 def switch_hash(params: dict[str, Any], fact: Fact, site: Site) -> list[Change]:
     wanted = params["hash"]
     changes = []
-    for name in _by_switch(uplinks_of(fact, site, roles=("active",))):
+    # Standby uplinks' switches too: an IP-hash team's standby uplinks are made active (LG005's fix).
+    for name in _by_switch(uplinks_of(fact, site, roles=("active", "standby"))):
         switch = _switch(site, name)
         if switch.load_balance is None or switch.load_balance.hash != wanted:
             changes.append(_hash_change(switch, wanted))

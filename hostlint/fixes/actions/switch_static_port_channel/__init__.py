@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from hostlint import names, vocab
 from hostlint import platforms as registry
-from hostlint import vocab
 from hostlint.fixes.actions import Applier, Expander
 from hostlint.fixes.apply import _join_channel
 from hostlint.fixes.apply import _switch as _switch_in
@@ -16,7 +16,7 @@ from hostlint.fixes.steps import CannotFix, Change
 from hostlint.fixes.switch_steps import _by_switch, _hash_change, _switch
 from hostlint.join.facts import Fact, TeamFact
 from hostlint.snapshot import Snapshot
-from hostlint.snapshot.switch import Switch
+from hostlint.snapshot.switch import PortChannel, Switch
 
 
 def _ip_hash(switch: Switch) -> list[Change]:
@@ -45,6 +45,29 @@ def _members(switch: Switch, ports: list[str], number: int) -> list[dict[str, An
     return members
 
 
+def _moves(switch: Switch, members: list[dict[str, Any]], existing: PortChannel | None) -> list[str]:
+    """Members moving out of another channel: only with both channels' VLANs known (a member takes the
+    channel's switchport lines), and a channel left without members is named (invariant 9)."""
+    old_numbers = sorted({m["from_channel"] for m in members if m["from_channel"] is not None})
+    if not old_numbers:
+        return []
+    moved = {names.interface_key(m["port"]) for m in members}
+    notes = []
+    for number in old_numbers:
+        old = channel_by_number(switch, number)
+        if old is None:
+            continue
+        for side in (old, existing):
+            if side is not None and side.switchport == "trunk" and side.allowed_vlans is None:
+                raise CannotFix(
+                    f"{switch.name} {side.name}: its VLANs were not collected, so moving a member between"
+                    f" {old.name} and another channel could drop VLANs: move it by hand"
+                )
+        if {names.interface_key(m) for m in old.members} <= moved:
+            notes.append(f"{old.name} is left without members: remove it (and its vPC/MLAG id) once this plan is run")
+    return notes
+
+
 def _channel_change(switch: Switch, ports: list[str], number: int, multichassis: str | None) -> Change | None:
     existing = channel_by_number(switch, number)
     members = _members(switch, ports, number)
@@ -59,7 +82,7 @@ def _channel_change(switch: Switch, ports: list[str], number: int, multichassis:
         if members
         else None
     )
-    notes = []
+    notes = _moves(switch, members, existing)
     by_hand = registry.switch(platform).multichassis_by_hand
     if multichassis is not None and by_hand:
         notes.append(f"{registry.switch(platform).label} {by_hand} is not written by hostlint: configure it by hand")
@@ -76,6 +99,12 @@ def _channel_change(switch: Switch, ports: list[str], number: int, multichassis:
             "create": existing is None,
             "existing_mode": existing.mode if existing else None,
             "multichassis": multichassis if add_multichassis else None,
+            # The vPC/MLAG id the channel carries now, removed before the new one and restored by the rollback.
+            "old_multichassis_id": (
+                existing.multichassis_id
+                if add_multichassis and existing is not None and existing.multichassis_id not in (None, number)
+                else None
+            ),
             "config_source": config_source,
         },
         after=f"channel {number} mode on",
@@ -96,7 +125,10 @@ def static_port_channel(params: dict[str, Any], fact: Fact, site: Site) -> list[
     if len(switches) > 1 and multichassis is None:
         raise CannotFix(f"{' and '.join(grouped)} form one logical switch: configure its channel by hand")
     ports = {name: sorted({known(u.port, u) for u in uplinks}) for name, uplinks in grouped.items()}
-    number = site.channels.choose(ports, switches)
+    found = [site.uplink(team.host, nic) for nic in team.standby + team.unused]
+    spare = _by_switch([u for u in found if u is not None and u.switch and u.port])
+    team_ports = {name: sorted({known(u.port, u) for u in uplinks}) for name, uplinks in spare.items()}
+    number = site.channels.choose(ports, switches, team_ports)
     changes: list[Change] = []
     for switch in switches:
         changes.extend(_ip_hash(switch))

@@ -7,6 +7,7 @@ from typing import Any
 from hostlint.fixes.actions import HOST_PLATFORMS, Applier, Expander
 from hostlint.fixes.apply import ApplyError, _host
 from hostlint.fixes.facts import require
+from hostlint.fixes.host_steps import _esxi_mtu
 from hostlint.fixes.site import Site
 from hostlint.fixes.steps import Change
 from hostlint.join.facts import Fact, VmkFact
@@ -15,11 +16,17 @@ from hostlint.snapshot import Snapshot
 
 def vmk_mtu(params: dict[str, Any], fact: Fact, site: Site) -> list[Change]:
     vmk: VmkFact = require(fact, VmkFact)
-    mtu = int(params["mtu"])
+    mtu = _esxi_mtu(int(params["mtu"]), vmk.object)
     notes = []
     if vmk.vswitch_mtu is not None and vmk.vswitch_mtu < mtu:
         notes.append(f"{vmk.vswitch} has MTU {vmk.vswitch_mtu} in the snapshot: raise it before this step")
-    values = {"vmk": vmk.name, "peer": site.vmk_peer(vmk), "subnet": f"{vmk.ip}/{vmk.prefix}"}
+    # The probe leaves through the vmk's own TCP/IP stack (vMotion, provisioning): without -S it fails there.
+    values = {
+        "vmk": vmk.name,
+        "netstack": vmk.netstack,
+        "peer": site.vmk_peer(vmk),
+        "subnet": f"{vmk.ip}/{vmk.prefix}",
+    }
     return [
         Change(
             action="vmk-mtu",

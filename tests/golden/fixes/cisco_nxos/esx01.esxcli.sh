@@ -99,7 +99,7 @@ step_23() {
     esxcli network ip interface set -i vmk1 -m 9000
     # verify:
     #   esxcli network ip interface list
-    #   vmkping -d -s 8972 -I vmk1 10.20.20.12
+    #   vmkping -S defaultTcpipStack -d -s 8972 -I vmk1 10.20.20.12
     # expect:
     #   vmk1 ... MTU: 9000
     #   vmkping: 0% packet loss

@@ -5,17 +5,18 @@
 #
 param([Parameter(Mandatory = $true)][int]$Step)
 $ErrorActionPreference = 'Stop'
-$vmhost = Get-VMHost -Name 'esx01'
+$vmhost = @(Get-VMHost | Where-Object { $_.Name -ceq 'esx01' })
+if ($vmhost.Count -ne 1) { throw ("no single host named " + 'esx01') }
 
 switch ($Step) {
     4 {
         # Step 4 of 26 [not disruptive] host-teaming (stage host-undo)
         # LG001 esx01/vSwitch1: LG001 on esx01/vSwitch1
         # what: vSwitch1: load balancing loadbalance_ip -> loadbalance_srcid
-        Get-VirtualSwitch -VMHost $vmhost -Standard -Name 'vSwitch1' | Get-NicTeamingPolicy |
+        Get-VirtualSwitch -VMHost $vmhost -Standard | Where-Object { $_.Name -ceq 'vSwitch1' } | Get-NicTeamingPolicy |
             Set-NicTeamingPolicy -LoadBalancingPolicy LoadBalanceSrcId
         # verify:
-        #   Get-VirtualSwitch -VMHost $vmhost -Standard -Name 'vSwitch1' | Get-NicTeamingPolicy | Select-Object LoadBalancingPolicy
+        #   Get-VirtualSwitch -VMHost $vmhost -Standard | Where-Object { $_.Name -ceq 'vSwitch1' } | Get-NicTeamingPolicy | Select-Object LoadBalancingPolicy
         # expect:
         #   LoadBalancingPolicy: LoadBalanceSrcId
     }
@@ -23,10 +24,10 @@ switch ($Step) {
         # Step 5 of 26 [not disruptive] host-teaming (stage host-undo)
         # LG002 esx01/vSwitch3: LG002 on esx01/vSwitch3
         # what: vSwitch3: load balancing loadbalance_ip -> loadbalance_srcid
-        Get-VirtualSwitch -VMHost $vmhost -Standard -Name 'vSwitch3' | Get-NicTeamingPolicy |
+        Get-VirtualSwitch -VMHost $vmhost -Standard | Where-Object { $_.Name -ceq 'vSwitch3' } | Get-NicTeamingPolicy |
             Set-NicTeamingPolicy -LoadBalancingPolicy LoadBalanceSrcId
         # verify:
-        #   Get-VirtualSwitch -VMHost $vmhost -Standard -Name 'vSwitch3' | Get-NicTeamingPolicy | Select-Object LoadBalancingPolicy
+        #   Get-VirtualSwitch -VMHost $vmhost -Standard | Where-Object { $_.Name -ceq 'vSwitch3' } | Get-NicTeamingPolicy | Select-Object LoadBalancingPolicy
         # expect:
         #   LoadBalancingPolicy: LoadBalanceSrcId
     }
@@ -34,10 +35,10 @@ switch ($Step) {
         # Step 18 of 26 [not disruptive] host-teaming (stage host)
         # LG001 esx01/vSwitch1: LG001 on esx01/vSwitch1
         # what: vSwitch1: load balancing loadbalance_srcid -> loadbalance_ip
-        Get-VirtualSwitch -VMHost $vmhost -Standard -Name 'vSwitch1' | Get-NicTeamingPolicy |
+        Get-VirtualSwitch -VMHost $vmhost -Standard | Where-Object { $_.Name -ceq 'vSwitch1' } | Get-NicTeamingPolicy |
             Set-NicTeamingPolicy -LoadBalancingPolicy LoadBalanceIP
         # verify:
-        #   Get-VirtualSwitch -VMHost $vmhost -Standard -Name 'vSwitch1' | Get-NicTeamingPolicy | Select-Object LoadBalancingPolicy
+        #   Get-VirtualSwitch -VMHost $vmhost -Standard | Where-Object { $_.Name -ceq 'vSwitch1' } | Get-NicTeamingPolicy | Select-Object LoadBalancingPolicy
         # expect:
         #   LoadBalancingPolicy: LoadBalanceIP
     }
@@ -45,10 +46,10 @@ switch ($Step) {
         # Step 19 of 26 [not disruptive] host-teaming (stage host)
         # LG002 esx01/vSwitch3: LG002 on esx01/vSwitch3
         # what: vSwitch3: load balancing loadbalance_srcid -> loadbalance_ip
-        Get-VirtualSwitch -VMHost $vmhost -Standard -Name 'vSwitch3' | Get-NicTeamingPolicy |
+        Get-VirtualSwitch -VMHost $vmhost -Standard | Where-Object { $_.Name -ceq 'vSwitch3' } | Get-NicTeamingPolicy |
             Set-NicTeamingPolicy -LoadBalancingPolicy LoadBalanceIP
         # verify:
-        #   Get-VirtualSwitch -VMHost $vmhost -Standard -Name 'vSwitch3' | Get-NicTeamingPolicy | Select-Object LoadBalancingPolicy
+        #   Get-VirtualSwitch -VMHost $vmhost -Standard | Where-Object { $_.Name -ceq 'vSwitch3' } | Get-NicTeamingPolicy | Select-Object LoadBalancingPolicy
         # expect:
         #   LoadBalancingPolicy: LoadBalanceIP
     }
@@ -57,12 +58,12 @@ switch ($Step) {
         # LG005 esx01/vSwitch0: LG005 on esx01/vSwitch0
         # what: vSwitch0: active vmnic0, failure detection link; remove vmnic1 from vSwitch0
         # REVIEW: vSwitch0 is left with one uplink: removing vmnic1 loses failover
-        $team = Get-VirtualSwitch -VMHost $vmhost -Standard -Name 'vSwitch0' | Get-NicTeamingPolicy
+        $team = Get-VirtualSwitch -VMHost $vmhost -Standard | Where-Object { $_.Name -ceq 'vSwitch0' } | Get-NicTeamingPolicy
         $team | Set-NicTeamingPolicy -NetworkFailoverDetectionPolicy 'LinkStatus' `
-            -MakeNicActive (Get-VMHostNetworkAdapter -VMHost $vmhost -Physical -Name 'vmnic0')
-        Get-VMHostNetworkAdapter -VMHost $vmhost -Physical -Name 'vmnic1' | Remove-VirtualSwitchPhysicalNetworkAdapter
+            -MakeNicActive ('vmnic0' | ForEach-Object { $wanted = $_; Get-VMHostNetworkAdapter -VMHost $vmhost -Physical | Where-Object { $_.Name -ceq $wanted } })
+        Get-VMHostNetworkAdapter -VMHost $vmhost -Physical | Where-Object { $_.Name -ceq 'vmnic1' } | Remove-VirtualSwitchPhysicalNetworkAdapter
         # verify:
-        #   Get-VirtualSwitch -VMHost $vmhost -Standard -Name 'vSwitch0' | Get-NicTeamingPolicy |
+        #   Get-VirtualSwitch -VMHost $vmhost -Standard | Where-Object { $_.Name -ceq 'vSwitch0' } | Get-NicTeamingPolicy |
         #       Select-Object ActiveNic, StandbyNic, NetworkFailoverDetectionPolicy
         # expect:
         #   ActiveNic: vmnic0; StandbyNic: (none); NetworkFailoverDetectionPolicy: LinkStatus
@@ -72,9 +73,9 @@ switch ($Step) {
         # LK001 esx01/vmnic0: LK001 on esx01/vmnic0
         # what: vmnic0: 1000 Mb/s full duplex (forced) -> auto-negotiate
         # REVIEW: vmnic0 bounces: make sure the host keeps management on another uplink
-        Get-VMHostNetworkAdapter -VMHost $vmhost -Physical -Name 'vmnic0' | Set-VMHostNetworkAdapter -AutoNegotiate -Confirm:$false
+        Get-VMHostNetworkAdapter -VMHost $vmhost -Physical | Where-Object { $_.Name -ceq 'vmnic0' } | Set-VMHostNetworkAdapter -AutoNegotiate -Confirm:$false
         # verify:
-        #   (Get-VMHostNetworkAdapter -VMHost $vmhost -Physical -Name 'vmnic0').ExtensionData.Spec.LinkSpeed
+        #   (Get-VMHostNetworkAdapter -VMHost $vmhost -Physical | Where-Object { $_.Name -ceq 'vmnic0' }).ExtensionData.Spec.LinkSpeed
         # expect:
         #   (nothing: no configured speed means auto-negotiate)
     }
@@ -82,9 +83,9 @@ switch ($Step) {
         # Step 22 of 26 [DISRUPTIVE] host-vswitch-mtu (stage host)
         # MT002 esx01/vSwitch1: MT002 on esx01/vSwitch1
         # what: vSwitch1: MTU 1500 -> 9000
-        Get-VirtualSwitch -VMHost $vmhost -Standard -Name 'vSwitch1' | Set-VirtualSwitch -Mtu 9000 -Confirm:$false
+        Get-VirtualSwitch -VMHost $vmhost -Standard | Where-Object { $_.Name -ceq 'vSwitch1' } | Set-VirtualSwitch -Mtu 9000 -Confirm:$false
         # verify:
-        #   Get-VirtualSwitch -VMHost $vmhost -Standard -Name 'vSwitch1' | Select-Object Name, Mtu
+        #   Get-VirtualSwitch -VMHost $vmhost -Standard | Where-Object { $_.Name -ceq 'vSwitch1' } | Select-Object Name, Mtu
         # expect:
         #   Mtu: 9000
     }
@@ -93,10 +94,10 @@ switch ($Step) {
         # MT003 esx01/vmk1: MT003 on esx01/vmk1
         # what: vmk1: MTU 1500 -> 9000
         # REVIEW: vSwitch1 has MTU 1500 in the snapshot: raise it before this step
-        Get-VMHostNetworkAdapter -VMHost $vmhost -VMKernel -Name 'vmk1' | Set-VMHostNetworkAdapter -Mtu 9000 -Confirm:$false
+        Get-VMHostNetworkAdapter -VMHost $vmhost -VMKernel | Where-Object { $_.Name -ceq 'vmk1' } | Set-VMHostNetworkAdapter -Mtu 9000 -Confirm:$false
         # verify:
-        #   Get-VMHostNetworkAdapter -VMHost $vmhost -VMKernel -Name 'vmk1' | Select-Object Name, Mtu
-        #   (Get-EsxCli -VMHost $vmhost -V2).network.diag.ping.Invoke(@{host = '10.20.20.12'; interface = 'vmk1'; size = 8972; df = $true})
+        #   Get-VMHostNetworkAdapter -VMHost $vmhost -VMKernel | Where-Object { $_.Name -ceq 'vmk1' } | Select-Object Name, Mtu
+        #   (Get-EsxCli -VMHost $vmhost -V2).network.diag.ping.Invoke(@{host = '10.20.20.12'; interface = 'vmk1'; netstack = 'defaultTcpipStack'; size = 8972; df = $true})
         # expect:
         #   Mtu: 9000
         #   Summary.PacketLost: 0

@@ -1,0 +1,277 @@
+"""What every plan hostlint writes must satisfy, checked on a site and its plan (issue #26).
+
+The planner enforces what it can while it plans; this module proves it afterwards, the same way
+for every lab, every synthetic site of the tests and generated sites (tests/test_plan_invariants.py,
+bench/plan_invariants.py). Each violation names its invariant by number:
+
+1. honest applicability: a step that is DISRUPTIVE never carries a finding whose fix is `safe`;
+2. every step changes something (simulated on the state just before it), and simulated to the end
+   the plan clears every finding it claims, or the plan names it (manual, withheld, unchanged, left);
+3. teams stay whole: no uplink leaves its vSwitch while its switch port stays in a port-channel,
+   and a team is left with one uplink only where the step says it loses failover;
+5. the spanning-tree warning is on exactly the steps that make a new spanning-tree port on a trunk;
+6. no MTU beyond the platform's limit (hostlint.platforms);
+7. scripts mean one object: PowerCLI never looks a name up with `-Name` (a wildcard pattern even
+   in single quotes), uses no variable it does not define, vmk verify steps carry the netstack;
+8. one script file per device, platform and direction: no two devices share a file name;
+9. a conflict is two steps setting one thing to different values, never two additive steps.
+
+Invariant 4 (a rollback restores the device exactly) needs the devices: the rehearsals prove it
+(tests/test_fix_rehearse*.py run each plan and its rollback on emulators and compare).
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from hostlint import names
+from hostlint import platforms as registry
+from hostlint.check import check_snapshot
+from hostlint.fixes.apply import ApplyError, apply_change
+from hostlint.fixes.members import spanning_tree_notes
+from hostlint.fixes.plan import Plan
+from hostlint.fixes.render import render
+from hostlint.fixes.scripts import device_scripts, script_name
+from hostlint.fixes.steps import Step
+from hostlint.join import build_facts
+from hostlint.rules.model import Rule
+from hostlint.snapshot import Snapshot
+
+# PowerShell variables every script has without defining them: automatic ones and the step parameter.
+_PS_AUTOMATIC = frozenset({"_", "true", "false", "null", "env", "step", "erroractionpreference", "psitem"})
+_PS_VARIABLE = re.compile(r"\$(?:\{([^}]*)\}|([A-Za-z_][A-Za-z0-9_]*)(?::[A-Za-z_][A-Za-z0-9_]*)?)")
+_PS_ASSIGNED = re.compile(r"(?:^|[;{(])\s*\$([A-Za-z_][A-Za-z0-9_]*)\s*=[^=]", re.MULTILINE)
+_PS_NAME_LOOKUP = re.compile(r"\bGet-[A-Za-z]+\b[^|\n]*\s-Name\s")
+
+
+@dataclass(frozen=True)
+class Violation:
+    invariant: int
+    step: int | None
+    message: str
+
+    def __str__(self) -> str:
+        where = f"step {self.step}: " if self.step is not None else ""
+        return f"invariant {self.invariant}: {where}{self.message}"
+
+
+def _dump(snapshot: Snapshot) -> str:
+    return json.dumps(snapshot.model_dump(mode="json"), sort_keys=True)
+
+
+def honest_applicability(plan: Plan) -> list[Violation]:
+    return [
+        Violation(1, step.number, f"{step.action.action} is DISRUPTIVE but fixes {s.code} {s.object} as safe")
+        for step in plan.steps
+        if step.action.disruptive == "yes"
+        for s in step.sources
+        if s.applicability == "safe"
+    ]
+
+
+def _cabling(snapshot: Snapshot) -> dict[tuple[str, str], tuple[str, str]]:
+    """Each host NIC's switch and port, by (host key, NIC), as the join finds them in `snapshot`."""
+    return {
+        (names.device_key(u.host), u.nic): (u.switch, u.port)
+        for u in build_facts(snapshot).uplinks
+        if u.switch is not None and u.port is not None
+    }
+
+
+def _channel_of(snapshot: Snapshot, switch: str, port: str) -> str | None:
+    """The port-channel `port` of `switch` is a member of in `snapshot`."""
+    key = names.device_key(switch)
+    for found in snapshot.switches:
+        if key in {names.device_key(a) for a in [found.name, *found.aliases]}:
+            wanted = names.interface_key(port)
+            return next((p.port_channel for p in found.ports if names.interface_key(p.name) == wanted), None)
+    return None
+
+
+def _team_uplinks(snapshot: Snapshot) -> dict[tuple[str, str], list[str]]:
+    return {(h.name, v.name): list(v.uplinks) for h in snapshot.esxi_hosts for v in h.vswitches}
+
+
+def teams_whole(states: list[tuple[Step, Snapshot, Snapshot]], final: Snapshot) -> list[Violation]:
+    """Invariant 3 over the simulated states (each step with the state before and after it)."""
+    found = []
+    for step, before, after in states:
+        was, now = _team_uplinks(before), _team_uplinks(after)
+        if was == now:
+            continue
+        cabling = _cabling(before)
+        for key, uplinks in was.items():
+            gone = [nic for nic in uplinks if nic not in now.get(key, uplinks)]
+            for nic in gone:
+                cabled = cabling.get((names.device_key(key[0]), nic))
+                channel = _channel_of(final, *cabled) if cabled else None
+                if channel is not None:
+                    message = f"removes {nic} from {key[1]} while its switch port stays in {channel}"
+                    found.append(Violation(3, step.number, message))
+            left = now.get(key, uplinks)
+            said = any("failover" in note for note in step.change.notes)
+            if gone and len(uplinks) >= 2 and len(left) < 2 and not said:
+                found.append(Violation(3, step.number, f"leaves {key[1]} with one uplink without saying so"))
+    return found
+
+
+def _host_limit(step: Step) -> int | None:
+    if step.action.device == "switch":
+        switch = registry.find_switch(step.change.platforms[0]) if step.change.platforms else None
+        return switch.jumbo if switch else None
+    for kind in registry.HOST_KINDS:
+        if set(step.change.platforms) & set(registry.targets_changing(*kind.changed_as)):
+            return kind.max_mtu
+    return None
+
+
+def platform_limits(plan: Plan) -> list[Violation]:
+    found = []
+    for step in plan.steps:
+        if step.action.sets != "mtu" or not isinstance(step.change.after, int):
+            continue
+        limit = _host_limit(step)
+        if limit is not None and step.change.after > limit:
+            found.append(
+                Violation(6, step.number, f"{step.change.target}: MTU {step.change.after} is above the limit {limit}")
+            )
+    return found
+
+
+def _powershell_problems(text: str) -> list[str]:
+    problems = []
+    assigned = {name.lower() for name in _PS_ASSIGNED.findall(text)}
+    for line in text.splitlines():
+        code = line.split("#", 1)[0] if line.lstrip().startswith("#") else line
+        if _PS_NAME_LOOKUP.search(code):
+            problems.append(f"looks up a name as a wildcard pattern: {code.strip()}")
+        for braced, plain in _PS_VARIABLE.findall(code):
+            name = (braced or plain).lower()
+            if name and name not in assigned and name not in _PS_AUTOMATIC:
+                problems.append(f"uses ${name}, never defined: {code.strip()}")
+    return problems
+
+
+def _vmk_netstacks(snapshot: Snapshot) -> dict[tuple[str, str], str]:
+    return {(names.device_key(h.name), v.name): v.netstack for h in snapshot.esxi_hosts for v in h.vmks}
+
+
+def one_object(plan: Plan, snapshot: Snapshot) -> list[Violation]:
+    """Invariant 7: PowerCLI lookups exact and self-contained; vmk verify steps carry the netstack."""
+    found = []
+    for name, text in device_scripts(plan.steps, len(plan.steps)).items():
+        if name.endswith(".ps1"):
+            found += [Violation(7, None, f"{name}: {problem}") for problem in dict.fromkeys(_powershell_problems(text))]
+    stacks = _vmk_netstacks(snapshot)
+    for step in plan.steps:
+        vmk = step.change.values.get("vmk")
+        stack = stacks.get((names.device_key(step.device), str(vmk))) if vmk else None
+        if stack is None or stack == "defaultTcpipStack":
+            continue
+        for platform in step.change.platforms:
+            verify = render(step, platform, "verify")
+            if ("vmkping" in verify or "diag.ping" in verify) and stack not in verify:
+                message = f"{platform} verify of {vmk} pings without its netstack {stack}"
+                found.append(Violation(7, step.number, message))
+    return found
+
+
+def files_owned(plan: Plan) -> list[Violation]:
+    """Invariant 8: every (device, platform, direction) its own file."""
+    wanted = {(s.device, p) for s in plan.steps for p in s.change.platforms}
+    files = device_scripts(plan.steps, len(plan.steps))
+    found = []
+    if len(files) != 2 * len(wanted):
+        found.append(Violation(8, None, f"{2 * len(wanted)} scripts wanted, {len(files)} distinct file names"))
+    seen: dict[str, tuple[str, str]] = {}
+    for device, platform in sorted(wanted):
+        for rollback in (False, True):
+            name = script_name(device, platform, rollback)
+            if name in seen and seen[name] != (device, platform):
+                found.append(Violation(8, None, f"{name}: written for {seen[name][0]} and {device}"))
+            seen.setdefault(name, (device, platform))
+    return found
+
+
+def traffic_described(plan: Plan, snapshot: Snapshot) -> list[Violation]:
+    """Invariant 5: the spanning-tree warning sits on exactly the steps that, simulated, make a new
+    spanning-tree port on a trunk (hostlint.fixes.members.new_stp_ports)."""
+    expected = copy.deepcopy(plan.steps)
+    spanning_tree_notes(expected, snapshot)
+    found = []
+    for step, wanted in zip(plan.steps, expected, strict=True):
+        has = [n for n in step.change.notes if "spanning tree" in n]
+        should = [n for n in wanted.change.notes if "spanning tree" in n]
+        if has != should:
+            found.append(
+                Violation(5, step.number, f"spanning-tree warning {has or 'missing'}, expected {should or 'none'}")
+            )
+    return found
+
+
+def real_conflicts(plan: Plan) -> list[Violation]:
+    return [
+        Violation(9, None, f"conflict between additive {conflict.sets} steps on {conflict.device} {conflict.target}")
+        for conflict in plan.conflicts
+        if all(step.action.additive for step in conflict.steps)
+    ]
+
+
+def _named(plan: Plan) -> set[tuple[str, str]]:
+    """The (code, object) of every finding the plan says it leaves (and why)."""
+    sources = [item.source for item in [*plan.manual, *plan.unchanged, *plan.left]]
+    sources += [item.source for item in plan.withheld]
+    return {(source.code, source.object) for source in sources}
+
+
+def simulate_plan(
+    snapshot: Snapshot, plan: Plan
+) -> tuple[list[Violation], list[tuple[Step, Snapshot, Snapshot]], Snapshot]:
+    """Invariant 2's first half (every step changes something) and the states the rest reads."""
+    found = []
+    state = snapshot.model_copy(deep=True)
+    states = []
+    for step in plan.steps:
+        before = state.model_copy(deep=True)
+        try:
+            apply_change(state, step.change)
+        except ApplyError as exc:
+            found.append(Violation(2, step.number, f"cannot be simulated: {exc}"))
+            continue
+        if _dump(before) == _dump(state):
+            found.append(Violation(2, step.number, f"{step.action.action} on {step.device} changes nothing"))
+        states.append((step, before, state.model_copy(deep=True)))
+    return found, states, state
+
+
+def claims_cleared(plan: Plan, final: Snapshot, rules: list[Rule]) -> list[Violation]:
+    """Invariant 2's second half: what the plan claims to fix is gone once it has run, or named."""
+    remaining = {(f.code, f.object) for f in check_snapshot(final, rules).findings}
+    named = _named(plan)
+    found = []
+    for step in plan.steps:
+        for source in step.sources:
+            key = (source.code, source.object)
+            if key in remaining and key not in named:
+                found.append(Violation(2, step.number, f"{source.code} {source.object} is still found after the plan"))
+                named.add(key)
+    return found
+
+
+def check_plan(snapshot: Snapshot, plan: Plan, rules: Iterable[Rule]) -> list[Violation]:
+    """Every invariant of the module docstring, for `plan` written for `snapshot`."""
+    found = honest_applicability(plan)
+    simulated, states, final = simulate_plan(snapshot, plan)
+    found += simulated
+    found += claims_cleared(plan, final, list(rules))
+    found += teams_whole(states, final)
+    found += platform_limits(plan)
+    found += one_object(plan, snapshot)
+    found += files_owned(plan)
+    found += real_conflicts(plan)
+    found += traffic_described(plan, snapshot)
+    return found

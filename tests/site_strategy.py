@@ -1,0 +1,201 @@
+"""Random small sites for property tests of the planner (tests/test_plan_invariants.py, bench/plan_invariants.py).
+
+A site is one or two ESXi hosts on one switch, or on a vPC/MLAG pair where the platform has one.
+Each host has one to three vSwitches of two or three uplinks; each vSwitch is drawn independently:
+teaming (IP hash or port ID), which uplinks are active, standby or unused, failure detection,
+vSwitch and switch MTU (up to the platform's limit), whether its ports form a static or LACP
+channel (all of them, some of them, or none), the trunk's VLANs, a vmk on it (MTU, netstack) and
+a port group VLAN. The switch's hash is any the platform may print. Names come from the
+platform's own interface grammar, so every generated site is one hostlint can collect.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from hypothesis import strategies as st
+
+from hostlint import platforms as registry
+from hostlint.snapshot import Snapshot
+from hostlint.snapshot.common import Neighbour
+from hostlint.snapshot.esxi import EsxiHost, PhysicalNic, PortGroup, StandardVSwitch, Teaming, Vmk
+from hostlint.snapshot.switch import LoadBalance, MultiChassis, PortChannel, Switch, SwitchPort
+
+PORT = {
+    "cisco_ios": "TenGigabitEthernet1/0/{}",
+    "cisco_nxos": "Ethernet1/{}",
+    "arista_eos": "Ethernet{}",
+    "juniper_junos": "xe-0/0/{}",
+}
+PAIR = {"cisco_nxos": "vpc", "arista_eos": "mlag"}
+HASHES = ["src-mac", "src-dst-mac", "src-dst-ip", "src-ip", "src-dst-ip-port", None]
+NETSTACKS = ["defaultTcpipStack", "vmotion"]
+
+
+@dataclass
+class TeamPlan:
+    """One vSwitch as drawn: its uplinks' roles, its channel and its figures."""
+
+    policy: str
+    roles: list[str]
+    detection: str
+    vswitch_mtu: int
+    port_mtu: int
+    channel: str
+    in_channel: list[bool]
+    vmk_mtu: int | None
+    netstack: str
+    vlan: int
+    allowed: list[tuple[int, int]] | None
+    spread: list[int] = field(default_factory=list)
+
+
+@st.composite
+def team_plans(draw: st.DrawFn, platform: str, paired: bool) -> TeamPlan:
+    size = draw(st.integers(2, 3))
+    roles = draw(st.lists(st.sampled_from(["active", "active", "standby", "unused"]), min_size=size, max_size=size))
+    if "active" not in roles:
+        roles[0] = "active"
+    channel = draw(st.sampled_from(["none", "static", "lacp-active"]))
+    in_channel = [channel != "none" and draw(st.booleans() | st.just(True)) for _ in roles]
+    jumbo = registry.switch(platform).jumbo
+    return TeamPlan(
+        policy=draw(st.sampled_from(["loadbalance_ip", "loadbalance_srcid"])),
+        roles=roles,
+        detection=draw(st.sampled_from(["link", "link", "beacon"])),
+        vswitch_mtu=draw(st.sampled_from([1500, 9000])),
+        port_mtu=draw(st.sampled_from([1500, jumbo])),
+        channel=channel,
+        in_channel=in_channel,
+        vmk_mtu=draw(st.sampled_from([None, 1500, 9000])),
+        netstack=draw(st.sampled_from(NETSTACKS)),
+        vlan=draw(st.sampled_from([10, 20, 100])),
+        allowed=draw(st.sampled_from([None, [(10, 10)], [(10, 30)], [(1, 4094)]])),
+        # Which switch of a pair each uplink is cabled to.
+        spread=[draw(st.integers(0, 1)) if paired else 0 for _ in roles],
+    )
+
+
+@dataclass
+class _Ports:
+    """The switch side as it is built: ports and channels per switch."""
+
+    ports: dict[int, list[SwitchPort]] = field(default_factory=lambda: {0: [], 1: []})
+    channels: dict[int, list[PortChannel]] = field(default_factory=lambda: {0: [], 1: []})
+    next_port: dict[int, int] = field(default_factory=lambda: {0: 1, 1: 1})
+    next_channel: int = 10
+
+
+def _channel_name(platform: str, number: int) -> str:
+    return registry.switch(platform).channel_interface.format(number)
+
+
+def _build_team(
+    platform: str, host: str, index: int, team: TeamPlan, ports: _Ports, nic_base: int, paired: bool
+) -> tuple[StandardVSwitch, list[PhysicalNic]]:
+    nics = [f"vmnic{nic_base + n}" for n in range(len(team.roles))]
+    number = ports.next_channel
+    ports.next_channel += 1
+    switch_names = ["sw1", "sw2"]
+    pnics = []
+    members: dict[int, list[str]] = {0: [], 1: []}
+    for nic, side, bundled in zip(nics, team.spread, team.in_channel, strict=True):
+        port_name = PORT[platform].format(ports.next_port[side])
+        ports.next_port[side] += 1
+        channel = _channel_name(platform, number) if bundled else None
+        ports.ports[side].append(
+            SwitchPort(
+                name=port_name,
+                status="up",
+                mode="trunk",
+                mtu=team.port_mtu,
+                port_channel=channel,
+                member_state="bundled" if bundled else None,
+                allowed_vlans=None if bundled else team.allowed,
+                native_vlan=None if bundled else 1,
+            )
+        )
+        if bundled:
+            members[side].append(port_name)
+        pnics.append(
+            PhysicalNic(
+                name=nic,
+                link_up=True,
+                speed_mbps=10000,
+                duplex="full",
+                neighbour=Neighbour(protocol="lldp", device_id=switch_names[side], port_id=port_name),
+            )
+        )
+    for side, names in members.items():
+        if names:
+            ports.channels[side].append(
+                PortChannel(
+                    name=_channel_name(platform, number),
+                    mode=team.channel,  # type: ignore[arg-type]
+                    switchport="trunk",
+                    native_vlan=1,
+                    allowed_vlans=team.allowed,
+                    members=names,
+                    mtu=team.port_mtu,
+                    status="up",
+                    multichassis_id=number if paired and all(members.values()) else None,
+                )
+            )
+    teaming = Teaming(
+        policy=team.policy,  # type: ignore[arg-type]
+        active=[n for n, r in zip(nics, team.roles, strict=True) if r == "active"],
+        standby=[n for n, r in zip(nics, team.roles, strict=True) if r == "standby"],
+        failure_detection=team.detection,  # type: ignore[arg-type]
+    )
+    vswitch = StandardVSwitch(name=f"vSwitch{index}", mtu=team.vswitch_mtu, uplinks=nics, teaming=teaming)
+    return vswitch, pnics
+
+
+@st.composite
+def sites(draw: st.DrawFn) -> Snapshot:
+    platform = draw(st.sampled_from(sorted(PORT)))
+    paired = platform in PAIR and draw(st.booleans())
+    ports = _Ports()
+    hosts = []
+    for h in range(draw(st.integers(1, 2))):
+        host = f"esx{h + 1:02d}"
+        vswitches, pnics, portgroups, vmks = [], [], [], []
+        for index in range(draw(st.integers(1, 3))):
+            team = draw(team_plans(platform, paired))
+            vswitch, team_pnics = _build_team(platform, host, index, team, ports, len(pnics), paired)
+            vswitches.append(vswitch)
+            pnics += team_pnics
+            portgroups.append(PortGroup(name=f"PG{index}", vswitch=vswitch.name, vlan=team.vlan))
+            if team.vmk_mtu is not None:
+                vmks.append(
+                    Vmk(
+                        name=f"vmk{index + 1}",
+                        mtu=team.vmk_mtu,
+                        portgroup=f"PG{index}",
+                        vswitch=vswitch.name,
+                        ip=f"10.{index}.0.{h + 11}",
+                        prefix=24,
+                        netstack=team.netstack,
+                    )
+                )
+        hosts.append(
+            EsxiHost(name=host, vcenter="vc01", vswitches=vswitches, portgroups=portgroups, vmks=vmks, pnics=pnics)
+        )
+    hash_name = draw(st.sampled_from(HASHES))
+    switches = []
+    for side in (0, 1) if paired else (0,):
+        name, peer = ("sw1", "sw2") if side == 0 else ("sw2", "sw1")
+        switches.append(
+            Switch(
+                name=name,
+                platform=platform,
+                model="ex4300-48t" if platform == "juniper_junos" else None,
+                load_balance=LoadBalance(hash=hash_name, raw=hash_name) if hash_name else None,
+                ports=ports.ports[side],
+                port_channels=ports.channels[side],
+                multichassis=MultiChassis(kind=PAIR[platform], domain_id="1", peer=peer, peer_link_up=True)  # type: ignore[arg-type]
+                if paired
+                else None,
+            )
+        )
+    return Snapshot(source="test:generated", esxi_hosts=hosts, switches=switches)

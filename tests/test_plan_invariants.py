@@ -1,0 +1,327 @@
+"""Every plan hostlint can write satisfies the plan invariants (hostlint.fixes.invariants, issue #26).
+
+Checked over every lab (with and without --unsafe-fixes), every synthetic site the fix tests build,
+and sites generated at random (tests/site_strategy.py) with a fixed seed; bench/plan_invariants.py
+runs more. The examples below are the cases that motivated each invariant: each fails on the
+planner before its fix.
+"""
+
+from __future__ import annotations
+
+import copy
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, seed, settings
+from site_strategy import sites
+from test_fixes import findings_for, site
+from test_fixes_kvm import SWITCH_NAMES, kvm_site, lab, lab_result
+
+from hostlint.change.setexpr import ChangeError, parse_set, resolve
+from hostlint.check import check_snapshot
+from hostlint.fixes import build_plan
+from hostlint.fixes.actions import ActionError, check_fix_steps, units
+from hostlint.fixes.invariants import Violation, check_plan, files_owned, one_object
+from hostlint.fixes.plan import Plan
+from hostlint.fixes.scripts import script_name
+from hostlint.fixes.write import write_plan
+from hostlint.join import build_facts
+from hostlint.rules import RuleError, load_rules
+from hostlint.snapshot import Snapshot, load_site
+
+LABS = Path(__file__).resolve().parent.parent / "fixtures" / "labs"
+LAB_DIRS = sorted(p for p in LABS.iterdir() if (p / "expected.yaml").is_file())
+RULES = load_rules()
+# About a minute and a half on one core; bench/plan_invariants.py runs more with any seed.
+GENERATED_SITES = 500
+
+
+def _violations(snapshot: Snapshot, plan: Plan) -> list[str]:
+    return [str(v) for v in check_plan(snapshot, plan, RULES)]
+
+
+@pytest.mark.parametrize("unsafe", [True, False])
+@pytest.mark.parametrize("lab_dir", LAB_DIRS, ids=lambda p: p.name)
+def test_every_lab_plan_keeps_the_invariants(lab_dir: Path, unsafe: bool) -> None:
+    snapshot = load_site([lab_dir])
+    plan = build_plan(check_snapshot(snapshot, RULES), snapshot, unsafe=unsafe)
+    assert _violations(snapshot, plan) == []
+
+
+@pytest.mark.parametrize("platform", ["cisco_ios", "cisco_nxos", "arista_eos", "juniper_junos"])
+def test_every_synthetic_site_plan_keeps_the_invariants(platform: str) -> None:
+    snapshot = site(platform)
+    for result in (findings_for(snapshot), check_snapshot(snapshot, RULES)):
+        plan = build_plan(result, snapshot)
+        assert _violations(snapshot, plan) == []
+
+
+@pytest.mark.parametrize("platform", [None, *sorted(SWITCH_NAMES)])
+def test_kvm_site_plans_keep_the_invariants(platform: str | None) -> None:
+    snapshot = lab() if platform is None else kvm_site(platform)
+    plan = build_plan(lab_result(snapshot), snapshot)
+    assert _violations(snapshot, plan) == []
+
+
+@seed(26)
+@settings(
+    max_examples=GENERATED_SITES,
+    deadline=None,
+    database=None,
+    derandomize=False,
+    suppress_health_check=list(HealthCheck),
+)
+@given(sites())
+def test_generated_site_plans_keep_the_invariants(snapshot: Snapshot) -> None:
+    result = check_snapshot(snapshot, RULES)
+    assert _violations(snapshot, build_plan(result, snapshot, unsafe=True)) == []
+
+
+# --- the cases that motivated them ----------------------------------------------------------------
+
+
+def _standby_beacon() -> tuple[Snapshot, Plan]:
+    snapshot = load_site([LABS / "ip-hash-standby-beacon"])
+    return snapshot, build_plan(check_snapshot(snapshot, RULES), snapshot, unsafe=False)
+
+
+def test_lg005_makes_a_bundled_standby_active_and_removes_nothing() -> None:
+    """vmnic3's switch port stays in port-channel11: taking vmnic3 off the vSwitch black-holes the flows
+    the switch hashes to it. The safe fix makes it active."""
+    _, plan = _standby_beacon()
+    step = next(s for s in plan.steps if s.device.startswith("esx-sin-01"))
+    assert step.change.after["active"] == ["vmnic1", "vmnic3"]
+    assert step.change.after["removed"] == []
+    assert any("port-channel11" in note for note in step.change.notes)
+
+
+def test_lg005_without_a_channel_moves_to_port_id_and_keeps_the_spare_as_standby() -> None:
+    """One active uplink, one unused, no channel anywhere: removing the unused one loses failover."""
+    snapshot = load_site([LABS / "ip-hash-standby-beacon"])
+    host = next(h for h in snapshot.esxi_hosts if h.name.startswith("esx-sin-01"))
+    for switch in snapshot.switches:
+        for switch_port in switch.ports:
+            switch_port.port_channel = None
+            switch_port.member_state = None
+        switch.port_channels = [c for c in switch.port_channels if c.name == "port-channel1"]
+    vswitch = next(v for v in host.vswitches if v.name == "vSwitch1")
+    assert vswitch.teaming is not None
+    vswitch.teaming.standby, vswitch.teaming.unused = [], ["vmnic3"]
+    plan = build_plan(check_snapshot(snapshot, RULES), snapshot)
+    steps = [s for s in plan.steps if s.device == host.name]
+    assert (steps[0].action.action, steps[0].change.after) == ("host-teaming", "loadbalance_srcid")
+    assert steps[1].change.after["standby"] == ["vmnic3"] and steps[1].change.after["removed"] == []
+    assert _violations(snapshot, plan) == []
+
+
+def test_the_no_channel_lab_keeps_its_spare_uplink_as_standby() -> None:
+    snapshot = load_site([LABS / "ip-hash-unused-no-channel"])
+    plan = build_plan(check_snapshot(snapshot, RULES), snapshot, unsafe=False)
+    assert [(s.action.action, s.stage) for s in plan.steps] == [
+        ("host-teaming", "host"),
+        ("host-active-uplinks", "host"),
+    ]
+    assert plan.steps[1].change.after == {
+        "active": ["vmnic1"],
+        "standby": ["vmnic3"],
+        "failure_detection": "link",
+        "removed": [],
+    }
+
+
+def test_two_vlan_additions_on_one_trunk_are_no_conflict_and_build_on_each_other(tmp_path: Path) -> None:
+    snapshot = load_site([LABS / "vlan-adds-one-trunk"])
+    plan = build_plan(check_snapshot(snapshot, RULES), snapshot)
+    assert plan.conflicts == []
+    nx2 = [s for s in plan.steps if s.device == "nx2"]
+    assert [(s.change.before, s.change.after) for s in nx2] == [
+        (["20"], ["20", "100"]),
+        (["20", "100"], ["20", "100", "110"]),
+    ]
+    write_plan(plan, snapshot, tmp_path)
+    assert "## Conflicts" not in (tmp_path / "PLAN.md").read_text(encoding="utf-8")
+
+
+def test_a_fix_with_a_disruptive_step_is_never_safe() -> None:
+    """MT001 raised the vSwitch MTU (its uplinks reset) as `applicability: safe`."""
+    mt001 = next(r for r in RULES if r.code == "MT001")
+    assert mt001.fix is not None and mt001.fix.applicability == "unsafe"
+    lying = mt001.model_copy(update={"fix": mt001.fix.model_copy(update={"applicability": "safe"})})
+    with pytest.raises(RuleError, match="host-vswitch-mtu is DISRUPTIVE"):
+        check_fix_steps([lying], lambda rule: "rules/MT001.yaml", units())
+    snapshot = load_site([LABS / "jumbo-mismatch"])
+    result = check_snapshot(snapshot, [mt001])
+    for finding in result.findings:
+        finding.applicability = "safe"  # as a stored result from before the rule was corrected says
+    plan = build_plan(result, snapshot, unsafe=False)
+    assert plan.steps == [] and len(plan.held_back) == len(result.findings)
+    plan = build_plan(result, snapshot, unsafe=True)
+    assert {s.applicability for step in plan.steps for s in step.sources} == {"unsafe"}
+
+
+def test_actions_still_load() -> None:
+    try:
+        units()
+    except ActionError as exc:  # pragma: no cover - the message is the diagnosis
+        pytest.fail(str(exc))
+
+
+def test_a_step_equal_to_the_current_state_is_not_planned() -> None:
+    snapshot = site("cisco_nxos")
+    vmk = next(v for v in build_facts(snapshot).vmks if v.object == "esx01/vmk1")
+    from test_fixes import _finding
+
+    result = findings_for(snapshot)
+    result.findings = [_finding("MT003", vmk, [("vmk-mtu", "vmk", {"mtu": 1500})])]
+    plan = build_plan(result, snapshot)
+    assert plan.steps == []
+    assert [m.reason for m in plan.unchanged] == ["already as wanted once the steps before it run"]
+
+
+def test_powercli_never_looks_a_name_up_as_a_pattern() -> None:
+    """`-Name 'vSwitch1*'` matches vSwitch10-19 too; the scripts filter with -ceq instead."""
+    snapshot = load_site([LABS / "demo"])
+    host = snapshot.esxi_hosts[0]
+    host.vswitches[0].name = "vSwitch1*"
+    for pg in host.portgroups:
+        if pg.vswitch == "vSwitch1":
+            pg.vswitch = "vSwitch1*"
+    plan = build_plan(check_snapshot(snapshot, RULES), snapshot)
+    assert one_object(plan, snapshot) == []
+    problems = [v for v in one_object(_with_name_lookup(plan), snapshot) if "wildcard" in v.message]
+    assert problems, "the checker must see a -Name lookup"
+
+
+def _with_name_lookup(plan: Plan) -> Plan:
+    """The plan with one action's PowerCLI text as it was before (a `-Name` lookup), for the checker's test."""
+    broken = copy.deepcopy(plan)
+    for step in broken.steps:
+        text = step.action.platforms.get("powercli")
+        if text is not None:
+            text.change = "Get-VirtualSwitch -VMHost $vmhost -Standard -Name {{ vswitch | ps }}\n"
+            return broken
+    raise AssertionError("no PowerCLI step in the demo plan")
+
+
+def test_a_vmk_only_script_defines_vmhost_and_pings_on_the_vmk_netstack() -> None:
+    snapshot = site("cisco_nxos")
+    vmk = next(v for v in snapshot.esxi_hosts[0].vmks if v.name == "vmk1")
+    vmk.netstack = "vmotion"
+    from test_fixes import _finding
+
+    fact = next(v for v in build_facts(snapshot).vmks if v.object == "esx01/vmk1")
+    result = findings_for(snapshot)
+    result.findings = [_finding("MT003", fact, [("vmk-mtu", "vmk", {"mtu": 9000})])]
+    plan = build_plan(result, snapshot)
+    assert one_object(plan, snapshot) == []
+    from hostlint.fixes.render import render
+
+    step = plan.steps[0]
+    assert "vmkping -S vmotion " in render(step, "esxcli", "verify")
+    assert "netstack = 'vmotion'" in render(step, "powercli", "verify")
+
+
+def test_plan_set_beyond_the_esxi_limit_is_refused_naming_it() -> None:
+    snapshot = load_site([LABS / "demo"])
+    facts = build_facts(snapshot)
+    with pytest.raises(ChangeError, match="above the ESXi maximum of 9000"):
+        resolve(parse_set("esx01*/vmk1.mtu=9216"), facts)
+    assert resolve(parse_set("esx01*/vmk1.mtu=9000"), facts)
+
+
+def test_no_fix_writes_an_esxi_mtu_beyond_9000() -> None:
+    snapshot = site("cisco_nxos")
+    from test_fixes import _finding
+
+    fact = next(v for v in build_facts(snapshot).vmks if v.object == "esx01/vmk1")
+    result = findings_for(snapshot)
+    result.findings = [_finding("MT003", fact, [("vmk-mtu", "vmk", {"mtu": 9216})])]
+    plan = build_plan(result, snapshot)
+    assert plan.steps == []
+    assert [m.reason for m in plan.manual] == ["esx01/vmk1: MTU 9216 is above the ESXi maximum of 9000"]
+
+
+@pytest.mark.parametrize("names", [("esx_01", "esx:01"), ("esx_01.corp.example", "esx:01.corp.example")])
+def test_two_devices_never_share_a_script_file(names: tuple[str, str], tmp_path: Path) -> None:
+    """Both hosts have the same fixes: every file of each is written, none overwritten."""
+    snapshot = site("cisco_nxos")
+    twin = snapshot.esxi_hosts[0].model_copy(deep=True)
+    snapshot.esxi_hosts[0].name, twin.name = names
+    snapshot.esxi_hosts.append(twin)
+    plan = build_plan(check_snapshot(snapshot, RULES), snapshot)
+    assert files_owned(plan) == []
+    written = write_plan(plan, snapshot, tmp_path)
+    host_files = [p for p in written if p.name.startswith("esx")]
+    assert len(host_files) == len({p.name for p in host_files}) == 2 * 2 * 3  # 2 hosts x change/rollback x 3
+
+
+def test_a_host_named_like_a_rollback_file_gets_its_own_files() -> None:
+    assert script_name("esx01.rollback", "esxcli") != script_name("esx01", "esxcli", rollback=True)
+    assert script_name("esx01.rollback", "powercli") != script_name("esx01", "powercli", rollback=True)
+
+
+@pytest.mark.parametrize("planted", [".hostlint-fix.json.partial", "PLAN.md", "sw1.cisco_nxos.txt"])
+def test_no_write_follows_a_symlink_in_the_fix_folder(planted: str, tmp_path: Path) -> None:
+    target = tmp_path / "elsewhere.txt"
+    target.write_text("not hostlint's\n", encoding="utf-8")
+    folder = tmp_path / "fix"
+    folder.mkdir()
+    (folder / planted).symlink_to(target)
+    snapshot = site("cisco_nxos")
+    write_plan(build_plan(findings_for(snapshot), snapshot), snapshot, folder, force=True)
+    assert target.read_text(encoding="utf-8") == "not hostlint's\n"
+    assert not (folder / planted).is_symlink()
+
+
+def test_a_raw_hash_with_an_annotation_is_normalised_not_withheld() -> None:
+    """IOS prints `src-mac (default)`; the rollback writes the hash's own command, never the annotation."""
+    snapshot = load_site([LABS / "ip-hash-wrong-hash"])
+    for switch in snapshot.switches:
+        assert switch.load_balance is not None and switch.load_balance.raw is not None
+        switch.load_balance.raw += " (default)"
+    plan = build_plan(check_snapshot(snapshot, RULES), snapshot)
+    assert plan.withheld == []
+    assert [(s.action.action, s.change.before) for s in plan.steps] == [("switch-hash", "src-dst-mac")]
+
+
+def test_violations_name_their_invariant() -> None:
+    assert str(Violation(3, 4, "removes vmnic3")) == "invariant 3: step 4: removes vmnic3"
+
+
+def _split_team(vlans_known: bool) -> Plan:
+    """vSwitch1's two ports in two static channels (Po5, Po6) on one IOS switch: IP hash needs one."""
+    from test_fixes import _finding
+
+    from hostlint.snapshot.switch import PortChannel
+
+    snapshot = site("cisco_ios")
+    switch = snapshot.switches[0]
+    for number, port_name in ((5, "TenGigabitEthernet1/0/11"), (6, "TenGigabitEthernet1/0/12")):
+        port = next(p for p in switch.ports if p.name == port_name)
+        port.port_channel, port.member_state = f"Port-channel{number}", "bundled"
+        switch.port_channels.append(
+            PortChannel(
+                name=f"Port-channel{number}",
+                mode="static",
+                switchport="trunk",
+                native_vlan=1,
+                allowed_vlans=[(10, 10), (20, 30)] if vlans_known or number == 5 else None,
+                members=[port_name],
+                mtu=1500,
+                status="up",
+            )
+        )
+    team = next(t for t in build_facts(snapshot).teams if t.object == "esx01/vSwitch1")
+    result = findings_for(snapshot)
+    result.findings = [_finding("LG001", team, [("switch-static-port-channel", "switch", {})])]
+    return build_plan(result, snapshot)
+
+
+def test_a_member_moves_between_channels_only_with_both_vlans_known_and_the_emptied_one_is_named() -> None:
+    plan = _split_team(vlans_known=True)
+    [step] = [s for s in plan.steps if s.action.action == "switch-static-port-channel"]
+    assert step.change.values["number"] == 5
+    assert "Port-channel6 is left without members" in " ".join(step.change.notes)
+    plan = _split_team(vlans_known=False)
+    assert not [s for s in plan.steps if s.action.action == "switch-static-port-channel"]
+    assert "Port-channel6: its VLANs were not collected" in plan.manual[0].reason
