@@ -25,7 +25,18 @@ from hostlint.snapshot import Snapshot, load_site
 from hostlint.snapshot.switch import PortChannel, Switch, SwitchPort
 
 ROOT = Path(__file__).resolve().parent.parent
-LABS = sorted(p.name for p in (ROOT / "fixtures" / "labs").iterdir() if (p / "switches.json").is_file())
+# Labs whose switch plan the emulators show to be wrong; strict, so fixing one fails here until listed off.
+KNOWN_BAD = {
+    # issue 26, invariant 4: hostlint does not keep a channel's own configuration lines, so removing
+    # Port-Channel11 and rolling back re-creates it without `port-channel lacp fallback individual`.
+    "lacp-fallback": "the rollback of removing Port-Channel11 does not restore `lacp fallback individual`",
+}
+LABS = [
+    pytest.param(name, marks=pytest.mark.xfail(strict=True, raises=AssertionError, reason=KNOWN_BAD[name]))
+    if name in KNOWN_BAD
+    else name
+    for name in sorted(p.name for p in (ROOT / "fixtures" / "labs").iterdir() if (p / "switches.json").is_file())
+]
 PLATFORMS = sorted(SESSIONS)
 
 
@@ -107,9 +118,10 @@ def rehearse(result: CheckResult, snapshot: Snapshot, tmp_path: Path) -> int:
     """Paste each switch's change then rollback script; returns the number of switches rehearsed."""
     scripts = _scripts(result, snapshot, tmp_path)
     for name, (change, rollback, switch) in scripts.items():
-        original = made_whole(switch)
-        state = original.model_copy(deep=True)
+        state = made_whole(switch)
         session = SESSIONS[switch.platform](state, lacp_partners(snapshot, switch))
+        # The switch as the session holds it (EOS derives each port's L2 MTU from its frame and mode).
+        original = state.model_copy(deep=True)
         assert paste(session, change) == [], f"{name}: change refused"
         assert session.mode == "exec", f"{name}: change script leaves configuration mode open"
         assert state != original or "! REVIEW" in change, f"{name}: the change changed nothing"

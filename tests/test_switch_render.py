@@ -279,6 +279,17 @@ def _states_drawn(draw) -> Switch:
     for port in ports:
         if port.port_channel:
             port.mode = "trunk"
+    if platform == "arista_eos":
+        # A member's own switchport lines are the default (an access port in VLAN 1: EOS keeps them for LACP
+        # fallback); bundled, its channel's trunk carries its frames. EOS bridges up to its L2 MTU, the
+        # platform maximum (a 9214-byte frame): as the largest IP packet, less the Ethernet header and, on
+        # a trunk, the 802.1Q tag.
+        for port in ports:
+            if port.port_channel:
+                port.mode, port.access_vlan = "access", 1
+        for item in (*ports, *channels):
+            tagged = item.switchport == "trunk" if isinstance(item, PortChannel) else item.mode == "trunk"
+            item.l2_mtu = 9214 - 14 - (4 if tagged or getattr(item, "port_channel", None) else 0)
     balance = draw(st.sampled_from(_HASHES[platform]))
     return Switch(
         name="gen-sw1",

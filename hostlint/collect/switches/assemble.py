@@ -118,6 +118,11 @@ def _l2_mtu(name: str, config: Record, mode: PortMode | None, context: _Context)
     return min(frame or family.l2_default_frame, family.l2_default_frame) - family.l2_header - tag
 
 
+def _members_mode(members: list[str], ports: list[SwitchPort]) -> PortMode | None:
+    modes = [port.mode for port in ports if port.name in members and port.mode is not None]
+    return modes[0] if modes else None
+
+
 def _lldp_table(context: _Context) -> list[tuple[str, str, str]]:
     """IOS `show lldp neighbors` rows as (device id as shown, local port, port id).
 
@@ -327,7 +332,14 @@ def _port(
         speed_mbps=speed,
         duplex=duplex,
         mtu=mtu,
-        l2_mtu=_l2_mtu(name, {**channel_config, **port_config}, _mode(channel_config) or mode, context),
+        # Frames are tagged by the switchport mode that governs the port: its channel's, unless it runs on its
+        # own (LACP fallback individual: its own configuration applies).
+        l2_mtu=_l2_mtu(
+            name,
+            {**channel_config, **port_config},
+            mode if member_of and member_of[1] == "individual" else _mode(channel_config) or mode,
+            context,
+        ),
         port_channel=channel_name,
         member_state=member_of[1] if member_of and member_of[0] == channel_name else None,
         neighbours=neighbours.get(name, []),
@@ -470,7 +482,8 @@ def _channels(
                 **_vlan_facts(name, config, context, vlan_ids),
                 members=members,
                 mtu=mtu,
-                l2_mtu=_l2_mtu(name, config, _mode(config), context),
+                # A channel without switchport lines of its own tags as its members do.
+                l2_mtu=_l2_mtu(name, config, _mode(config) or _members_mode(members, ports), context),
                 status=_channel_status(own, summary.get(name, {})),
                 load_balance=None,
                 multichassis_id=context.read("config", f"{name} multichassis id", partial(_int, mc_id))

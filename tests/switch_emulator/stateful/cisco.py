@@ -352,6 +352,18 @@ class EosSession(CiscoLikeSession):
     vlans_follow_channel = False
     compatibility = ()
 
+    def __init__(self, state: Switch, lacp_partners: frozenset[str]) -> None:
+        super().__init__(state, lacp_partners)
+        # Each interface's configured `l2 mtu` frame, where below the platform maximum (EOS_L2_DEFAULT).
+        self.l2_frames: dict[str, int] = {}
+        for item in (*state.ports, *state.port_channels):
+            mode = self._tagging_mode(item)
+            if item.l2_mtu is not None and mode != "routed":
+                frame = item.l2_mtu + 14 + (4 if mode == "trunk" else 0)
+                if frame < EOS_L2_DEFAULT:
+                    self.l2_frames[names.interface_key(item.name)] = frame
+        self._derive_l2()
+
     def exec_rules(self) -> list[Rule]:
         return [
             Rule("configure [terminal]", self.configure, "EOS Command-Line Interface: configure"),
@@ -422,19 +434,45 @@ class EosSession(CiscoLikeSession):
         return Target()
 
     def set_l2_mtu(self, frame: int | None) -> str:
-        """The L2 MTU, held as the largest IP packet a bridged frame carries (hostlint's `l2_mtu`);
-        a Port-Channel's applies to its members."""
-        size = min(EOS_L2_DEFAULT if frame is None else frame, EOS_L2_DEFAULT)
-        items: list[SwitchPort | PortChannel] = []
+        """`l2 mtu FRAME` (or `no l2 mtu`: the platform maximum) on the targets; a Port-Channel's applies to
+        its members. The L2 MTU is held as the largest IP packet a bridged frame carries (hostlint's
+        `l2_mtu`), which depends on the switchport mode too: `_derive_l2` keeps it in step."""
         for target in self.targets:
+            items: list[SwitchPort | PortChannel] = []
             if target.port is not None:
                 items.append(target.port)
             elif target.channel is not None and (channel := self.channel(target.channel)) is not None:
                 items += [channel, *(p for p in self.state.ports if p.name in channel.members)]
-        for item in items:
-            mode = item.switchport if isinstance(item, PortChannel) else item.mode
-            item.l2_mtu = None if mode == "routed" else size - 14 - (4 if mode == "trunk" else 0)
+            for item in items:
+                key = names.interface_key(item.name)
+                if frame is None or frame >= EOS_L2_DEFAULT:
+                    self.l2_frames.pop(key, None)
+                else:
+                    self.l2_frames[key] = frame
+        self._derive_l2()
         return ""
+
+    def execute(self, line: str) -> str:
+        answer = super().execute(line)
+        self._derive_l2()
+        return answer
+
+    def _derive_l2(self) -> None:
+        for item in (*self.state.ports, *self.state.port_channels):
+            mode = self._tagging_mode(item)
+            frame = self.l2_frames.get(names.interface_key(item.name), EOS_L2_DEFAULT)
+            item.l2_mtu = None if mode == "routed" else frame - 14 - (4 if mode == "trunk" else 0)
+
+    def _tagging_mode(self, item: SwitchPort | PortChannel) -> str | None:
+        """The switchport mode that decides whether its frames carry a tag, as the collector reads it: a
+        channel's own, else its members'; a member's channel's, unless it runs individually (LACP fallback)."""
+        if isinstance(item, PortChannel):
+            members = [p.mode for p in self.state.ports if p.name in item.members and p.mode is not None]
+            return item.switchport or next(iter(members), None)
+        channel = self.channel(item.port_channel) if item.port_channel else None
+        if channel is None or item.member_state == "individual":
+            return item.mode
+        return channel.switchport or item.mode
 
     def eos_speed(self, keyword: str) -> str:
         duplex = "half" if "half" in keyword else ("full" if "full" in keyword else None)

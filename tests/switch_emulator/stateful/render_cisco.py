@@ -168,7 +168,9 @@ def _interface_block(platform: str, state: Switch, item: SwitchPort | PortChanne
         lines += _vlan_lines(item.switchport, item.access_vlan, item.native_vlan, item.allowed_vlans)
         if item.mtu is not None and item.mtu != 1500:
             lines.append(f"mtu {item.mtu}")
-        lines += _l2_mtu_lines(platform, item, item.switchport)
+        # The collector reads a member's frame with the channel's switchport mode, else the member's own.
+        member_modes = [p.mode for p in state.ports if p.mode and _channel_of(state, p) is item]
+        lines += _l2_mtu_lines(platform, item, item.switchport or next(iter(member_modes), None))
         if link_channel is not None and link_channel.name == item.name:
             lines.append("vpc peer-link" if platform == "cisco_nxos" else "switchport trunk group mlagpeer")
         elif item.multichassis_id is not None:
@@ -181,7 +183,8 @@ def _interface_block(platform: str, state: Switch, item: SwitchPort | PortChanne
         lines.append(f"mtu {item.mtu}")
     channel_of = _channel_of(state, item)
     if channel_of is None or channel_of.l2_mtu != item.l2_mtu:
-        lines += _l2_mtu_lines(platform, item, item.mode)
+        individual = channel_of is None or item.member_state == "individual"
+        lines += _l2_mtu_lines(platform, item, item.mode if individual else channel_of.switchport or item.mode)
     lines += vlan_lines
     if platform != "arista_eos" and item.mtu is not None and item.mtu != 1500:
         lines.append(f"mtu {item.mtu}")
