@@ -73,14 +73,17 @@ import yaml
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from hostlint import names  # noqa: E402
-from hostlint.collect.switches import normalise  # noqa: E402
-from hostlint.collect.switches.assemble import build_switch  # noqa: E402
-from hostlint.collect.switches.inventory import Device  # noqa: E402
-from hostlint.collect.switches.kinds import is_channel, is_port  # noqa: E402
-from hostlint.collect.switches.parse import Parsed, parse_output  # noqa: E402
-from hostlint.collect.switches.platforms import CommandSpec, load_platform  # noqa: E402
-from hostlint.snapshot.switch import Switch  # noqa: E402
+try:
+    from hostlint import names
+    from hostlint.collect.switches import normalise
+    from hostlint.collect.switches.assemble import build_switch
+    from hostlint.collect.switches.inventory import Device
+    from hostlint.collect.switches.kinds import is_channel, is_port
+    from hostlint.collect.switches.parse import Parsed, parse_output
+    from hostlint.collect.switches.platforms import CommandSpec, load_platform
+    from hostlint.snapshot.switch import Switch
+except ModuleNotFoundError as missing:  # run from a checkout by a Python without hostlint's dependencies
+    sys.exit(f"bench/parsers.py: {missing.name} is not installed: run `pip install -e .` in this checkout first")
 
 TARGET_ACCURACY = 99.5
 

@@ -13,6 +13,7 @@ import json
 import os
 import shutil
 import subprocess
+import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -253,3 +254,14 @@ def test_a_spent_budget_leaves_the_rest_not_sent(vcsim_binary, estate, tmp_path)
     assert "budget of 1 s was spent" in (not_sent[0].error or "")
     # The probes in flight when the budget ran out finish (a few seconds); nothing new starts.
     assert elapsed < 20
+
+
+def test_an_output_file_in_a_missing_folder_is_refused_before_anything_is_read(tmp_path):
+    missing = tmp_path / "no-such-folder" / "probed.json"
+    done = subprocess.run(
+        [sys.executable, "-c", "from hostlint.cli.main import main; main()", "probe", str(tmp_path / "x.json"),
+         "--dry-run", "-o", str(missing)],
+        capture_output=True, text=True, check=False,
+    )  # fmt: skip
+    assert done.returncode == Exit.USAGE
+    assert done.stderr.strip().splitlines() == [f"Error: -o {missing}: {missing.parent} does not exist"]

@@ -39,6 +39,17 @@ def output_option(command: CommandT) -> CommandT:
     )(command)
 
 
+def optional_output_option(help_text: str) -> Callable[[CommandT], CommandT]:
+    """`-o FILE` for a command that writes a snapshot only when asked, checked as `output_option`'s."""
+    return click.option(
+        "--output",
+        "-o",
+        type=click.Path(dir_okay=False, path_type=Path),
+        callback=_writable_place,
+        help=help_text,
+    )
+
+
 def write_snapshot(snapshot: Snapshot, path: Path, exclude_none: bool = False) -> None:
     """Write the snapshot; a failure is one line (ClickException, exit 2), not a traceback."""
     text = snapshot.model_dump_json(indent=1, exclude_none=exclude_none) + "\n"

@@ -16,6 +16,7 @@ import click
 from hostlint.cli.collect_vsphere_cmd import login_options, timeout_option
 from hostlint.cli.exit import Exit
 from hostlint.cli.host_keys import KnownHostsError, host_key_options, host_key_policy
+from hostlint.cli.output import optional_output_option, write_snapshot
 from hostlint.collect.hostkeys import HostKeyPolicy
 from hostlint.collect.probe.pairs import Pair
 from hostlint.snapshot import Snapshot, SnapshotError, load_site
@@ -77,12 +78,7 @@ def _line(probe: Probe) -> str:
     metavar="SECONDS",
     help="Time for the whole run; probes not started by then are recorded as not sent.",
 )
-@click.option(
-    "--output",
-    "-o",
-    type=click.Path(dir_okay=False, path_type=Path),
-    help="Write the snapshot with the probes' evidence (`probes`) here, for `hostlint check`.",
-)
+@optional_output_option("Write the snapshot with the probes' evidence (`probes`) here, for `hostlint check`.")
 def probe(
     snapshots: tuple[Path, ...],
     server: str | None,
@@ -113,8 +109,6 @@ def probe(
     """
     from hostlint.collect.probe.pairs import choose
 
-    if output is not None and not output.parent.is_dir():
-        raise click.UsageError(f"-o {output}: {output.parent} is not a folder")
     try:
         site = load_site(list(snapshots))
     except SnapshotError as exc:
@@ -221,9 +215,5 @@ def _ssh_sender(pairs: list[Pair], ssh: _Ssh, limits: Limits, stack: ExitStack) 
 
 
 def _write(site: Snapshot, probes: list[Probe], output: Path) -> None:
-    evidence = site.model_copy(update={"probes": [*site.probes, *probes]})
-    try:
-        output.write_text(evidence.model_dump_json(indent=1) + "\n", encoding="utf-8")
-    except OSError as exc:
-        raise click.ClickException(f"-o {output}: cannot write: {exc.strerror or exc}") from exc
+    write_snapshot(site.model_copy(update={"probes": [*site.probes, *probes]}), output)
     _say(f"wrote {output}")
