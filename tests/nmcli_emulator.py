@@ -1,21 +1,23 @@
 #!/usr/bin/env python3
 """An nmcli emulator for rehearsing hostlint's nmcli fix scripts: installed as `nmcli` on PATH in a test.
 
-Why an emulator and not NetworkManager itself: the only NetworkManager change hostlint writes is a
-bond's mode (rules/fixes/bond-mode.yaml), and `nmcli connection up` of a bond needs the kernel's
-bonding driver, which the test machines' kernel does not have (`ip link add ... type bond`:
-"Unknown device type"). NetworkManager would accept the profile change and then fail the activation.
+Why an emulator and not NetworkManager itself: the NetworkManager changes hostlint writes are a
+bond's mode (bond-mode) and the MTU of a guest's host path (host-path-mtu), and `nmcli connection
+up` of a bond needs the kernel's bonding driver, which the test machines' kernel does not have
+(`ip link add ... type bond`: "Unknown device type"). NetworkManager would accept the profile
+change and then fail the activation.
 
 State: the JSON file named by NMCLI_EMULATOR_STATE::
 
     {"connections": [{"id": "bond0", "uuid": "...", "type": "bond", "interface-name": "bond0",
-                      "bond.options": {"mode": "balance-xor", "miimon": "100", ...}}],
+                      "bond.options": {"mode": "balance-xor", "miimon": "100", ...}, "mtu": 0}],
      "devices": [{"device": "bond0", "type": "bond", "connection": "bond0",
-                  "applied": {"mode": "balance-xor", ...}}]}
+                  "applied": {"mode": "balance-xor", ...}, "mtu": 1500}]}
 
 `connection modify` changes a profile only; `connection up` copies the profile's options onto its
-device ("applied"), as NetworkManager re-creates the bond on activation. Every accepted command is
-appended to STATE.log (one JSON argv a line).
+device ("applied"), as NetworkManager re-creates the bond on activation, and its MTU where the profile
+sets one (0: "auto", the device keeps its own); `device reapply` puts the profile's MTU on the running
+device without re-activating it. Every accepted command is appended to STATE.log (one JSON argv a line).
 
 Grammar, written from the manual pages of NetworkManager 1.42 (Debian 12):
 
@@ -28,7 +30,11 @@ Grammar, written from the manual pages of NetworkManager 1.42 (Debian 12):
   `connection modify [--temporary] [id | uuid | path] ID {option value | [+|-]setting.property
   value}...` ("bond.options" replaces the whole dictionary; `+bond.options` adds to it).
 - nmcli(1), DEVICE MANAGEMENT COMMANDS: `device show [ifname]`, fields GENERAL.DEVICE,
-  GENERAL.TYPE, GENERAL.CONNECTION, GENERAL.STATE.
+  GENERAL.TYPE, GENERAL.MTU, GENERAL.CONNECTION, GENERAL.STATE; `device reapply ifname` ("attempts
+  to update device with changes to the currently active connection made since it was last
+  applied"; only the MTU is emulated).
+- nm-settings-nmcli(5), "802-3-ethernet setting" (alias `ethernet`): `mtu`, an integer, 0 meaning
+  automatic (shown `auto`); bond, bridge and VLAN profiles carry the setting too (their MTU).
 - nm-settings-nmcli(5), "bond setting": `bond.options`, a dictionary written `key=value,key=value`;
   the option names NetworkManager knows are libnm's NM_SETTING_BOND_OPTION_* (NMSettingBond), each
   value checked the way the kernel's bonding driver reads it (Documentation/networking/bonding.rst):
@@ -140,9 +146,25 @@ COMMANDS = {
         "checkpoint",
     ),
 }
-EMULATED = {("connection", "show"), ("connection", "modify"), ("connection", "up"), ("device", "show")}
-CONNECTION_FIELDS = ("connection.id", "connection.uuid", "connection.type", "connection.interface-name", "bond.options")
-DEVICE_FIELDS = ("GENERAL.DEVICE", "GENERAL.TYPE", "GENERAL.CONNECTION", "GENERAL.STATE")
+EMULATED = {
+    ("connection", "show"),
+    ("connection", "modify"),
+    ("connection", "up"),
+    ("device", "show"),
+    ("device", "reapply"),
+}
+CONNECTION_FIELDS = (
+    "connection.id",
+    "connection.uuid",
+    "connection.type",
+    "connection.interface-name",
+    "bond.options",
+    "802-3-ethernet.mtu",
+)
+DEVICE_FIELDS = ("GENERAL.DEVICE", "GENERAL.TYPE", "GENERAL.MTU", "GENERAL.CONNECTION", "GENERAL.STATE")
+# Profile types that carry the 802-3-ethernet setting, whose `mtu` is their device's MTU.
+WIRED_TYPES = ("ethernet", "bond", "bridge", "vlan")
+MTU_PROPERTIES = ("802-3-ethernet.mtu", "ethernet.mtu")
 
 
 class NmcliError(Exception):
@@ -236,6 +258,8 @@ def _fields(fields: str | None, known: tuple[str, ...]) -> list[str]:
 def _connection_value(con: dict, field: str) -> str:
     if field == "bond.options":
         return _options_text(con.get("bond.options", {})) if con["type"] == "bond" else ""
+    if field == "802-3-ethernet.mtu":
+        return str(con.get("mtu") or "auto") if con["type"] in WIRED_TYPES else ""
     return str(con.get(field.split(".", 1)[1], ""))
 
 
@@ -243,6 +267,7 @@ def _device_value(state: dict, dev: dict, field: str) -> str:
     return {
         "GENERAL.DEVICE": dev["device"],
         "GENERAL.TYPE": dev["type"],
+        "GENERAL.MTU": str(dev.get("mtu", "")),
         "GENERAL.CONNECTION": dev.get("connection") or "",
         "GENERAL.STATE": "100 (connected)" if dev.get("connection") else "30 (disconnected)",
     }[field]
@@ -275,10 +300,19 @@ def run(state: dict, argv: list[str]) -> list[str]:
         raise NmcliError(f"'nmcli {obj} {command}' is not part of what hostlint's scripts run (emulator)", 2)
     if obj == "device":
         if not argv:
-            raise NmcliError("the emulator answers 'device show IFNAME' only")
+            raise NmcliError(f"the emulator answers 'device {command} IFNAME' only")
         dev = _device(state, argv.pop(0))
         if argv:
             raise NmcliError(f"invalid extra argument '{argv[0]}'.")
+        if command == "reapply":
+            con = next((c for c in state["connections"] if c["id"] == dev.get("connection")), None)
+            if con is None:
+                raise NmcliError(
+                    f"Reapplying connection to device '{dev['device']}' failed: device is not activated.", 10
+                )
+            if con.get("mtu"):
+                dev["mtu"] = con["mtu"]
+            return [f"Connection successfully reapplied to device '{dev['device']}'."]
         return _show([(f, _device_value(state, dev, f)) for f in _fields(fields, DEVICE_FIELDS)], terse)
     if command == "show":
         if argv and argv[0] == "--active":
@@ -297,6 +331,8 @@ def run(state: dict, argv: list[str]) -> list[str]:
         dev["connection"] = con["id"]
         if con["type"] == "bond":
             dev["applied"] = dict(con["bond.options"])
+        if con.get("mtu"):
+            dev["mtu"] = con["mtu"]
         return [
             "Connection successfully activated (D-Bus active path: /org/freedesktop/NetworkManager/ActiveConnection/1)"
         ]
@@ -311,8 +347,17 @@ def run(state: dict, argv: list[str]) -> list[str]:
         prop, value = argv.pop(0), argv.pop(0)
         sign = prop[0] if prop[:1] in "+-" else ""
         name = prop.lstrip("+-")
+        if name in MTU_PROPERTIES and con["type"] in WIRED_TYPES and not sign:
+            if value != "auto" and not (value.isdigit() and int(value) <= 0xFFFFFFFF):
+                raise NmcliError(
+                    f"failed to modify 802-3-ethernet.mtu: '{value}' is not a valid number (or out of range)"
+                )
+            changed["mtu"] = 0 if value == "auto" else int(value)
+            continue
         if name != "bond.options" or con["type"] != "bond":
-            raise NmcliError(f"invalid property '{name}': not one of the emulated properties (bond.options)")
+            raise NmcliError(
+                f"invalid property '{name}': not one of the emulated properties (bond.options, 802-3-ethernet.mtu)"
+            )
         options = parse_bond_options(value)
         current = dict(changed.get("bond.options", {}))
         if sign == "+":

@@ -7,6 +7,11 @@ vSwitch and switch MTU (up to the platform's limit), whether its ports form a st
 channel (all of them, some of them, or none), the trunk's VLANs, a vmk on it (MTU, netstack) and
 a port group VLAN. The switch's hash is any the platform may print. Names come from the
 platform's own interface grammar, so every generated site is one hostlint can collect.
+
+Half the sites add a KVM host: a bridge on one NIC or on an active-backup bond of two, each NIC on
+an access port of the switch, with one guest on the bridge. Drawn: the NICs', bond's and bridge's
+MTUs, the largest MTU the NICs' driver accepts (or not read), the switch ports' figure (EOS `l2
+mtu` given or left out, so which figure limits the port is known or not) and the guest's MTU.
 """
 
 from __future__ import annotations
@@ -19,6 +24,15 @@ from hostlint import platforms as registry
 from hostlint.snapshot import Snapshot
 from hostlint.snapshot.common import Neighbour
 from hostlint.snapshot.esxi import EsxiHost, PhysicalNic, PortGroup, StandardVSwitch, Teaming, Vmk
+from hostlint.snapshot.kvm import (
+    Bond,
+    BondMember,
+    Bridge,
+    DomainInterface,
+    KvmHost,
+    LibvirtDomain,
+    LinuxInterface,
+)
 from hostlint.snapshot.switch import LoadBalance, MultiChassis, PortChannel, Switch, SwitchPort
 
 PORT = {
@@ -152,6 +166,60 @@ def _build_team(
 
 
 @st.composite
+def kvm_hosts(draw: st.DrawFn, platform: str, ports: _Ports) -> KvmHost:
+    """A KVM host whose guest's MTU may be above its host path, with the switch carrying it or not."""
+    bonded = draw(st.booleans())
+    nics = ["eno1", "eno2"] if bonded else ["eno1"]
+    port_mtu = draw(st.sampled_from([1500, 9000, registry.switch(platform).jumbo]))
+    # EOS bridges up to its `l2 mtu`; without one the figure that limits the port is not known.
+    l2_mtu = port_mtu if platform == "arista_eos" and draw(st.booleans()) else None
+    max_mtu = draw(st.sampled_from([None, 1500, 9000, 9216]))
+    nic_mtu = draw(st.sampled_from([1500, 9000]))
+    upper = "bond0" if bonded else "eno1"
+    interfaces = []
+    for nic in nics:
+        port_name = PORT[platform].format(ports.next_port[0])
+        ports.next_port[0] += 1
+        ports.ports[0].append(
+            SwitchPort(name=port_name, status="up", mode="access", access_vlan=30, mtu=port_mtu, l2_mtu=l2_mtu)
+        )
+        interfaces.append(
+            LinuxInterface(
+                name=nic,
+                mtu=min(nic_mtu, max_mtu or nic_mtu),
+                max_mtu=max_mtu,
+                operstate="up",
+                speed_mbps=10000,
+                duplex="full",
+                master="bond0" if bonded else "br0",
+                neighbour=Neighbour(protocol="lldp", device_id="sw1", port_id=port_name),
+            )
+        )
+    if bonded:
+        interfaces.append(
+            LinuxInterface(name="bond0", kind="bond", mtu=interfaces[0].mtu, operstate="up", master="br0")
+        )
+    interfaces.append(
+        LinuxInterface(name="br0", kind="bridge", mtu=draw(st.sampled_from([1500, 9000])), operstate="up")
+    )
+    bonds = []
+    if bonded:
+        members = [BondMember(name=n, link_up=True, speed_mbps=10000, duplex="full") for n in nics]
+        bonds.append(Bond(name="bond0", mode="active-backup", miimon=100, members=members))
+    guest = DomainInterface(
+        mac="52:54:00:00:00:01", model="virtio", source="br0", mtu=draw(st.sampled_from([None, 1500, 9000, 9000]))
+    )
+    return KvmHost(
+        name="kvm01",
+        interfaces=interfaces,
+        bonds=bonds,
+        bridges=[Bridge(name="br0", members=[upper])],
+        domains=[LibvirtDomain(name="vm01", interfaces=[guest])],
+        vhost_net=True,
+    )
+
+
+@st.composite
 def sites(draw: st.DrawFn) -> Snapshot:
     platform = draw(st.sampled_from(sorted(PORT)))
     paired = platform in PAIR and draw(st.booleans())
@@ -181,6 +249,7 @@ def sites(draw: st.DrawFn) -> Snapshot:
         hosts.append(
             EsxiHost(name=host, vcenter="vc01", vswitches=vswitches, portgroups=portgroups, vmks=vmks, pnics=pnics)
         )
+    kvm = [draw(kvm_hosts(platform, ports))] if draw(st.booleans()) else []
     hash_name = draw(st.sampled_from(HASHES))
     switches = []
     for side in (0, 1) if paired else (0,):
@@ -198,4 +267,4 @@ def sites(draw: st.DrawFn) -> Snapshot:
                 else None,
             )
         )
-    return Snapshot(source="test:generated", esxi_hosts=hosts, switches=switches)
+    return Snapshot(source="test:generated", esxi_hosts=hosts, kvm_hosts=kvm, switches=switches)

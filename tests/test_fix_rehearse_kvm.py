@@ -82,7 +82,8 @@ def _install(tmp_path: Path) -> dict[str, str]:
 
 
 def nm_state(host: KvmHost) -> dict:
-    """A connection profile per bond (id and interface name the bond's), a device per interface."""
+    """A connection profile per bond (id and interface name the bond's) and per NIC, bridge and VLAN
+    (MTU `auto`: the device keeps its own), a device per interface at its MTU."""
     connections = []
     for bond in host.bonds:
         options = {"mode": bond.mode}
@@ -101,13 +102,29 @@ def nm_state(host: KvmHost) -> dict:
                 "bond.options": options,
             }
         )
-    kinds = {"physical": "ethernet", "bond": "bond", "bridge": "bridge", "tap": "tun", "veth": "veth"}
+    kinds = {"physical": "ethernet", "bond": "bond", "bridge": "bridge", "vlan": "vlan", "tap": "tun", "veth": "veth"}
+    for interface in host.interfaces:
+        if interface.kind in ("physical", "bridge", "vlan"):
+            connections.append(
+                {
+                    "id": interface.name,
+                    "uuid": f"00000000-0000-4000-8000-{len(connections):012d}",
+                    "type": kinds[interface.kind],
+                    "interface-name": interface.name,
+                }
+            )
+    for connection in connections:
+        connection["mtu"] = 0
+    managed = {c["id"] for c in connections}
     devices = [
         {
             "device": i.name,
             "type": kinds.get(i.kind or "", i.kind or "unknown"),
-            "connection": i.name if i.kind == "bond" else None,
-            "applied": next((dict(c["bond.options"]) for c in connections if c["id"] == i.name), None),
+            "connection": i.name if i.name in managed else None,
+            "applied": next(
+                (dict(c["bond.options"]) for c in connections if c["id"] == i.name and "bond.options" in c), None
+            ),
+            "mtu": i.mtu,
         }
         for i in host.interfaces
     ]
@@ -116,8 +133,12 @@ def nm_state(host: KvmHost) -> dict:
 
 def fold_nm_state(snapshot: Snapshot, host_name: str, state: dict) -> None:
     """Each bond as the kernel shows it once NetworkManager applied its profile: the options given,
-    the kernel's defaults for the rest (layer2 hash, slow LACP rate), then LACP with the switch."""
+    the kernel's defaults for the rest (layer2 hash, slow LACP rate), then LACP with the switch; each
+    interface at its device's MTU."""
     host = next(h for h in snapshot.kvm_hosts if h.name == host_name)
+    mtus = {d["device"]: d["mtu"] for d in state["devices"]}
+    for interface in host.interfaces:
+        interface.mtu = mtus[interface.name]
     for bond in host.bonds:
         applied = next(d["applied"] for d in state["devices"] if d["device"] == bond.name)
         bond.mode = applied["mode"]
@@ -188,7 +209,9 @@ def _answers_verify(folder: Path, env: dict[str, str], device: str, platform: st
     shown = subprocess.run([SH, "-c", verify[0]], capture_output=True, text=True, timeout=120, env=env)
     assert shown.returncode == 0, f"{verify[0]}: {shown.stderr}"
     if platform == "nmcli":
-        assert shown.stdout.strip() == expect[0], (verify[0], shown.stdout)
+        # Each line the command prints is the expect line in its place (bond options: one; MTUs: one a hop).
+        lines = shown.stdout.strip().splitlines()
+        assert lines == expect[: len(lines)], (verify[0], shown.stdout)
     else:
         # `<mac address='M'/> followed by <mtu size='N'/>` (or `with no <mtu> element`): the lines grep keeps.
         lines = [line.strip() for line in shown.stdout.splitlines()]
@@ -257,13 +280,21 @@ def rehearse(snapshot: Snapshot, tmp_path: Path) -> tuple[Plan, list[str]]:
 def test_kvm_lab_plan_runs_clears_its_findings_and_rolls_back(tmp_path: Path) -> None:
     _, ran = rehearse(load_site([LAB]), tmp_path)
     assert ran == [
-        "virsh kvm01.lab.example 1",
+        "nmcli kvm01.lab.example 2",
         "nmcli kvm01.lab.example 3",
         "undo nmcli kvm01.lab.example 3",
-        "undo virsh kvm01.lab.example 1",
+        "undo nmcli kvm01.lab.example 2",
     ]
     log = [json.loads(line) for line in (tmp_path / "nm.json.log").read_text(encoding="utf-8").splitlines()]
     assert ["connection", "modify", "bond0", "bond.options", "mode=802.3ad,miimon=100,xmit_hash_policy=layer2+3"] in log
+    # db01's path raised where leaf1 carries 9196: NICs first, then the bond, the bridge last; undone in reverse.
+    mtus = [
+        (argv[2], argv[4]) for argv in log if argv[:2] == ["connection", "modify"] and argv[3] == "802-3-ethernet.mtu"
+    ]
+    raised = [("eno1", "9000"), ("eno2", "9000"), ("bond0", "9000"), ("br0", "9000")]
+    assert mtus == [*raised, ("br0", "1500"), ("bond0", "1500"), ("eno2", "1500"), ("eno1", "1500")]
+    reapplied = [argv[2] for argv in log if argv[:2] == ["device", "reapply"]]
+    assert reapplied == ["eno1", "eno2", "bond0", "br0", "br0", "bond0", "eno2", "eno1"]
 
 
 @needs_virsh
@@ -278,8 +309,13 @@ def test_kvm_synthetic_site_plan_runs_and_rolls_back(platform: str, tmp_path: Pa
             for member in bond.members:
                 member.partner_mac = bond.partner_mac
     plan, ran = rehearse(snapshot, tmp_path)
-    assert {r.split()[0] for r in ran} >= {"nmcli", "virsh", "undo"}
     assert any(s.device == "sw1" for s in plan.steps)
+    # MT101: the host path is raised where the switch's figure is read and carries the guest's 9000
+    # (Junos media MTU 9216); lowered in the guest where which figure limits the port is unknown.
+    [mt101] = [s for s in plan.steps if "MT101" in s.codes]
+    raised = platform == "juniper_junos"
+    assert mt101.action.action == ("host-path-mtu" if raised else "guest-nic-mtu")
+    assert {r.split()[0] for r in ran} == ({"nmcli", "undo"} if raised else {"nmcli", "virsh", "undo"})
 
 
 def _tool(env: dict[str, str], *argv: str) -> subprocess.CompletedProcess:
@@ -369,7 +405,9 @@ def test_every_kvm_script_of_the_synthetic_sites_parses(platform: str, tmp_path:
     snapshot = kvm_site(platform)
     write_plan(build_plan(check_snapshot(snapshot, RULES), snapshot, unsafe=True), snapshot, tmp_path)
     scripts = sorted(tmp_path.glob("*.sh"))
-    assert {p.name.split(".")[-2] for p in scripts} == {"nmcli", "iproute2", "virsh"}
+    # Junos's MT101 raises the host path (nmcli, iproute2); the others lower the guest (virsh).
+    host_only = platform == "juniper_junos"
+    assert {p.name.split(".")[-2] for p in scripts} == {"nmcli", "iproute2"} | (set() if host_only else {"virsh"})
     for script in scripts:
         parsed = subprocess.run([SH, "-n", str(script)], capture_output=True, text=True, timeout=30)
         assert parsed.returncode == 0, f"{script.name}: {parsed.stderr}"
@@ -387,10 +425,13 @@ def test_nmcli_step_stops_with_a_reason_when_networkmanager_does_not_run_the_bon
     next(d for d in state["devices"] if d["device"] == "bond0")["connection"] = None
     Path(env["NMCLI_EMULATOR_STATE"]).write_text(json.dumps(state), encoding="utf-8")
     script = tmp_path / "fix" / script_name("kvm01.lab.example", "nmcli")
-    ran = subprocess.run([SH, str(script), "3"], capture_output=True, text=True, timeout=60, env=env)
-    assert ran.returncode == 1
-    assert ran.stderr.strip() == "bond0 has no active NetworkManager connection: use the iproute2 script"
-    assert json.loads(Path(env["NMCLI_EMULATOR_STATE"]).read_text(encoding="utf-8")) == state
+    # Step 2 changes the bond's mode, step 3 the MTU of db01's path (eno1, eno2, bond0, br0): each stops
+    # before its first change, the MTU step too although its first two interfaces have connections.
+    for number in ("2", "3"):
+        ran = subprocess.run([SH, str(script), number], capture_output=True, text=True, timeout=60, env=env)
+        assert ran.returncode == 1
+        assert ran.stderr.strip() == "bond0 has no active NetworkManager connection: use the iproute2 script"
+        assert json.loads(Path(env["NMCLI_EMULATOR_STATE"]).read_text(encoding="utf-8")) == state
 
 
 def _advice_commands(plan_md: str, domain: str) -> str:

@@ -325,7 +325,7 @@ def test_golden_scripts(platform: str, tmp_path: Path) -> None:
 
 
 # Actions for KVM hosts and guests, and the switch side only a KVM bond asks for: tests/test_fixes_kvm.py.
-KVM_ACTIONS = {"bond-mode", "guest-nic-mtu", "guest-nic-model", "switch-channel-mode-lacp"}
+KVM_ACTIONS = {"bond-mode", "guest-nic-mtu", "guest-nic-model", "host-path-mtu", "switch-channel-mode-lacp"}
 
 
 def test_every_action_has_every_platform() -> None:

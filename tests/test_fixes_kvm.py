@@ -222,17 +222,23 @@ def test_lab_plan_steps_platforms_and_order() -> None:
     plan = lab_plan(lab())
     rows = [(s.number, s.stage, s.device, s.action.action, s.change.platforms, s.codes) for s in plan.steps]
     assert rows == [
-        (1, "host-undo", "kvm01.lab.example", "guest-nic-mtu", ("virsh",), ["MT101"]),
-        (2, "switch", "leaf1", "switch-channel-mode-lacp", ("arista_eos",), ["LG101"]),
-        (3, "host", "kvm01.lab.example", "bond-mode", ("nmcli", "iproute2"), ["LG102"]),
+        (1, "switch", "leaf1", "switch-channel-mode-lacp", ("arista_eos",), ["LG101"]),
+        (2, "host", "kvm01.lab.example", "bond-mode", ("nmcli", "iproute2"), ["LG102"]),
+        (3, "host", "kvm01.lab.example", "host-path-mtu", ("nmcli", "iproute2"), ["MT101"]),
     ]
     # LG102 is fixed on one side only: the bond goes 802.3ad, leaf1's LACP channel 10 is left alone.
     assert not any(s.action.action == "switch-channel-mode-static" for s in plan.steps)
-    bond = plan.steps[2].change
+    bond = plan.steps[1].change
     assert (bond.before, bond.after) == ("balance-xor", "802.3ad")
     assert bond.values["options"] == {"mode": "802.3ad", "miimon": 100, "xmit_hash_policy": "layer2+3"}
-    assert plan.steps[0].change.values == {"domain": "db01", "mac": "52:54:00:1a:00:01"}
-    assert (plan.steps[0].change.before, plan.steps[0].change.after) == (9000, 1500)
+    # leaf1's ports bridge 9196-byte packets: db01's 9000 is carried, so its host path is raised (as ESXi's
+    # vSwitch is for a vmk), bottom up: the NICs, the bond, then the bridge; the guest stays at 9000.
+    path = plan.steps[2].change
+    assert path.values["hops"] == [
+        {"name": name, "kind": kind, "before": 1500, "ovs": False}
+        for name, kind in [("eno1", "physical"), ("eno2", "physical"), ("bond0", "bond"), ("br0", "bridge")]
+    ]
+    assert (path.target, path.before, path.after) == ("br0", 1500, 9000)
     assert plan.manual == [] and plan.conflicts == []
     # LG010 (eno1, eno2 suspended in the LACP channel) has no script: the bond-mode step cures it.
     # LG012 (kvm03's hot-standby eno3) is a designed standby: a note, no script.
@@ -242,27 +248,26 @@ def test_lab_plan_steps_platforms_and_order() -> None:
 def test_unsafe_kvm_fixes_are_held_back_without_the_flag(tmp_path: Path) -> None:
     snapshot = lab()
     written = write_scripts(lab_result(snapshot), snapshot, tmp_path, unsafe=False)
-    assert sorted(p.name for p in written) == [
-        "PLAN.md",
-        "kvm01.lab.example.rollback.virsh.sh",
-        "kvm01.lab.example.virsh.sh",
-    ]
+    assert sorted(p.name for p in written) == ["PLAN.md"]
     plan_md = (tmp_path / "PLAN.md").read_text(encoding="utf-8")
     held = plan_md.split("## Held back: unsafe fixes", 1)[1].split("\n## ", 1)[0]
     assert "LG101 `kvm02.lab.example/bond0`" in held and "LG102 `kvm01.lab.example/bond0`" in held
+    # MT101's fix is unsafe: raising the host path resets NIC links for a moment.
+    assert "MT101 `kvm01.lab.example/db01/52:54:00:1a:00:01`" in held
 
 
 def test_each_host_kind_keeps_its_platforms() -> None:
     """One site with ESXi and KVM hosts: ESXi steps render for esxcli / PowerCLI / vSphere API only, KVM host
     steps for nmcli / iproute2, guest steps for virsh.
     """
-    snapshot = load_site([ROOT / "fixtures" / "labs" / "clean", LAB])
+    # kvm-jumbo-path's app02 is lowered in the guest (virsh): its switch port carries 1500 only.
+    snapshot = load_site([ROOT / "fixtures" / "labs" / "clean", LAB, ROOT / "fixtures" / "labs" / "kvm-jumbo-path"])
     for switch in snapshot.switches:
         if switch.name == "nx2":
             # esx01's vmnic3 out of its vPC channel: LG001, whose fix has ESXi host steps.
             next(p for p in switch.ports if p.name == "Ethernet1/11").port_channel = None
             next(c for c in switch.port_channels if c.name == "port-channel11").members = []
-    plan = build_plan(check_snapshot(snapshot, load_rules()), snapshot)
+    plan = build_plan(check_snapshot(snapshot, load_rules()), snapshot, unsafe=True)
     site = Site(snapshot)
     by_kind: dict[str, set[str]] = {}
     for step in plan.steps:
@@ -308,13 +313,13 @@ def _blocks(script: str) -> dict[int, str]:
 def test_scripts_change_and_roll_back_one_step_at_a_time(tmp_path: Path) -> None:
     snapshot = lab()
     write_scripts(lab_result(snapshot), snapshot, tmp_path)
-    nmcli = _blocks((tmp_path / "kvm01.lab.example.nmcli.sh").read_text(encoding="utf-8"))[3]
+    nmcli = _blocks((tmp_path / "kvm01.lab.example.nmcli.sh").read_text(encoding="utf-8"))[2]
     assert 'nmcli connection modify "$con" bond.options mode=802.3ad,miimon=100,xmit_hash_policy=layer2+3' in nmcli
     assert 'nmcli connection up "$con"' in nmcli
-    undo_nmcli = _blocks((tmp_path / "kvm01.lab.example.rollback.nmcli.sh").read_text(encoding="utf-8"))[3]
+    undo_nmcli = _blocks((tmp_path / "kvm01.lab.example.rollback.nmcli.sh").read_text(encoding="utf-8"))[2]
     assert "bond.options mode=balance-xor,miimon=100,xmit_hash_policy=layer2+3" in undo_nmcli
     # The kernel changes a bond's mode only while it is down and has no ports: release, set, re-enslave.
-    runtime = _blocks((tmp_path / "kvm01.lab.example.iproute2.sh").read_text(encoding="utf-8"))[3]
+    runtime = _blocks((tmp_path / "kvm01.lab.example.iproute2.sh").read_text(encoding="utf-8"))[2]
     order = [
         "ip link set dev bond0 down",
         "ip link set dev eno1 nomaster",
@@ -326,15 +331,20 @@ def test_scripts_change_and_roll_back_one_step_at_a_time(tmp_path: Path) -> None
     assert positions == sorted(positions)
     iproute2 = (tmp_path / "kvm01.lab.example.iproute2.sh").read_text(encoding="utf-8")
     assert "RUNTIME ONLY" in iproute2
-    virsh = _blocks((tmp_path / "kvm01.lab.example.virsh.sh").read_text(encoding="utf-8"))[1]
-    assert "virt-xml db01 --edit mac=52:54:00:1a:00:01 --network mtu.size=1500" in virsh
-    undo_virsh = _blocks((tmp_path / "kvm01.lab.example.rollback.virsh.sh").read_text(encoding="utf-8"))[1]
-    assert "--network mtu.size=9000" in undo_virsh
+    # db01's path: raised bottom up (a bridge set last keeps its MTU), lowered top down.
+    mtu_lines = [line.strip() for line in _blocks(iproute2)[3].splitlines() if line.strip().startswith("ip link")]
+    assert mtu_lines == [f"ip link set dev {name} mtu 9000" for name in ("eno1", "eno2", "bond0", "br0")]
+    undo_runtime = _blocks((tmp_path / "kvm01.lab.example.rollback.iproute2.sh").read_text(encoding="utf-8"))[3]
+    undo_lines = [line.strip() for line in undo_runtime.splitlines() if line.strip().startswith("ip link")]
+    assert undo_lines == [f"ip link set dev {name} mtu 1500" for name in ("br0", "bond0", "eno2", "eno1")]
     leaf = (tmp_path / "leaf1.rollback.arista_eos.txt").read_text(encoding="utf-8")
     assert "channel-group 20 mode on" in leaf
     plan_md = (tmp_path / "PLAN.md").read_text(encoding="utf-8")
-    assert "- **Run:** `sh kvm01.lab.example.nmcli.sh 3` or `sh kvm01.lab.example.iproute2.sh 3`" in plan_md
-    assert "- **Run:** `sh kvm01.lab.example.virsh.sh 1`" in plan_md
+    for number in (2, 3):
+        assert (
+            f"- **Run:** `sh kvm01.lab.example.nmcli.sh {number}` or `sh kvm01.lab.example.iproute2.sh {number}`"
+            in plan_md
+        )
     undo = [int(n) for n in re.findall(r"^\d+\. Undo step (\d+) ", plan_md, flags=re.M)]
     assert undo == [3, 2, 1]
     for path in tmp_path.glob("*.sh"):

@@ -325,3 +325,53 @@ def test_a_member_moves_between_channels_only_with_both_vlans_known_and_the_empt
     plan = _split_team(vlans_known=False)
     assert not [s for s in plan.steps if s.action.action == "switch-static-port-channel"]
     assert "Port-channel6: its VLANs were not collected" in plan.manual[0].reason
+
+
+def _lowering_only(rules: list) -> list:
+    """The rules as they were before #26 on KVM: MT101 lowers the guest whatever the switch carries."""
+    changed = []
+    for rule in rules:
+        if rule.code == "MT101":
+            lower = next(step for step in rule.fix.steps if step.action == "guest-nic-mtu")
+            fix = rule.fix.model_copy(update={"steps": [lower.model_copy(update={"when": "true"})]})
+            rule = rule.model_copy(update={"fix": fix})
+        changed.append(rule)
+    return changed
+
+
+@pytest.mark.parametrize(
+    ("lab_name", "hops"), [("kvm-bonds", ["eno1", "eno2", "bond0", "br0"]), ("kvm-jumbo-path", ["eno1", "br-stor"])]
+)
+def test_a_kvm_guest_is_raised_to_where_its_switch_path_carries_it_never_lowered(
+    lab_name: str, hops: list[str]
+) -> None:
+    """Issue #26: db01 (9000) on kvm01's 1500 br0/bond0/eno1-2, whose leaf1 ports bridge 9196; nfs01 (9000)
+    on kvm04's 1500 br-stor/eno1 over a 9200 access port. The host path is raised, NICs first and the
+    bridge last; the planner before (the guest lowered to 1500) breaks invariant 6."""
+    snapshot = load_site([LABS / lab_name])
+    plan = build_plan(check_snapshot(snapshot, RULES), snapshot, unsafe=True)
+    raised = [s for s in plan.steps if "MT101" in s.codes and s.action.action == "host-path-mtu"]
+    assert [[h["name"] for h in s.change.values["hops"]] for s in raised] == [hops]
+    assert raised[0].change.after == 9000 and raised[0].action.disruptive == "yes"
+    old_rules = _lowering_only(RULES)
+    old_plan = build_plan(check_snapshot(snapshot, old_rules), snapshot, unsafe=True)
+    violations = [v for v in check_plan(snapshot, old_plan, old_rules) if v.invariant == 6]
+    assert violations and all("raise the host path instead" in v.message for v in violations)
+
+
+def test_a_kvm_guest_is_lowered_where_a_driver_or_the_switch_cannot_carry_it() -> None:
+    """kvm04's app02 sits on a 1500 access port: lowered. nfs01's eno1 driver accepting at most 1500
+    (`ip -d link`: maxmtu) lowers it too; a raise beyond that maximum is invariant 6."""
+    snapshot = load_site([LABS / "kvm-jumbo-path"])
+    eno1 = next(i for i in snapshot.kvm_hosts[0].interfaces if i.name == "eno1")
+    eno1.max_mtu = 1500
+    plan = build_plan(check_snapshot(snapshot, RULES), snapshot, unsafe=True)
+    assert sorted(s.change.target for s in plan.steps) == ["app02/52:54:00:4c:00:02", "nfs01/52:54:00:4c:00:01"]
+    assert {s.action.action for s in plan.steps} == {"guest-nic-mtu"}
+    assert _violations(snapshot, plan) == []
+    eno1.max_mtu = 9000
+    raising = build_plan(check_snapshot(snapshot, RULES), snapshot, unsafe=True)
+    eno1.max_mtu = 1500
+    assert [str(v) for v in check_plan(snapshot, raising, RULES) if v.invariant == 6] == [
+        "invariant 6: step 2: raises eno1 to 9000, beyond its driver's maximum 1500"
+    ]

@@ -10,7 +10,10 @@ bench/plan_invariants.py). Each violation names its invariant by number:
 3. teams stay whole: no uplink leaves its vSwitch while its switch port stays in a port-channel,
    and a team is left with one uplink only where the step says it loses failover;
 5. the spanning-tree warning is on exactly the steps that make a new spanning-tree port on a trunk;
-6. no MTU beyond the platform's limit (hostlint.platforms);
+6. no MTU beyond the platform's limit (hostlint.platforms); a KVM guest's MTU is never lowered where
+   its switch path carries it and every driver on its host path accepts it (the host path is raised
+   instead, as ESXi's vSwitch is), and a raised host path never goes beyond the switch's figure or a
+   driver's maximum;
 7. scripts mean one object: PowerCLI never looks a name up with `-Name` (a wildcard pattern even
    in single quotes), uses no variable it does not define, vmk verify steps carry the netstack;
 8. one script file per device, platform and direction: no two devices share a file name;
@@ -142,6 +145,39 @@ def platform_limits(plan: Plan) -> list[Violation]:
     return found
 
 
+def kvm_guest_paths(plan: Plan, snapshot: Snapshot) -> list[Violation]:
+    """Invariant 6 on KVM: the guest is lowered only where its path cannot be raised, and a raised
+    path stays within the switch's figure and each interface's driver maximum."""
+    guests = {nic.object: nic for nic in build_facts(snapshot).guest_nics}
+    limits = {(names.device_key(h.name), i.name): i.max_mtu for h in snapshot.kvm_hosts for i in h.interfaces}
+    found = []
+    for step in plan.steps:
+        change = step.change
+        if change.action == "guest-nic-mtu" and isinstance(change.before, int) and change.after < change.before:
+            nic = guests.get(f"{change.device}/{change.target}")
+            carried = None if nic is None or "switch_path_mtu" in nic.missing else nic.switch_path_mtu
+            accepted = nic is not None and (nic.path_max_mtu is None or nic.path_max_mtu >= change.before)
+            if carried is not None and carried >= change.before and accepted:
+                message = (
+                    f"lowers {change.target} to {change.after} where its switch path carries {carried}: "
+                    "raise the host path instead"
+                )
+                found.append(Violation(6, step.number, message))
+        if change.action != "host-path-mtu":
+            continue
+        for source in step.sources:
+            nic = guests.get(source.object)
+            if nic is None or nic.switch_path_mtu is None or change.after > nic.switch_path_mtu:
+                message = f"raises {change.target} to {change.after} beyond what its switch path carries"
+                found.append(Violation(6, step.number, f"{message} ({nic.switch_path_mtu if nic else None})"))
+        for hop in change.values["hops"]:
+            limit = limits.get((names.device_key(change.device), hop["name"]))
+            if limit is not None and change.after > limit:
+                message = f"raises {hop['name']} to {change.after}, beyond its driver's maximum {limit}"
+                found.append(Violation(6, step.number, message))
+    return found
+
+
 def _powershell_problems(text: str) -> list[str]:
     problems = []
     assigned = {name.lower() for name in _PS_ASSIGNED.findall(text)}
@@ -270,6 +306,7 @@ def check_plan(snapshot: Snapshot, plan: Plan, rules: Iterable[Rule]) -> list[Vi
     found += claims_cleared(plan, final, list(rules))
     found += teams_whole(states, final)
     found += platform_limits(plan)
+    found += kvm_guest_paths(plan, snapshot)
     found += one_object(plan, snapshot)
     found += files_owned(plan)
     found += real_conflicts(plan)

@@ -249,6 +249,13 @@ class GuestNicFact(Fact):
     bridge: str | None = None
     path: list[str] = Field(default_factory=list)
     path_mtu: int | None = None
+    # The smallest switch figure (port and channel) under the path's uplinks, and where it is read
+    # (`eno1 -> leaf1 Ethernet1 9196`); None: the path leaves by no uplink. Unknown (in `missing`) when
+    # an uplink's switch port or figure was not read.
+    switch_path_mtu: int | None = None
+    switch_path: list[str] = Field(default_factory=list)
+    # The smallest largest-MTU the drivers of the path's interfaces accept; None: none was read.
+    path_max_mtu: int | None = None
     vhost_net: bool | None = None
 
 

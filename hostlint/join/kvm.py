@@ -263,6 +263,32 @@ def _path_names(view: _Host, interface: DomainInterface, bridge: str | None) -> 
     return [n for n in names if n in view.interfaces]
 
 
+def guest_path_names(host: KvmHost, interface: DomainInterface) -> list[str]:
+    """The host interfaces a guest NIC's frames pass on their way out (bridge, VLAN, bond, NICs)."""
+    view = _Host(host)
+    bridge, _, _ = _guest_path(view, interface)
+    return _path_names(view, interface, bridge)
+
+
+def _switch_path(fact: GuestNicFact, names: list[str], uplinks: dict[str, UplinkFact]) -> None:
+    """The switch figures under the path's uplinks (`switch_path_mtu`): what a raise of the host path
+    may go up to. Unknown when an uplink's switch port or its figure was not read."""
+    under = [uplinks[name] for name in names if name in uplinks]
+    mtus = [m for u in under for m in (u.port_mtu, u.channel_mtu) if m is not None]
+    fact.switch_path = [f"{u.nic} -> {u.switch} {u.port} {u.port_mtu}" for u in under if u.port and u.port_mtu]
+    fact.switch_path_mtu = min(mtus) if mtus else None
+    unknown = [
+        reason
+        for u in under
+        for reason in (
+            [u.missing[k] for k in ("switch", "port_mtu", "channel_mtu") if k in u.missing]
+            or ([] if u.port else [f"{u.object}: its switch port is not known"])
+        )
+    ]
+    if unknown:
+        fact.missing["switch_path_mtu"] = "; ".join(dict.fromkeys(unknown))
+
+
 def nic_ids(domain: LibvirtDomain) -> list[str]:
     """Each NIC's id within its domain: its MAC, and its position too where the MAC repeats (failover pairs)."""
     macs = Counter(interface.mac for interface in domain.interfaces)
@@ -275,7 +301,7 @@ def nic_ids(domain: LibvirtDomain) -> list[str]:
     return ids
 
 
-def _guest_nics(view: _Host, domain: LibvirtDomain) -> list[GuestNicFact]:
+def _guest_nics(view: _Host, domain: LibvirtDomain, uplinks: dict[str, UplinkFact]) -> list[GuestNicFact]:
     host = view.host
     facts = []
     for nic_id, interface in zip(nic_ids(domain), domain.interfaces, strict=True):
@@ -303,9 +329,13 @@ def _guest_nics(view: _Host, domain: LibvirtDomain) -> list[GuestNicFact]:
         if interface.model is None and interface.source_type != "hostdev":  # a hostdev NIC has no model to read
             nic = f"{domain.name} {fact.object.rsplit('/', 1)[-1]}"
             fact.missing["model"] = kvm_unknown(host.name, nic, "nic_model")
-        unread = [kvm_unknown(host.name, n, "mtu") for n in _path_names(view, interface, bridge) if view.mtu(n) is None]
+        names = _path_names(view, interface, bridge)
+        unread = [kvm_unknown(host.name, n, "mtu") for n in names if view.mtu(n) is None]
         if unread:
             fact.missing["path_mtu"] = "; ".join(unread)
+        _switch_path(fact, names, uplinks)
+        limits = [m for n in names if (m := view.interfaces[n].max_mtu) is not None]
+        fact.path_max_mtu = min(limits) if limits else None
     return facts
 
 
@@ -322,5 +352,5 @@ def kvm_facts(host: KvmHost, index: SwitchIndex, facts: Facts) -> None:
     facts.portgroups.extend(ovs_portgroups(host, by_nic))
     facts.portgroups.extend(vlan_device_portgroups(host, by_nic))
     for domain in host.domains:
-        facts.guest_nics.extend(_guest_nics(view, domain))
+        facts.guest_nics.extend(_guest_nics(view, domain, by_nic))
     pcie_facts(host, facts)

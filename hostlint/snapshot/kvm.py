@@ -47,6 +47,8 @@ class LinuxInterface(Model):
     name: Name
     kind: InterfaceKind = "physical"
     mtu: LinuxMtu | None = None
+    # The largest MTU its driver accepts (`ip -d -j link show`: max_mtu); None: not read.
+    max_mtu: LinuxMtu | None = None
     mac: Text | None = None
     operstate: Text | None = None
     speed_mbps: SpeedMbps | None = None

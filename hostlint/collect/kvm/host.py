@@ -238,6 +238,22 @@ def link_vrfs(ip_json: str) -> dict[str, str]:
     }
 
 
+def link_max_mtus(ip_json: str) -> dict[str, int]:
+    """Interface name -> the largest MTU its driver accepts (`max_mtu`), from `ip -d -j link show`."""
+    try:
+        links = json.loads(ip_json)
+    except ValueError:
+        return {}
+    return {
+        link["ifname"]: link["max_mtu"]
+        for link in links
+        if isinstance(link, dict)
+        and isinstance(link.get("ifname"), str)
+        and isinstance(link.get("max_mtu"), int)
+        and 68 <= link["max_mtu"] <= 65536
+    }
+
+
 def link_addresses(ip_json: str) -> dict[str, list[str]]:
     """Interface name -> its global-scope addresses as `address/prefix`, from `ip -j address show`."""
     try:
@@ -258,12 +274,15 @@ def link_addresses(ip_json: str) -> dict[str, list[str]]:
 
 def _link_details(runner: Runner, interfaces: list[LinuxInterface]) -> None:
     """What sysfs does not say: a veth whose peer is in another namespace (its iflink can equal its
-    ifindex; the kernel's link kind says veth), each interface's VRF and its addresses."""
+    ifindex; the kernel's link kind says veth), each interface's VRF, the largest MTU its driver
+    accepts (a fix never raises an interface beyond it) and its addresses."""
     done = runner.call(["ip", "-d", "-j", "link", "show"])
     if done.ok:
         kinds = link_kinds(done.stdout)
         vrfs = link_vrfs(done.stdout)
+        max_mtus = link_max_mtus(done.stdout)
         for interface in interfaces:
+            interface.max_mtu = max_mtus.get(interface.name)
             if interface.kind == "other" and kinds.get(interface.name) == "veth":
                 interface.kind = "veth"
             interface.vrf = vrfs.get(interface.name)
