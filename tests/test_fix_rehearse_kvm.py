@@ -298,6 +298,21 @@ def test_kvm_lab_plan_runs_clears_its_findings_and_rolls_back(tmp_path: Path) ->
 
 
 @needs_virsh
+def test_kvm_jumbo_path_lab_raises_one_path_lowers_the_other_guest_and_rolls_back(tmp_path: Path) -> None:
+    """Issue #26: nfs01's path (eno1, br-stor) is raised where leaf2's Ethernet9 bridges 9200-byte packets;
+    app02 stays lowered in its definition (Ethernet10 carries 1500). Run with the nmcli emulator and the
+    real virt-xml/virsh on libvirt's test driver; the iproute2 script runs in a namespace
+    (tests/test_fix_rehearse_netns.py)."""
+    _, ran = rehearse(load_site([TESTS.parent / "fixtures" / "labs" / "kvm-jumbo-path"]), tmp_path)
+    assert ran == [
+        "virsh kvm04.lab.example 1",
+        "nmcli kvm04.lab.example 2",
+        "undo nmcli kvm04.lab.example 2",
+        "undo virsh kvm04.lab.example 1",
+    ]
+
+
+@needs_virsh
 @pytest.mark.parametrize("platform", ["cisco_ios", "cisco_nxos", "arista_eos", "juniper_junos"])
 def test_kvm_synthetic_site_plan_runs_and_rolls_back(platform: str, tmp_path: Path) -> None:
     from test_fixes_kvm import kvm_site
