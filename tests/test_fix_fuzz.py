@@ -192,6 +192,13 @@ def test_linux_bond_names_in_nmcli_and_iproute2(name: str, tmp_path_factory) -> 
 
 @FUZZ
 @given(name=names)
+def test_linux_bridge_names_in_the_host_path_mtu_step(name: str, tmp_path_factory) -> None:
+    """br0 is the top of db01's host path, raised by host-path-mtu (nmcli and iproute2)."""
+    _check("kvm", "br0", name, tmp_path_factory.mktemp("bridge"))
+
+
+@FUZZ
+@given(name=names)
 def test_libvirt_domain_names_in_virsh(name: str, tmp_path_factory) -> None:
     _check("kvm", "db01", name, tmp_path_factory.mktemp("domain"))
 

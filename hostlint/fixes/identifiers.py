@@ -177,6 +177,11 @@ _KVM_KEYS = {
     "mac": "mac",
     "options": "token",
     "before_options": "token",
+    # host-path-mtu: the interfaces of a guest's path (`hops`, each `name` and `kind`), its top, its guest.
+    "name": "linux_interface",
+    "top": "linux_interface",
+    "kind": "token",
+    "guest": "libvirt_domain",
 }
 _SWITCH_KEYS = {
     "port": "{interfaces}",
