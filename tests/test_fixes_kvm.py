@@ -36,6 +36,7 @@ from hostlint.snapshot.kvm import (
     DomainInterface,
     KvmHost,
     LibvirtDomain,
+    LibvirtNetwork,
     LinuxInterface,
 )
 from hostlint.snapshot.switch import LoadBalance, PortChannel, Switch, SwitchPort
@@ -292,6 +293,41 @@ def test_display_only_guest_model_is_advice_with_commands(tmp_path: Path) -> Non
     advice = advice.split("\n## ", 1)[0]
     assert "virt-xml legacy01 --edit mac=52:54:00:1a:00:02 --network model=virtio" in advice
     assert "REVIEW: install the virtio drivers in legacy01 first" in advice
+
+
+def test_an_open_vswitch_path_is_raised_through_ovsdb(tmp_path: Path) -> None:
+    """kvm01's bond0 and br0 as Open vSwitch's: the NICs and the bridge's internal interface take
+    `mtu_request` (ovs-vswitchd resets an MTU set with `ip link`); the OVS bond, a Port with no netdev
+    of its own, is left out: its members carry its MTU."""
+    snapshot = lab()
+    host = snapshot.kvm_hosts[0]
+    host.bonds[0].implementation = "ovs"
+    host.bridges[0].implementation = "ovs"
+    plan = lab_plan(snapshot)
+    [step] = [s for s in plan.steps if s.action.action == "host-path-mtu"]
+    assert [(h["name"], h["ovs"]) for h in step.change.values["hops"]] == [
+        ("eno1", True),
+        ("eno2", True),
+        ("br0", True),
+    ]
+    write_scripts(lab_result(snapshot), snapshot, tmp_path)
+    for name in ("kvm01.lab.example.iproute2.sh", "kvm01.lab.example.nmcli.sh"):
+        block = _blocks((tmp_path / name).read_text(encoding="utf-8"))[step.number]
+        commands = [line.strip() for line in block.splitlines() if line.strip() and not line.strip().startswith("#")]
+        assert commands == [f"ovs-vsctl set Interface {n} mtu_request=9000" for n in ("eno1", "eno2", "br0")], name
+
+
+def test_a_libvirt_network_bridge_raised_says_to_set_the_network_mtu_too() -> None:
+    """nfs01 on libvirt network `storage` (forward mode bridge, br-stor): libvirt sets the bridge's MTU from
+    the network's definition when it starts the network, so the runtime raise alone would not last."""
+    snapshot = load_site([ROOT / "fixtures" / "labs" / "kvm-jumbo-path"])
+    host = snapshot.kvm_hosts[0]
+    host.networks = [LibvirtNetwork(name="storage", forward_mode="bridge", bridge="br-stor")]
+    nic = host.domains[0].interfaces[0]
+    nic.source_type, nic.source = "network", "storage"
+    [step] = [s for s in lab_plan(snapshot).steps if s.action.action == "host-path-mtu"]
+    assert [h["name"] for h in step.change.values["hops"]] == ["eno1", "br-stor"]
+    assert any("virsh net-edit storage" in note and "<mtu size='9000'/>" in note for note in step.change.notes)
 
 
 def test_ovs_bond_mode_is_left_to_a_person() -> None:

@@ -50,7 +50,10 @@ def host_path_mtu(params: dict[str, Any], fact: Fact, site: Site) -> list[Change
         raise CannotFix(f"{nic.object}: a driver on its path accepts at most {nic.path_max_mtu}")
     by_name = {i.name: i for i in host.interfaces}
     ovs = _ovs_names(host)
-    names = sorted(guest_path_names(host, interface), key=lambda n: RANK.get(by_name[n].kind, 2))
+    # An Open vSwitch bond is a Port, not an Interface (no netdev of its own): its members carry its MTU.
+    ovs_bonds = {b.name for b in host.bonds if b.implementation == "ovs"}
+    path = [n for n in guest_path_names(host, interface) if n not in ovs_bonds]
+    names = sorted(path, key=lambda n: RANK.get(by_name[n].kind, 2))
     hops: list[dict[str, Any]] = [
         {"name": n, "kind": by_name[n].kind, "before": by_name[n].mtu, "ovs": n in ovs}
         for n in names
@@ -75,6 +78,11 @@ def host_path_mtu(params: dict[str, Any], fact: Fact, site: Site) -> list[Change
         f"{nic.domain}'s interface is already defined at {mtu}: it uses it from the domain's next start "
         f"(libvirt then creates its tap at {mtu}); other guests on {top} keep their MTU",
     ]
+    if interface.source_type == "network":
+        notes.append(
+            f"{top} is the bridge of libvirt network {interface.source}: set <mtu size='{mtu}'/> in its "
+            f"definition too (virsh net-edit {interface.source}), or libvirt sets it back when the network restarts"
+        )
     if any(h["kind"] == "bridge" for h in hops):
         notes.append(
             f"a Linux bridge's MTU follows its smallest port unless set by hand: {top} is set to {mtu} "
