@@ -375,3 +375,16 @@ def test_a_kvm_guest_is_lowered_where_a_driver_or_the_switch_cannot_carry_it() -
     assert [str(v) for v in check_plan(snapshot, raising, RULES) if v.invariant == 6] == [
         "invariant 6: step 2: raises eno1 to 9000, beyond its driver's maximum 1500"
     ]
+
+
+def test_a_vswitch_raised_for_its_vmk_says_why_and_what_drops() -> None:
+    """The README demo's DISRUPTIVE vSwitch0 raise (MT001, esx03's vmk2): the REVIEW line names the switch
+    figure that makes raising right, and the management vmk that loses the network while the uplinks reset."""
+    snapshot = load_site([LABS / "demo"])
+    plan = build_plan(check_snapshot(snapshot, RULES), snapshot, unsafe=True)
+    [step] = [s for s in plan.steps if s.action.action == "host-vswitch-mtu"]
+    assert step.change.notes == [
+        "the switch ports under vSwitch0 carry 9198 (vmnic0 -> cat-a GigabitEthernet1/0/12, vmnic1 -> cat-b "
+        "GigabitEthernet1/0/12), so vSwitch0 is raised for vmk2; many NIC drivers reset the uplinks when their MTU "
+        "changes: vSwitch0's uplinks drop for a moment: vmk0 on it too loses the network meanwhile"
+    ]

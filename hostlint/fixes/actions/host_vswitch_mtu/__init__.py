@@ -16,6 +16,7 @@ from hostlint.snapshot import Snapshot
 
 def host_vswitch_mtu(params: dict[str, Any], fact: Fact, site: Site) -> list[Change]:
     mtu = _esxi_mtu(int(params["mtu"]), fact.object)
+    notes: list[str] = []
     if isinstance(fact, VmkFact):
         if fact.dvswitch:
             raise CannotFix(
@@ -23,6 +24,17 @@ def host_vswitch_mtu(params: dict[str, Any], fact: Fact, site: Site) -> list[Cha
                 f"on it, so raise it to {mtu} there once every host's switch ports carry {mtu}"
             )
         vswitch, current = fact.vswitch, fact.vswitch_mtu
+        if fact.path_mtu is not None and fact.path:
+            # Why the vSwitch goes up rather than the vmk down, and what the engineer sees meanwhile.
+            notes = [
+                f"the switch ports under {vswitch} carry {fact.path_mtu} ({', '.join(fact.path)}), so {vswitch} "
+                f"is raised for {fact.name}; many NIC drivers reset the uplinks when their MTU changes: "
+                f"{vswitch}'s uplinks drop for a moment"
+            ]
+            host = site.host(fact.host)
+            others = [v.name for v in host.vmks if v.vswitch == vswitch and v.name != fact.name] if host else []
+            if others:
+                notes[0] += f": {', '.join(others)} on it too loses the network meanwhile"
     else:
         team: TeamFact = require(fact, TeamFact, VmkFact)
         if team.kind in ("dvs-portgroup", "dvs"):
@@ -39,6 +51,7 @@ def host_vswitch_mtu(params: dict[str, Any], fact: Fact, site: Site) -> list[Cha
             values={"vswitch": vswitch},
             after=mtu,
             before=current,
+            notes=notes,
         )
     ]
 
