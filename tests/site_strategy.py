@@ -9,9 +9,10 @@ a port group VLAN. The switch's hash is any the platform may print. Names come f
 platform's own interface grammar, so every generated site is one hostlint can collect.
 
 Half the sites add a KVM host: a bridge on one NIC or on an active-backup bond of two, each NIC on
-an access port of the switch, with one guest on the bridge. Drawn: the NICs', bond's and bridge's
-MTUs, the largest MTU the NICs' driver accepts (or not read), the switch ports' figure (EOS `l2
-mtu` given or left out, so which figure limits the port is known or not) and the guest's MTU.
+an access port of its own switch (sw3, a model whose MTU family is known), one guest on the bridge.
+Drawn: the NICs', bond's and bridge's MTUs, the largest MTU the NICs' driver accepts (or not read),
+the switch ports' figure (EOS `l2 mtu` given or left out, so which figure limits the port is known
+or not) and the guest's MTU.
 """
 
 from __future__ import annotations
@@ -42,6 +43,13 @@ PORT = {
     "juniper_junos": "xe-0/0/{}",
 }
 PAIR = {"cisco_nxos": "vpc", "arista_eos": "mlag"}
+# The KVM host's access switch: a model whose MTU family (hostlint.platforms) is known.
+ACCESS_MODEL = {
+    "cisco_ios": "C9300-48UXM",
+    "cisco_nxos": "N9K-C93180YC-EX",
+    "arista_eos": "DCS-7050SX3-48YC8",
+    "juniper_junos": "ex4300-48t",
+}
 HASHES = ["src-mac", "src-dst-mac", "src-dst-ip", "src-ip", "src-dst-ip-port", None]
 NETSTACKS = ["defaultTcpipStack", "vmotion"]
 
@@ -166,8 +174,9 @@ def _build_team(
 
 
 @st.composite
-def kvm_hosts(draw: st.DrawFn, platform: str, ports: _Ports) -> KvmHost:
-    """A KVM host whose guest's MTU may be above its host path, with the switch carrying it or not."""
+def kvm_hosts(draw: st.DrawFn, platform: str) -> tuple[KvmHost, Switch]:
+    """A KVM host whose guest's MTU may be above its host path, with its access switch (sw3, a model
+    whose MTU family is known) carrying it or not."""
     bonded = draw(st.booleans())
     nics = ["eno1", "eno2"] if bonded else ["eno1"]
     port_mtu = draw(st.sampled_from([1500, 9000, registry.switch(platform).jumbo]))
@@ -177,10 +186,10 @@ def kvm_hosts(draw: st.DrawFn, platform: str, ports: _Ports) -> KvmHost:
     nic_mtu = draw(st.sampled_from([1500, 9000]))
     upper = "bond0" if bonded else "eno1"
     interfaces = []
-    for nic in nics:
-        port_name = PORT[platform].format(ports.next_port[0])
-        ports.next_port[0] += 1
-        ports.ports[0].append(
+    ports = []
+    for number, nic in enumerate(nics, 1):
+        port_name = PORT[platform].format(number)
+        ports.append(
             SwitchPort(name=port_name, status="up", mode="access", access_vlan=30, mtu=port_mtu, l2_mtu=l2_mtu)
         )
         interfaces.append(
@@ -192,7 +201,7 @@ def kvm_hosts(draw: st.DrawFn, platform: str, ports: _Ports) -> KvmHost:
                 speed_mbps=10000,
                 duplex="full",
                 master="bond0" if bonded else "br0",
-                neighbour=Neighbour(protocol="lldp", device_id="sw1", port_id=port_name),
+                neighbour=Neighbour(protocol="lldp", device_id="sw3", port_id=port_name),
             )
         )
     if bonded:
@@ -209,7 +218,7 @@ def kvm_hosts(draw: st.DrawFn, platform: str, ports: _Ports) -> KvmHost:
     guest = DomainInterface(
         mac="52:54:00:00:00:01", model="virtio", source="br0", mtu=draw(st.sampled_from([None, 1500, 9000, 9000]))
     )
-    return KvmHost(
+    host = KvmHost(
         name="kvm01",
         interfaces=interfaces,
         bonds=bonds,
@@ -217,6 +226,7 @@ def kvm_hosts(draw: st.DrawFn, platform: str, ports: _Ports) -> KvmHost:
         domains=[LibvirtDomain(name="vm01", interfaces=[guest])],
         vhost_net=True,
     )
+    return host, Switch(name="sw3", platform=platform, model=ACCESS_MODEL[platform], ports=ports)
 
 
 @st.composite
@@ -249,7 +259,7 @@ def sites(draw: st.DrawFn) -> Snapshot:
         hosts.append(
             EsxiHost(name=host, vcenter="vc01", vswitches=vswitches, portgroups=portgroups, vmks=vmks, pnics=pnics)
         )
-    kvm = [draw(kvm_hosts(platform, ports))] if draw(st.booleans()) else []
+    kvm = [draw(kvm_hosts(platform))] if draw(st.booleans()) else []
     hash_name = draw(st.sampled_from(HASHES))
     switches = []
     for side in (0, 1) if paired else (0,):
@@ -267,4 +277,5 @@ def sites(draw: st.DrawFn) -> Snapshot:
                 else None,
             )
         )
-    return Snapshot(source="test:generated", esxi_hosts=hosts, kvm_hosts=kvm, switches=switches)
+    switches += [switch for _, switch in kvm]
+    return Snapshot(source="test:generated", esxi_hosts=hosts, kvm_hosts=[host for host, _ in kvm], switches=switches)
