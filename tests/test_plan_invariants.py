@@ -388,3 +388,22 @@ def test_a_vswitch_raised_for_its_vmk_says_why_and_what_drops() -> None:
         "GigabitEthernet1/0/12), so vSwitch0 is raised for vmk2; many NIC drivers reset the uplinks when their MTU "
         "changes: vSwitch0's uplinks drop for a moment: vmk0 on it too loses the network meanwhile"
     ]
+
+
+def test_a_vswitch_named_like_a_pattern_is_the_only_one_changed(tmp_path: Path) -> None:
+    """vswitch-name-pattern: `vSwitch1*` raised next to vSwitch10. The esxcli step, run on the esxcli
+    emulator, changes that switch alone; the PowerCLI step selects it with -ceq (no pwsh here to run it)."""
+    from test_fix_rehearse import _install, _run_step
+
+    snapshot = load_site([LABS / "vswitch-name-pattern"])
+    plan = build_plan(check_snapshot(snapshot, RULES), snapshot, unsafe=True)
+    [step] = plan.steps
+    folder = tmp_path / "fix"
+    write_plan(plan, snapshot, folder)
+    working = snapshot.model_copy(deep=True)
+    _run_step(working, folder, tmp_path / "host.json", _install(tmp_path), step.device, step.number, rollback=False)
+    host = next(h for h in working.esxi_hosts if h.name == step.device)
+    assert {v.name: v.mtu for v in host.vswitches} == {"vSwitch0": 1500, "vSwitch1*": 9000, "vSwitch10": 1500}
+    powercli = (folder / script_name(step.device, "powercli")).read_text(encoding="utf-8")
+    assert "Where-Object { $_.Name -ceq 'vSwitch1*' } | Set-VirtualSwitch -Mtu 9000" in powercli
+    assert one_object(plan, snapshot) == []
