@@ -407,3 +407,19 @@ def test_a_vswitch_named_like_a_pattern_is_the_only_one_changed(tmp_path: Path) 
     powercli = (folder / script_name(step.device, "powercli")).read_text(encoding="utf-8")
     assert "Where-Object { $_.Name -ceq 'vSwitch1*' } | Set-VirtualSwitch -Mtu 9000" in powercli
     assert one_object(plan, snapshot) == []
+
+
+def test_the_split_channels_lab_moves_the_member_and_names_the_emptied_channel() -> None:
+    """ip-hash-split-channels: Te1/0/12 leaves Port-channel6 for Port-channel5 (both channels' VLANs known),
+    shut around the move so Te1/0/11 keeps forwarding; Port-channel6 is named for removal."""
+    snapshot = load_site([LABS / "ip-hash-split-channels"])
+    plan = build_plan(check_snapshot(snapshot, RULES), snapshot, unsafe=True)
+    assert [(s.action.action, s.change.target) for s in plan.steps if s.device == "ams-acc1"] == [
+        ("switch-port-admin", "TenGigabitEthernet1/0/12"),
+        ("switch-static-port-channel", "TenGigabitEthernet1/0/11,TenGigabitEthernet1/0/12"),
+        ("switch-port-admin", "TenGigabitEthernet1/0/12"),
+    ]
+    [move] = [s for s in plan.steps if s.action.action == "switch-static-port-channel"]
+    assert move.change.values["number"] == 5
+    assert "Port-channel6 is left without members" in " ".join(move.change.notes)
+    assert _violations(snapshot, plan) == []
