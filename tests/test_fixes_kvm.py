@@ -330,6 +330,18 @@ def test_a_libvirt_network_bridge_raised_says_to_set_the_network_mtu_too() -> No
     assert any("virsh net-edit storage" in note and "<mtu size='9000'/>" in note for note in step.change.notes)
 
 
+def test_only_what_is_below_the_guest_is_raised() -> None:
+    """kvm04's eno1 already at 9000 under a 1500 br-stor: only the bridge is raised, and no NIC link resets."""
+    snapshot = load_site([ROOT / "fixtures" / "labs" / "kvm-jumbo-path"])
+    next(i for i in snapshot.kvm_hosts[0].interfaces if i.name == "eno1").mtu = 9000
+    [step] = [s for s in lab_plan(snapshot).steps if s.action.action == "host-path-mtu"]
+    assert step.change.values["hops"] == [{"name": "br-stor", "kind": "bridge", "before": 1500, "ovs": False}]
+    assert step.change.notes[0] == (
+        "the switch ports under br-stor carry 9200 (eno1 -> leaf2 Ethernet9 9200): raised bottom up, so no hop "
+        "is ever larger than the one below it"
+    )
+
+
 def test_ovs_bond_mode_is_left_to_a_person() -> None:
     snapshot = lab()
     bond = next(b for b in snapshot.kvm_hosts[0].bonds if b.name == "bond0")

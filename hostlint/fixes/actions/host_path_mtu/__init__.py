@@ -65,16 +65,17 @@ def host_path_mtu(params: dict[str, Any], fact: Fact, site: Site) -> list[Change
     if unread:
         raise CannotFix(f"{nic.object}: the MTU of {', '.join(unread)} was not read, so no rollback can be written")
     top = str(nic.bridge or nic.source or hops[-1]["name"])
-    bonded = any(h["kind"] == "bond" for h in hops)
+    nics = [h for h in hops if h["kind"] in ("physical", "veth")]
+    reset = ""
+    if nics:
+        reset = "; many NIC drivers reset the link on an MTU change: one NIC at a time" + (
+            ", the bond's other members forward meanwhile"
+            if any(h["kind"] == "bond" for h in hops)
+            else f": no bond, so everything on {top} loses the network for a moment"
+        )
     notes = [
         f"the switch ports under {top} carry {nic.switch_path_mtu} ({', '.join(nic.switch_path)}): "
-        "raised bottom up, so no hop is ever larger than the one below it; many NIC drivers reset the "
-        "link on an MTU change: one NIC at a time"
-        + (
-            ", the bond's other members forward meanwhile"
-            if bonded
-            else f": no bond, so everything on {top} loses the network for a moment"
-        ),
+        f"raised bottom up, so no hop is ever larger than the one below it{reset}",
         f"{nic.domain}'s interface is already defined at {mtu}: it uses it from the domain's next start "
         f"(libvirt then creates its tap at {mtu}); other guests on {top} keep their MTU",
     ]
@@ -83,7 +84,7 @@ def host_path_mtu(params: dict[str, Any], fact: Fact, site: Site) -> list[Change
             f"{top} is the bridge of libvirt network {interface.source}: set <mtu size='{mtu}'/> in its "
             f"definition too (virsh net-edit {interface.source}), or libvirt sets it back when the network restarts"
         )
-    if any(h["kind"] == "bridge" for h in hops):
+    if any(h["kind"] == "bridge" and not h["ovs"] for h in hops):
         notes.append(
             f"a Linux bridge's MTU follows its smallest port unless set by hand: {top} is set to {mtu} "
             "last, so it stays there when a guest's smaller tap joins"
