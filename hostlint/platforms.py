@@ -97,6 +97,8 @@ class MtuFamily:
     l2_header: int = 14
     # Whether hostlint's switch-port-mtu action writes the bridged figure (a global setting is left to a human).
     writes_bridged: bool = True
+    # Why hostlint leaves the bridged figure to a human where it does not write it (said with the withheld fix).
+    not_written: str = "a global setting"
     # Where a global L2 figure is read (hostlint.collect.switches.global_mtu): the network-qos policy under
     # NX-OS `system qos`, or IOS `show system mtu`. None: the figure is per interface.
     l2_global: Literal["network-qos", "system-mtu"] | None = None
@@ -226,6 +228,7 @@ SWITCHES: tuple[SwitchPlatform, ...] = (
                 # Its figure is the IP packet: Cisco omits the 18 bytes of Ethernet header and FCS (Document
                 # 24048, "Jumbo/Giant Frame Support on Catalyst Switches").
                 l2_global="system-mtu",
+                not_written="a global setting that takes effect only after a reload of the switch",
                 l2_header=0,
                 figure="system mtu jumbo",
                 fast_ethernet_figure="system mtu",
@@ -275,6 +278,7 @@ SWITCHES: tuple[SwitchPlatform, ...] = (
                 writes_bridged=False,
                 # The class MTU counts the frame's payload, as the interface `mtu` does: the IP packet.
                 l2_global="network-qos",
+                not_written="switch-wide QoS (the network-qos policy under `system qos`, every port and FEX port)",
                 l2_header=0,
                 figure="network-qos class-default mtu",
                 reference="Cisco Nexus 5000 Series NX-OS Quality of Service Configuration Guide, "

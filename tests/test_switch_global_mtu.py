@@ -6,10 +6,18 @@ QoS Configuration Guide, "MTU"; Cisco Document 118994), and the older Catalysts'
 from __future__ import annotations
 
 from collections.abc import Callable
+from pathlib import Path
 
+import pytest
+from click.testing import CliRunner
+
+from hostlint.check import check_snapshot
+from hostlint.cli.main import cli
 from hostlint.collect.switches import Device, load_platform
 from hostlint.collect.switches.assemble import build_switch
 from hostlint.collect.switches.parse import Parsed, parse_output
+from hostlint.rules import load_rules
+from hostlint.snapshot import load_site
 from hostlint.snapshot.switch import Switch
 
 N5K_VERSION = ("cisco Nexus9000 C93180YC-FX Chassis", "cisco Nexus 5596 Chassis")
@@ -147,3 +155,35 @@ def test_fast_ethernet_ports_follow_system_mtu_and_no_jumbo_line_means_system_mt
 
 def test_without_show_system_mtu_the_catalyst_figure_is_unknown() -> None:
     assert set(_bridged(_catalyst(without="system_mtu")).values()) == {None}
+
+
+LABS = Path(__file__).resolve().parent.parent / "fixtures" / "labs"
+
+
+@pytest.mark.parametrize(
+    ("lab", "reason"),
+    [
+        ("nexus5k-network-qos-default", "fra-n5k02 limits bridged frames by system jumbomtu and a network-qos"),
+        ("catalyst3750-system-mtu-default", "lnz-acc01 limits bridged frames by system mtu jumbo, a global setting"),
+    ],
+)
+def test_the_fix_of_a_global_figure_is_withheld_saying_why(lab: str, reason: str, tmp_path: Path) -> None:
+    outcome = CliRunner().invoke(
+        cli, ["check", str(LABS / lab), "--fix-script", str(tmp_path / "fix"), "--unsafe-fixes"], standalone_mode=False
+    )
+    assert outcome.exception is None, outcome.output
+    plan = (tmp_path / "fix" / "PLAN.md").read_text(encoding="utf-8")
+    manual = plan[plan.index("## Needs manual work") :]
+    assert reason in manual and "hostlint does not script it" in manual
+    assert not [p.name for p in (tmp_path / "fix").iterdir() if p.suffix == ".txt"], "no switch script is written"
+
+
+@pytest.mark.parametrize("lab", ["nexus5k-network-qos-jumbo", "catalyst3750-system-mtu-default"])
+def test_an_unknown_model_skips_the_bridged_comparison_naming_it(lab: str) -> None:
+    snapshot = load_site([LABS / lab])
+    for switch in snapshot.switches:
+        switch.model = None
+    result = check_snapshot(snapshot, [r for r in load_rules() if r.code == "MT002"])
+    assert result.findings == []
+    reasons = [s.reason for s in result.skipped if s.code == "MT002"]
+    assert reasons and all("model not shown by `show version`" in r for r in reasons), reasons
