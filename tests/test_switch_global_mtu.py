@@ -187,3 +187,18 @@ def test_an_unknown_model_skips_the_bridged_comparison_naming_it(lab: str) -> No
     assert result.findings == []
     reasons = [s.reason for s in result.skipped if s.code == "MT002"]
     assert reasons and all("model not shown by `show version`" in r for r in reasons), reasons
+
+
+def test_a_vmk_path_reads_the_global_figure_where_its_switch_mtu_is_unknown() -> None:
+    """MT005 (the vmk against its switch path, when its vSwitch's MTU was not read) compares the network-qos
+    figure: on the default-policy leaf the 9000-byte vmks fire; on the jumbo-policy leaf they pass."""
+    rules = [r for r in load_rules() if r.code == "MT005"]
+    verdicts = {}
+    for lab in ("nexus5k-network-qos-default", "nexus5k-network-qos-jumbo"):
+        snapshot = load_site([LABS / lab])
+        for vswitch in snapshot.esxi_hosts[0].vswitches:
+            vswitch.mtu = None
+        result = check_snapshot(snapshot, rules)
+        assert [s for s in result.skipped if s.code == "MT005"] == []
+        verdicts[lab] = sorted(f.object.rsplit("/", 1)[-1] for f in result.findings)
+    assert verdicts == {"nexus5k-network-qos-default": ["vmk1", "vmk2"], "nexus5k-network-qos-jumbo": []}
