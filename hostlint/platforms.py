@@ -109,9 +109,11 @@ class MtuFamily:
     fast_ethernet_figure: str | None = None
     reference: str
 
-    def figure_at(self, interface: str) -> str:
-        """The name of the figure that limits bridged frames at `interface` (its long name)."""
-        if self.fast_ethernet_figure and interface.startswith("FastEthernet"):
+    def figure_at(self, interface: str, members: tuple[str, ...] = ()) -> str:
+        """The name of the figure that limits bridged frames at `interface` (its long name; a channel's
+        `members` say which ports it bundles)."""
+        ports = members or (interface,)
+        if self.fast_ethernet_figure and all(port.startswith("FastEthernet") for port in ports):
             return self.fast_ethernet_figure
         return self.figure if self.bridged == "l2_mtu" else "mtu"
 

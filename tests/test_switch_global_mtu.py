@@ -136,19 +136,24 @@ def test_a_catalyst_3750_bridges_gigabit_ports_up_to_system_mtu_jumbo() -> None:
 
 
 def test_fast_ethernet_ports_follow_system_mtu_and_no_jumbo_line_means_system_mtu() -> None:
+    """Port-channel20 bundles GigabitEthernet1/0/5-6 in the sample: made FastEthernet in every output, the
+    ports and their channel bridge up to `system mtu`; the Gigabit ports up to `system mtu jumbo`."""
     shown = "System MTU size is 1998 bytes\nSystem Jumbo MTU size is 9000 bytes\nRouting MTU size is 1500 bytes\n"
 
     def fast(text: str) -> str:
-        return text.replace("interface GigabitEthernet1/0/5\n", "interface FastEthernet1/0/5\n")
+        for number in (5, 6):
+            text = text.replace(f"GigabitEthernet1/0/{number}", f"FastEthernet1/0/{number}")
+            text = text.replace(f"Gi1/0/{number}", f"Fa1/0/{number}")
+        return text
 
-    edits = {
-        "show version": lambda text: text.replace(*C3750_VERSION),
-        "show system mtu": lambda _: shown,
-        "show running-config": fast,
-        "show interfaces": lambda text: text.replace("GigabitEthernet1/0/5 is", "FastEthernet1/0/5 is"),
-    }
-    bridged = _bridged(_switch("cisco_ios", edits)[0])
-    assert bridged["FastEthernet1/0/5"] == 1998
+    spec = load_platform("cisco_ios")
+    edits: dict[str, Callable[[str], str]] = {command.command: fast for command in spec.commands}
+    edits["show version"] = lambda text: text.replace(*C3750_VERSION)
+    edits["show system mtu"] = lambda _: shown
+    switch = _switch("cisco_ios", edits)[0]
+    bridged = _bridged(switch)
+    assert bridged["FastEthernet1/0/5"] == bridged["FastEthernet1/0/6"] == 1998
+    assert next(c for c in switch.port_channels if c.name == "Port-channel20").l2_mtu == 1998
     assert bridged["GigabitEthernet1/0/1"] == 9000
     assert set(_bridged(_catalyst("System MTU size is 1500 bytes\n")).values()) == {1500}
 

@@ -104,17 +104,21 @@ def _l3_mtu(platform: str, record: Record, tagged: bool) -> int:
     return normalise.l3_mtu(platform, _int(record["mtu"]), tagged=tagged)
 
 
-def _l2_mtu(name: str, config: Record, mode: PortMode | None, context: _Context) -> int | None:
+def _l2_mtu(
+    name: str, config: Record, mode: PortMode | None, context: _Context, members: list[str] | None = None
+) -> int | None:
     """A switchport's L2 figure as the largest IP packet it carries, where the platform reads it from each
     interface's configuration (EOS `l2 mtu N`, the frame size): the configured frame, or the vendor's
     default when the configuration is silent; where the family's figure is global, that figure
     (hostlint.collect.switches.global_mtu). None where the platform has no such figure, the port is
-    routed, or what shows it was not read (never the L3 `mtu` in its place)."""
+    routed, or what shows it was not read (never the L3 `mtu` in its place). A channel's `members` say
+    which ports it bundles (a global figure may differ by port speed)."""
     family = registry.switch(context.platform).mtu_family(context.model)
     if family is None or mode == "routed":
         return None
     if family.l2_global is not None:
-        return _global_l2_mtu(family.l2_global, name, context)
+        ports = members or [name]
+        return _global_l2_mtu(family.l2_global, all(p.startswith("FastEthernet") for p in ports), context)
     if family.l2_config is None or family.l2_default_frame is None:
         return None
     if "config" not in context.sections:
@@ -125,11 +129,11 @@ def _l2_mtu(name: str, config: Record, mode: PortMode | None, context: _Context)
     return min(frame or family.l2_default_frame, family.l2_default_frame) - family.l2_header - tag
 
 
-def _global_l2_mtu(kind: str, name: str, context: _Context) -> int | None:
+def _global_l2_mtu(kind: str, fast_ethernet: bool, context: _Context) -> int | None:
     """A switch-wide figure, read once per switch (and per port kind: 10/100 or faster), so a value that
     makes no sense is one warning, not one per port."""
     section = "config" if kind == "network-qos" else "system_mtu"
-    key = f"{kind} {name.startswith('FastEthernet')}"
+    key = f"{kind} {fast_ethernet}"
     if key not in context.global_l2:
         if section not in context.sections:
             context.global_l2[key] = None
@@ -137,7 +141,7 @@ def _global_l2_mtu(kind: str, name: str, context: _Context) -> int | None:
             qos = partial(global_mtu.network_qos_mtu, context.records)
             context.global_l2[key] = context.read(section, "network-qos class-default mtu", qos)
         else:
-            system = partial(global_mtu.system_mtu, context.records, name)
+            system = partial(global_mtu.system_mtu, context.records, fast_ethernet)
             context.global_l2[key] = context.read(section, "system mtu", system)
     return context.global_l2[key]
 
@@ -507,7 +511,7 @@ def _channels(
                 members=members,
                 mtu=mtu,
                 # A channel without switchport lines of its own tags as its members do.
-                l2_mtu=_l2_mtu(name, config, _mode(config) or _members_mode(members, ports), context),
+                l2_mtu=_l2_mtu(name, config, _mode(config) or _members_mode(members, ports), context, members),
                 status=_channel_status(own, summary.get(name, {})),
                 load_balance=None,
                 multichassis_id=context.read("config", f"{name} multichassis id", partial(_int, mc_id))

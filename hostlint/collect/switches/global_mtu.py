@@ -63,12 +63,12 @@ def network_qos_mtu(records: Records) -> int:
     return min(mtu, jumbomtu)
 
 
-def system_mtu(records: Records, interface: str) -> int | None:
-    """`show system mtu`'s figure for `interface`: `system mtu` on FastEthernet ports, `system mtu jumbo`
-    on the others (where a release shows no jumbo line, `system mtu`). None when not shown."""
+def system_mtu(records: Records, fast_ethernet: bool) -> int | None:
+    """`show system mtu`'s figure for a FastEthernet port (or a channel of them): `system mtu`; for the
+    others `system mtu jumbo` (where a release shows no jumbo line, `system mtu`). None when not shown."""
     shown: Record = {}
     for record in records("system_mtu", "system_mtu"):
         shown.update({k: v for k, v in record.items() if k not in shown})
-    if interface.startswith("FastEthernet") or not shown.get("jumbo"):
+    if fast_ethernet or not shown.get("jumbo"):
         return _int(shown["system"]) if shown.get("system") else None
     return _int(shown["jumbo"])
