@@ -90,8 +90,9 @@ def test_a_nexus_5000_bridges_up_to_its_network_qos_class_default_mtu() -> None:
 
 def test_without_a_network_qos_policy_a_nexus_5000_bridges_1500() -> None:
     assert set(_bridged(_nexus5k()).values()) == {1500}
-    predefined = "system qos\n  service-policy type network-qos default-nq-policy\n"
-    assert set(_bridged(_nexus5k(predefined)).values()) == {1500}
+    for name in ("default-nq-policy", "fcoe-default-nq-policy", "default-nq-8e-policy"):
+        predefined = f"system qos\n  service-policy type network-qos {name}\n"
+        assert set(_bridged(_nexus5k(predefined)).values()) == {1500}
 
 
 def test_system_jumbomtu_bounds_the_class_mtu_and_a_class_without_mtu_is_1500() -> None:

@@ -4,8 +4,8 @@ carries, from the records of the commands that show it.
 - **NX-OS network-qos** (Nexus 3000/5000/6000): bridged frames are limited per system class, by the `mtu`
   of the class in the network-qos policy attached under `system qos` (`service-policy type network-qos
   NAME`); an interface takes no MTU of its own. Host traffic no `type qos` policy classifies is in
-  `class-default`, whose MTU is read here. Without an attached policy, or with one of the predefined
-  policies (`default-nq-policy`, `fcoe-default-nq-policy`), and for a class without an `mtu` line, the
+  `class-default`, whose MTU is read here. Without an attached policy, or with one of the system-defined
+  policies (`default-nq-policy`, `fcoe-default-nq-policy`...), and for a class without an `mtu` line, the
   class MTU is the Ethernet default 1500; `system jumbomtu` (default 9216) bounds every class MTU (Cisco
   Nexus 5000 Series NX-OS Quality of Service Configuration Guide, "MTU"; Cisco Document 118994,
   "Configure and Verify Maximum Transmission Unit on Nexus Platforms", "Network QoS MTU Configuration").
@@ -21,6 +21,7 @@ carries, from the records of the commands that show it.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -30,7 +31,10 @@ Records = Callable[[str, str], list[Record]]
 
 NETWORK_QOS_DEFAULT = 1500
 JUMBOMTU_DEFAULT = 9216
-PREDEFINED_NETWORK_QOS = ("default-nq-policy", "fcoe-default-nq-policy")
+# The system-defined policies (`default-nq-policy`, `fcoe-default-nq-policy`, and on Nexus 5600/6000 the
+# `default-nq-4e-policy`...`default-nq-8e-policy` templates) leave class-default at the default MTU; the running
+# configuration does not print them.
+PREDEFINED_NETWORK_QOS = re.compile(r"(fcoe-)?default-nq(-\d+e)?-policy")
 
 
 def _int(value: Any) -> int:
@@ -53,10 +57,10 @@ def network_qos_mtu(records: Records) -> int:
     attached = next((str(r["network_qos"]) for r in records("config", "system_qos") if r.get("network_qos")), None)
     jumbo_line = next((r["jumbomtu"] for r in records("config", "jumbomtu") if r.get("jumbomtu")), None)
     jumbomtu = _int(jumbo_line) if jumbo_line is not None else JUMBOMTU_DEFAULT
-    if attached is None or attached in PREDEFINED_NETWORK_QOS:
-        return min(NETWORK_QOS_DEFAULT, jumbomtu)
     policy = next((p for p in records("config", "network_qos") if p.get("policy") == attached), None)
     if policy is None:
+        if attached is None or PREDEFINED_NETWORK_QOS.fullmatch(attached):
+            return min(NETWORK_QOS_DEFAULT, jumbomtu)
         raise ValueError(f"network-qos policy {attached!r} under `system qos` is not in the configuration")
     default = next((c for c in _classes(policy) if c.get("class") == "class-default"), {})
     mtu = _int(default["mtu"]) if default.get("mtu") else NETWORK_QOS_DEFAULT
