@@ -52,6 +52,11 @@ class Probe(Model):
         return self.size + 28
 
     @property
+    def label(self) -> str:
+        """The probe as findings name it (their `object`): source, target and the MTU it proves."""
+        return f"{self.source_host}/{self.source_vmk} -> {self.target_host}/{self.target_vmk} at {self.mtu}"
+
+    @property
     def delivered(self) -> bool | None:
         """True: at least one reply came back; False: sent and none came back; None: not decided."""
         if self.error_kind == "too-big-locally":
