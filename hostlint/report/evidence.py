@@ -11,18 +11,12 @@ from __future__ import annotations
 import hashlib
 from collections import Counter
 from datetime import UTC, datetime
-from typing import Literal
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel
 
 from hostlint.results import CheckResult
-from hostlint.snapshot.probe import Probe
+from hostlint.snapshot.probe import Probe, ProbeOutcome
 from hostlint.wording import plural
-
-# What a probe proved: delivered (a reply came back), lost (sent, nothing back), refused-locally (the
-# source's own MTU is below the probe), not-proven (it could not be sent or was not answered).
-Outcome = Literal["delivered", "lost", "refused-locally", "not-proven"]
-OUTCOMES: tuple[Outcome, ...] = ("delivered", "lost", "refused-locally", "not-proven")
 
 
 class ProbeEvidence(BaseModel):
@@ -41,7 +35,7 @@ class ProbeEvidence(BaseModel):
     dont_fragment: bool
     purpose: str
     via: str
-    outcome: str = Field(json_schema_extra={"enum": list(OUTCOMES)})
+    outcome: ProbeOutcome
     sent: int | None
     received: int | None
     round_trip_ms: float | None
@@ -66,14 +60,6 @@ class ProbeSection(BaseModel):
     listed: list[ProbeEvidence]
 
 
-def outcome(probe: Probe) -> Outcome:
-    if probe.error_kind == "too-big-locally":
-        return "refused-locally"
-    if probe.delivered is None:
-        return "not-proven"
-    return "delivered" if probe.delivered else "lost"
-
-
 def anchor(probe_id: str) -> str:
     """A stable HTML id for a probe (its label has spaces and arrows)."""
     return "probe-" + hashlib.sha256(probe_id.encode()).hexdigest()[:12]
@@ -93,7 +79,7 @@ def evidence(probe: Probe, findings: list[str]) -> ProbeEvidence:
         dont_fragment=probe.dont_fragment,
         purpose=probe.purpose,
         via=probe.via,
-        outcome=outcome(probe),
+        outcome=probe.outcome,
         sent=probe.sent,
         received=probe.received,
         round_trip_ms=probe.round_trip_ms,
@@ -111,11 +97,11 @@ def section(result: CheckResult) -> ProbeSection | None:
     cited: dict[str, list[str]] = {}
     for finding in result.findings:
         cited.setdefault(finding.object, []).append(finding.code)
-    by_outcome = Counter(outcome(probe) for probe in result.probes)
+    by_outcome = Counter(probe.outcome for probe in result.probes)
     listed = [
         evidence(probe, sorted(set(cited.get(probe.label, []))))
         for probe in result.probes
-        if outcome(probe) != "delivered" or probe.label in cited
+        if probe.outcome != "delivered" or probe.label in cited
     ]
     # Failures first, the delivered probes findings cite last.
     order = {"lost": 0, "refused-locally": 1, "not-proven": 2, "delivered": 3}
