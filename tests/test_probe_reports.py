@@ -29,7 +29,7 @@ from hostlint.cli.main import cli
 from hostlint.report import render
 from hostlint.report.evidence import anchor
 from hostlint.rules import load_rules
-from hostlint.snapshot import Snapshot
+from hostlint.snapshot import Snapshot, load_site
 from hostlint.snapshot.probe import Probe
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -219,3 +219,12 @@ def test_html_section_and_links_in_headless_chromium(checked, tmp_path):
     assert f"Probe evidence ({10 + DELIVERED} probes:" in done.stdout
     # three probes one by one, the two refused by the executor in one row
     assert done.stdout.count('class="probe ') == 4
+
+
+def test_probes_survive_merging_the_snapshot_with_others(tmp_path):
+    """`hostlint check probed.json switches.json` (and a scan's sources) merge files: the probes stay."""
+    site = _site()
+    (tmp_path / "probed.json").write_text(site.model_dump_json())
+    (tmp_path / "other.json").write_text(Snapshot().model_dump_json())
+    merged = load_site([tmp_path / "probed.json", tmp_path / "other.json"])
+    assert merged.probes == site.probes
