@@ -7,12 +7,10 @@ from __future__ import annotations
 
 import os
 import subprocess
-from pathlib import Path
 
 import yaml
 from test_probe_kvm import FABRIC, HOSTLINT, _ip, _name, kvm_estate, pytestmark  # noqa: F401 (fixture, skip)
 
-from hostlint.cli.exit import Exit
 from hostlint.history.store import open_store
 
 
@@ -27,7 +25,7 @@ def _bridge_the_fabric_port() -> None:
         _ip("-n", host, "addr", "add", f"10.66.0.{index}/24", "dev", "br1")
 
 
-def test_a_scan_collects_kvm_hosts_and_probes_them_over_ssh(kvm_estate, tmp_path):
+def test_a_scan_collects_kvm_hosts_and_probes_them_over_ssh(kvm_estate, tmp_path):  # noqa: F811
     mgmt, ssh = kvm_estate
     _bridge_the_fabric_port()
     options = [ssh[i + 1] for i, arg in enumerate(ssh) if arg == "--ssh-option"]
