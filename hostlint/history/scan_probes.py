@@ -7,6 +7,8 @@ are probed one after another, each with its own bounds (hostlint.collect.probe.r
 `probe:` or the inventory's), and never past the scan's total budget: a probe not started by then is
 kept as not sent. Nothing here ends the scan: a vCenter that refuses the login or a host whose
 executor is refused (a privilege) is named, once per host, and its probes are kept with the reason.
+A host no source probes (`probe: false`, a failed login) keeps its probes as not sent, so the
+reports say which paths stayed unproven rather than letting them look proven.
 """
 
 from __future__ import annotations
@@ -92,7 +94,8 @@ def probe_scan(
             pair,
             "the scan's probe budget was spent"
             if spent
-            else f"no source of the inventory probed {pair.source.host} (probe: false, a failed login, or not in it)",
+            # One wording for every host, so a report groups them into one line with a count.
+            else "no source of the inventory sent it (probe: false, a failed vCenter login, or a host none knows)",
         )
         for pair in pairs
         if pair.source.host not in claimed
