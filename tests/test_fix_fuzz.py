@@ -32,8 +32,8 @@ from script_probe import (
     switch_comment,
     syntax_ok,
 )
-from test_fixes import PLATFORMS, findings_for, site
-from test_fixes_kvm import SWITCH_NAMES, kvm_site, lab, lab_result
+from support.fix_sites import PLATFORMS, findings_for, site
+from support.kvm_sites import SWITCH_NAMES, kvm_site, lab, lab_result
 
 from hostlint import platforms as registry
 from hostlint.fixes import build_plan, identifiers

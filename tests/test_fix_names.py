@@ -21,7 +21,7 @@ from script_probe import (
     run_shell,
     switch_comment,
 )
-from test_fixes import findings_for, site
+from support.fix_sites import findings_for, site
 
 from hostlint.check import check_snapshot
 from hostlint.cli.main import cli

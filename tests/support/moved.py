@@ -1,0 +1,25 @@
+"""Names moved from a test module to tests/support, still importable from their old module for a while.
+
+Branches written before the move import them from the test module (`from test_vsphere_collect import
+vcsim_binary`); a module-level `__getattr__` (PEP 562) answers those imports without the test module
+holding the names, so pytest does not register a fixture twice and ruff sees no redefinition.
+tests/test_test_imports.py still fails on such an import and says what to import instead; once none is
+left, the `__getattr__` line goes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from types import ModuleType
+
+
+def forward(*modules: ModuleType) -> Callable[[str], object]:
+    """A module `__getattr__` that finds a missing name in `modules`, in order."""
+
+    def __getattr__(name: str) -> object:
+        for module in modules:
+            if not name.startswith("__") and hasattr(module, name):
+                return getattr(module, name)
+        raise AttributeError(name)
+
+    return __getattr__
