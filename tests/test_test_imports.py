@@ -54,8 +54,29 @@ def conftest_fixtures() -> set[str]:
     return set()
 
 
+def _taken_from_support(module: str) -> dict[str, str]:
+    """The names a test module takes from tests/support/ (by import, or through `moved.forward(...)`) -> where:
+    two support modules may define one name (`SITE`), and the old module's own import says which is meant."""
+    path = TESTS / f"{module}.py"
+    if not path.is_file():
+        return {}
+    taken: dict[str, str] = {}
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and node.level == 0 and (node.module or "").startswith("support."):
+            taken.update({alias.asname or alias.name: str(node.module) for alias in node.names})
+        elif isinstance(node, ast.Call) and ast.unparse(node.func) == "moved.forward":
+            for arg in node.args:
+                support_path = SUPPORT / f"{ast.unparse(arg)}.py"
+                if support_path.is_file():
+                    for name in _defined(ast.parse(support_path.read_text(encoding="utf-8"))):
+                        taken.setdefault(name, f"support.{support_path.stem}")
+    return taken
+
+
 def _instead(module: str, names: list[str], support: dict[str, str], fixtures: set[str]) -> str:
     """What to write instead of `from <module> import <names>`."""
+    taken = _taken_from_support(module)
     by_module: dict[str, list[str]] = {}
     dropped: list[str] = []
     missing: list[str] = []
@@ -63,8 +84,9 @@ def _instead(module: str, names: list[str], support: dict[str, str], fixtures: s
         new = RENAMED.get((module, name), name)
         if new in fixtures:
             dropped.append(name)
-        elif new in support:
-            by_module.setdefault(support[new], []).append(new if new == name else f"{new} (was {name})")
+        elif new in taken or new in support:
+            where = taken.get(new) or support[new]
+            by_module.setdefault(where, []).append(new if new == name else f"{new} (was {name})")
         else:
             missing.append(name)
     parts = [f"`from {where} import {', '.join(sorted(found))}`" for where, found in sorted(by_module.items())]
@@ -115,25 +137,30 @@ def test_no_module_under_tests_imports_a_test_module() -> None:
 def test_the_message_names_file_line_and_the_import_to_write_instead() -> None:
     text = (
         '"""A test module (any name) as a branch wrote it before tests/support/ existed."""\n'
-        "from test_vsphere_collect import PASSWORD, launcher, vcsim_binary  # noqa: F401 (fixture)\n"
+        "from test_vsphere_collect import PASSWORD, SITE, launcher, vcsim_binary  # noqa: F401 (fixture)\n"
         "\n"
         "def test_x():\n"
         "    from test_fixes import _finding, site\n"
         "    import test_join\n"
         "    from test_probe import _probe\n"
+        "    from test_probe import SITE, needs_namespaces\n"
     )
     modules = {"test_vsphere_collect", "test_fixes", "test_join", "test_probe"}
     found = violations(TESTS / "test_cli.py", text, modules, support_names(), conftest_fixtures())
     assert found == [
-        "tests/test_cli.py:2: imports PASSWORD, launcher, vcsim_binary from the test module test_vsphere_collect; "
-        "instead: `from support.vcsim import PASSWORD, launcher`; drop vcsim_binary from the import (a fixture "
-        "tests/conftest.py registers: name it as a test parameter, and remove the `# noqa: F401`/`F811` it needed)",
+        "tests/test_cli.py:2: imports PASSWORD, SITE, launcher, vcsim_binary from the test module "
+        "test_vsphere_collect; instead: `from support.vcsim import PASSWORD, SITE, launcher`; drop vcsim_binary "
+        "from the import (a fixture tests/conftest.py registers: name it as a test parameter, and remove the "
+        "`# noqa: F401`/`F811` it needed)",
         "tests/test_cli.py:5: imports _finding, site from the test module test_fixes; instead: "
         "`from support.fix_sites import finding (was _finding), site`",
         "tests/test_cli.py:6: imports the test module test_join; import what it uses from tests/support/ instead "
         "(move it there if it is not yet)",
         "tests/test_cli.py:7: imports _probe from the test module test_probe; instead: move _probe from "
         "tests/test_probe.py into a tests/support/ module and import it there",
+        # Two support modules define SITE: the one the old module took it from is meant.
+        "tests/test_cli.py:8: imports SITE, needs_namespaces from the test module test_probe; instead: "
+        "`from support.probe_fabric import SITE, needs_namespaces`",
     ]
 
 
