@@ -6,6 +6,7 @@ A test module imports helpers from tests/support/, never from another test modul
 
 from support.history_db import db_url, pg_admin_url
 from support.probe_fabric import fabric, scenario
+from support.probe_kvm_estate import kvm_estate
 from support.vcsim import vcsim_binary
 
-__all__ = ["db_url", "fabric", "pg_admin_url", "scenario", "vcsim_binary"]
+__all__ = ["db_url", "fabric", "kvm_estate", "pg_admin_url", "scenario", "vcsim_binary"]

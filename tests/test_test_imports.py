@@ -20,6 +20,9 @@ RENAMED = {
     ("test_join", "_switch"): "nxos_switch",
     ("test_probe", "_host"): "vmotion_host",
     ("test_probe", "_ip"): "ip",
+    ("test_probe_kvm", "_ip"): "ip",
+    ("test_probe_kvm", "_name"): "kvm_name",
+    ("test_probe_kvm", "pytestmark"): "needs_ssh_namespaces",
 }
 
 
@@ -74,9 +77,15 @@ def _taken_from_support(module: str) -> dict[str, str]:
     return taken
 
 
+def _own(module: str) -> set[str]:
+    """The names a test module defines itself (those are not the support module's namesakes)."""
+    path = TESTS / f"{module}.py"
+    return _defined(ast.parse(path.read_text(encoding="utf-8"))) if path.is_file() else set()
+
+
 def _instead(module: str, names: list[str], support: dict[str, str], fixtures: set[str]) -> str:
     """What to write instead of `from <module> import <names>`."""
-    taken = _taken_from_support(module)
+    taken, own = _taken_from_support(module), _own(module)
     by_module: dict[str, list[str]] = {}
     dropped: list[str] = []
     missing: list[str] = []
@@ -84,7 +93,7 @@ def _instead(module: str, names: list[str], support: dict[str, str], fixtures: s
         new = RENAMED.get((module, name), name)
         if new in fixtures:
             dropped.append(name)
-        elif new in taken or new in support:
+        elif new in taken or (new in support and name not in own):
             where = taken.get(new) or support[new]
             by_module.setdefault(where, []).append(new if new == name else f"{new} (was {name})")
         else:

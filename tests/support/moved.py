@@ -13,13 +13,16 @@ from collections.abc import Callable
 from types import ModuleType
 
 
-def forward(*modules: ModuleType) -> Callable[[str], object]:
-    """A module `__getattr__` that finds a missing name in `modules`, in order."""
+def forward(*modules: ModuleType, renamed: dict[str, str] | None = None) -> Callable[[str], object]:
+    """A module `__getattr__` that finds a missing name in `modules`, in order; `renamed` maps an old name
+    (`_ip`) to the one it has in tests/support (`ip`)."""
+    renames = renamed or {}
 
     def __getattr__(name: str) -> object:
+        wanted = renames.get(name, name)
         for module in modules:
-            if not name.startswith("__") and hasattr(module, name):
-                return getattr(module, name)
+            if not wanted.startswith("__") and hasattr(module, wanted):
+                return getattr(module, wanted)
         raise AttributeError(name)
 
     return __getattr__
