@@ -5,7 +5,7 @@ from its own repositories; the npm `pwsh` package downloads it at install time),
 grammar can: tree-sitter-pwsh on PyPI, with the tree-sitter runtime. Every .ps1 of every lab's full
 plan (`--unsafe-fixes`), of the synthetic site that asks for every host action, and of a vmk-migrate
 what-if is parsed: a syntax error fails. Then every command in it is looked up in
-tests/powercli_reference.py (written from VMware's PowerCLI cmdlet reference): an unknown cmdlet,
+tests/support/powercli_reference.py (written from VMware's PowerCLI cmdlet reference): an unknown cmdlet,
 a parameter the cmdlet does not have, a value outside a parameter's enumeration, or a distributed
 port group parameter given something else fails.
 """
@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 import tree_sitter_pwsh
-from powercli_reference import CMDLETS, COMMON, PRODUCED_BY, VALUES
+from support.powercli_reference import CMDLETS, COMMON, PRODUCED_BY, VALUES
 from tree_sitter import Language, Node, Parser
 
 from hostlint.change.whatif import what_if

@@ -1,7 +1,7 @@
 """Every plan hostlint can write satisfies the plan invariants (hostlint.fixes.invariants, issue #26).
 
 Checked over every lab (with and without --unsafe-fixes), every synthetic site the fix tests build,
-and sites generated at random (tests/site_strategy.py) with a fixed seed; bench/plan_invariants.py
+and sites generated at random (tests/support/site_strategy.py) with a fixed seed; bench/plan_invariants.py
 runs more. The examples below are the cases that motivated each invariant: each fails on the
 planner before its fix.
 """
@@ -13,9 +13,9 @@ from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, seed, settings
-from site_strategy import sites
 from support.fix_sites import findings_for, site
 from support.kvm_sites import SWITCH_NAMES, kvm_site, lab, lab_result
+from support.site_strategy import sites
 
 from hostlint.change.setexpr import ChangeError, parse_set, resolve
 from hostlint.check import check_snapshot
