@@ -49,6 +49,7 @@ def tor() -> ComwareState:
         vlans={1: None, 100: "vmotion", 110: "iscsi"},
         load_sharing=("destination-ip", "source-ip"),
         irf={1: 32, 2: 1},
+        irf_ports={"1/2": [f"{XGE}1/0/49", f"{XGE}1/0/50"], "2/1": [f"{XGE}2/0/49"]},
         lacp_partners=frozenset({f"{XGE}1/0/1", f"{XGE}2/0/1"}),
     )
 
@@ -61,6 +62,13 @@ def parsed(state: ComwareState, command: str) -> dict[str, list[dict[str, Any]]]
     result = parse_output(spec, text, state.sysname)
     assert result.warnings == [] and result.notes == [], (command, result.warnings, result.notes)
     return {group: result.get(group) for group in ("interfaces", "channels", "members", "neighbours", "vlans")}
+
+
+def config_records(state: ComwareState) -> Any:
+    spec = next(c for c in SPEC.commands if c.command == "display current-configuration")
+    result = parse_output(spec, render(state, spec.command) or "", "sw")
+    assert result.warnings == [] and result.notes == []
+    return result
 
 
 def configuration(state: ComwareState) -> dict[str, dict[str, Any]]:
@@ -108,6 +116,16 @@ def test_configuration_lines_read_back_as_configured() -> None:
     assert config[f"{XGE}1/0/2"]["shutdown"] is True and config[f"{XGE}1/0/2"]["access_vlan"] == "100"
 
 
+def test_irf_members_ports_and_the_global_hash_read_back() -> None:
+    result = config_records(tor())
+    assert {(r["member"], r["priority"]) for r in result.get("irf")} == {("1", "32"), ("2", "1")}
+    assert {r["irf_port"]: r["ports"] for r in result.get("irf_ports")} == {
+        "1/2": f"{XGE}1/0/49 {XGE}1/0/50",
+        "2/1": f"{XGE}2/0/49",
+    }
+    assert [r["fields"] for r in result.get("load_balance")] == ["destination-ip source-ip"]
+
+
 def test_interfaces_vlans_and_neighbours_read_back() -> None:
     state = tor()
     interfaces = {r["name"]: r for r in parsed(state, "display interface")["interfaces"]}
@@ -144,6 +162,19 @@ def test_views_and_prompts_follow_system_view_interface_quit_and_return() -> Non
     assert session.prompt() == "[hpe-tor1]"
     run(session, "interface XGE1/0/5", "return")
     assert session.prompt() == "<hpe-tor1>"
+
+
+def test_vlan_view_creates_names_and_deletes_a_vlan() -> None:
+    state = tor()
+    session = ComwareSession(state)
+    run(session, "system-view", "vlan 200")
+    assert session.prompt() == "[hpe-tor1-vlan200]"
+    run(session, "name backup", "quit")
+    vlan_records = {r["vlan_id"]: r for r in parsed(state, "display vlan all")["vlans"]}
+    assert vlan_records["200"]["name"] == "backup"
+    assert run(session, "undo vlan 1") == ["The default VLAN cannot be deleted."]
+    run(session, "undo vlan 200")
+    assert "200" not in {r["vlan_id"] for r in parsed(state, "display vlan all")["vlans"]}
 
 
 def test_a_static_group_becomes_dynamic_and_its_members_wait_for_lacp() -> None:

@@ -118,6 +118,7 @@ class ComwareState:
     vlans: dict[int, str | None] = field(default_factory=lambda: {1: None})
     load_sharing: tuple[str, ...] | None = None
     irf: dict[int, int] = field(default_factory=dict)
+    irf_ports: dict[str, list[str]] = field(default_factory=dict)  # `irf-port 1/2` -> its physical ports
     lacp_partners: frozenset[str] = frozenset()
     model: str = "HPE FF 5940 48SFP+ 6QSFP28 Switch"
     version: str = "7.1.070, Release 3208P03"
@@ -179,12 +180,13 @@ class Rejected(Exception):
 
 
 class ComwareSession:
-    """The CLI views of one switch: user view, system view, an interface's view."""
+    """The CLI views of one switch: user view, system view, an interface's view, a VLAN's view."""
 
     def __init__(self, state: ComwareState) -> None:
         self.state = state
         self.view = "user"
         self.interface: Interface | None = None
+        self.vlan: int | None = None
 
     def prompt(self) -> str:
         name = self.state.sysname
@@ -192,6 +194,8 @@ class ComwareSession:
             return f"<{name}>"
         if self.interface is not None:
             return f"[{name}-{self.interface.name}]"
+        if self.vlan is not None:
+            return f"[{name}-vlan{self.vlan}]"
         return f"[{name}]"
 
     def execute(self, line: str) -> str:
@@ -206,11 +210,11 @@ class ComwareSession:
     def _dispatch(self, words: list[str]) -> str:
         command = " ".join(words)
         if command == "return":  # Fundamentals, "return": to user view from any view
-            self.view, self.interface = "user", None
+            self.view, self.interface, self.vlan = "user", None, None
             return ""
         if command == "quit":  # Fundamentals, "quit": back one view
-            if self.interface is not None:
-                self.interface = None
+            if self.interface is not None or self.vlan is not None:
+                self.interface = self.vlan = None
             else:
                 self.view = "user"
             return ""
@@ -221,7 +225,23 @@ class ComwareSession:
             raise Rejected(UNRECOGNIZED)
         if self.interface is not None:
             return self._interface_view(self.interface, words)
+        if self.vlan is not None:
+            return self._vlan_view(self.vlan, words)
         return self._system_view(words)
+
+    # Layer 2 - LAN Switching Command Reference, "name" (VLAN view): 1 to 32 characters; `undo` restores
+    # the default name (`VLAN 0100`).
+    def _vlan_view(self, vlan: int, words: list[str]) -> str:
+        if words[0] == "name" and len(words) > 1:
+            name = " ".join(words[1:])
+            if len(name) > 32:
+                raise Rejected(WRONG)
+            self.state.vlans[vlan] = name
+            return ""
+        if words == ["undo", "name"]:
+            self.state.vlans[vlan] = None
+            return ""
+        raise Rejected(INCOMPLETE if words == ["name"] else UNRECOGNIZED)
 
     # Fundamentals / Interface / Layer 2 - LAN Switching Command References: system view commands.
     def _system_view(self, words: list[str]) -> str:
@@ -260,10 +280,14 @@ class ComwareSession:
             if ids is None or len(ids) != 1:
                 raise Rejected(WRONG)
             (vlan,) = ids
+            # "vlan": creates the VLAN and enters its view; `undo vlan` deletes it (VLAN 1 cannot be).
             if undo:
+                if vlan == 1:
+                    raise Rejected("The default VLAN cannot be deleted.")
                 self.state.vlans.pop(vlan, None)
             else:
                 self.state.vlans.setdefault(vlan, None)
+                self.vlan = vlan
             return ""
         raise Rejected(UNRECOGNIZED)
 
@@ -468,7 +492,8 @@ class ComwareSwitch:
 
 
 def _caret(prompt: str, command: str) -> str:
-    """Comware points at the word it gave up on; here the first one the session could not place."""
+    """Comware points at the word it gave up on; this emulator points at the line's first word (hostlint
+    and netmiko read the `% ...` line, not the caret's column)."""
     return " " * len(prompt) + "^\n"
 
 
@@ -521,6 +546,8 @@ def current_configuration(state: ComwareState) -> str:
         lines += [f" link-aggregation global load-sharing mode {' '.join(state.load_sharing)}", "#"]
     for vlan, name in sorted(state.vlans.items()):
         lines += [f"vlan {vlan}"] + ([f" name {name}"] if name else []) + ["#"]
+    for irf_port, ports in sorted(state.irf_ports.items()):
+        lines += [f"irf-port {irf_port}"] + [f" port group interface {p}" for p in ports] + ["#"]
     ordered = sorted(state.interfaces.values(), key=lambda i: (not i.aggregate, i.name))
     for interface in ordered:
         lines.append(f"interface {interface.name}")
