@@ -40,7 +40,7 @@ LABS = Path(__file__).resolve().parent.parent / "fixtures" / "labs"
 MTU_PORT = ("nx2", "Ethernet1/11")
 
 # `db_url` and `pg_admin_url` are fixtures (tests/conftest.py). Moved to tests/support: see support/moved.py.
-__getattr__ = moved.forward(history_db)
+__getattr__ = moved.forward(history_db, "db_url", "pg_admin_url")
 
 
 @pytest.fixture

@@ -30,7 +30,7 @@ from hostlint.snapshot import Snapshot, load_snapshot
 from hostlint.snapshot.esxi import EsxiHost, Vmk
 
 # `fabric` and `scenario` are fixtures (tests/conftest.py). Moved to tests/support: see support/moved.py.
-__getattr__ = moved.forward(probe_fabric)
+__getattr__ = moved.forward(probe_fabric, "fabric", "scenario")
 
 
 def _probe(sim, scenario: Path, *extra: str):

@@ -21,7 +21,7 @@ from hostlint.snapshot import load_snapshot
 pytestmark = needs_ssh_namespaces
 
 # `kvm_estate` is a fixture (tests/conftest.py). Moved to tests/support: see support/moved.py.
-__getattr__ = moved.forward(probe_kvm_estate, renamed={"_ip": "ip", "_name": "kvm_name"})
+__getattr__ = moved.forward(probe_kvm_estate, "FABRIC", "kvm_estate", renamed={"_ip": "ip", "_name": "kvm_name"})
 
 
 def test_kvm_paths_are_probed_over_ssh(kvm_estate, tmp_path):

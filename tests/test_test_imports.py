@@ -68,12 +68,9 @@ def _taken_from_support(module: str) -> dict[str, str]:
     for node in ast.walk(tree):
         if isinstance(node, ast.ImportFrom) and node.level == 0 and (node.module or "").startswith("support."):
             taken.update({alias.asname or alias.name: str(node.module) for alias in node.names})
-        elif isinstance(node, ast.Call) and ast.unparse(node.func) == "moved.forward":
-            for arg in node.args:
-                support_path = SUPPORT / f"{ast.unparse(arg)}.py"
-                if support_path.is_file():
-                    for name in _defined(ast.parse(support_path.read_text(encoding="utf-8"))):
-                        taken.setdefault(name, f"support.{support_path.stem}")
+        elif isinstance(node, ast.Call) and ast.unparse(node.func) == "moved.forward" and node.args:
+            where = f"support.{ast.unparse(node.args[0])}"
+            taken.update({ast.literal_eval(arg): where for arg in node.args[1:]})
     return taken
 
 

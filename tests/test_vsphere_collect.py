@@ -33,7 +33,7 @@ CLEAN_LAB = ROOT / "fixtures" / "labs" / "clean"
 pytestmark = needs_simulator
 
 # `vcsim_binary` is a fixture (tests/conftest.py). Moved to tests/support: see support/moved.py.
-__getattr__ = moved.forward(vcsim)
+__getattr__ = moved.forward(vcsim, "vcsim_binary")
 
 
 @pytest.fixture(scope="module")

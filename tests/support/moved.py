@@ -13,16 +13,14 @@ from collections.abc import Callable
 from types import ModuleType
 
 
-def forward(*modules: ModuleType, renamed: dict[str, str] | None = None) -> Callable[[str], object]:
-    """A module `__getattr__` that finds a missing name in `modules`, in order; `renamed` maps an old name
-    (`_ip`) to the one it has in tests/support (`ip`)."""
-    renames = renamed or {}
+def forward(module: ModuleType, *names: str, renamed: dict[str, str] | None = None) -> Callable[[str], object]:
+    """A module `__getattr__` answering `names` (and the old names in `renamed`, old -> new) from `module`;
+    any other missing name stays missing (pytest asks modules for `setup_module`, `pytestmark`...)."""
+    wanted = {name: name for name in names} | (renamed or {})
 
     def __getattr__(name: str) -> object:
-        wanted = renames.get(name, name)
-        for module in modules:
-            if not wanted.startswith("__") and hasattr(module, wanted):
-                return getattr(module, wanted)
-        raise AttributeError(name)
+        if name not in wanted:
+            raise AttributeError(name)
+        return getattr(module, wanted[name])
 
     return __getattr__
