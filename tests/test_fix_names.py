@@ -11,7 +11,8 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner
-from script_probe import (
+from support.fix_sites import findings_for, site
+from support.script_probe import (
     code_lines,
     files_in,
     make_stubs,
@@ -21,7 +22,6 @@ from script_probe import (
     run_shell,
     switch_comment,
 )
-from test_fixes import findings_for, site
 
 from hostlint.check import check_snapshot
 from hostlint.cli.main import cli

@@ -264,12 +264,12 @@ SITE_KNOWN_BAD: dict[str, tuple[type[BaseException], str]] = {}
 def test_every_step_of_the_synthetic_site_runs_on_emulators_and_rolls_back(
     platform: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """The synthetic site of tests/test_fixes.py asks for every host action (port-group failover, uplink
+    """The synthetic site of tests/support/fix_sites.py asks for every host action (port-group failover, uplink
     removal, NIC speed, vSwitch and vmk MTU) and every switch action on each platform: every esxcli
     step runs against the esxcli emulator and every switch block is pasted over SSH, in plan order
     (none rejected), then every undo in reverse; the switches collected again equal the first
     collection, the hosts their start exactly."""
-    from test_fixes import findings_for, site
+    from support.fix_sites import findings_for, site
 
     original = site(platform)
     if missing := _without_session(original):
@@ -314,7 +314,7 @@ def test_a_vpc_id_change_removes_the_old_id_and_the_rollback_restores_it(
     """Issue 26: the team's channel 3 carries `vpc 4` / `mlag 4` on both peers. Making it the team's
     static vPC 3 removes id 4 first; the rollback restores id 4, so the switches collected again equal
     the first collection."""
-    from test_fixes import findings_for, site
+    from support.fix_sites import findings_for, site
 
     from hostlint.names import interface_key
     from hostlint.results import CheckResult

@@ -269,7 +269,7 @@ def test_kvm_lab_plan_runs_clears_its_findings_and_rolls_back(tmp_path: Path) ->
 @needs_virsh
 @pytest.mark.parametrize("platform", ["cisco_ios", "cisco_nxos", "arista_eos", "juniper_junos"])
 def test_kvm_synthetic_site_plan_runs_and_rolls_back(platform: str, tmp_path: Path) -> None:
-    from test_fixes_kvm import kvm_site
+    from support.kvm_sites import kvm_site
 
     snapshot = kvm_site(platform)
     # /proc/net/bonding names the partner per member too: the hand-built site leaves it out.
@@ -364,7 +364,7 @@ def test_real_virsh_and_virt_xml_reject_and_the_state_is_kept(argv: list[str], e
 def test_every_kvm_script_of_the_synthetic_sites_parses(platform: str, tmp_path: Path) -> None:
     """`sh -n` on the synthetic sites' nmcli, iproute2 and virsh scripts and their rollbacks (the labs'
     are parsed in tests/test_fix_rehearse.py)."""
-    from test_fixes_kvm import kvm_site
+    from support.kvm_sites import kvm_site
 
     snapshot = kvm_site(platform)
     write_plan(build_plan(check_snapshot(snapshot, RULES), snapshot, unsafe=True), snapshot, tmp_path)

@@ -2,7 +2,7 @@
 (tests/switch_emulator/stateful/render_cisco.py), served over SSH, read by the real collector.
 
 Every lab switch of those platforms (fixtures/labs/*/switches.json) and every switch of the synthetic
-per-platform sites of tests/test_fixes.py is served by a StatefulSwitch and collected with
+per-platform sites of tests/support/fix_sites.py is served by a StatefulSwitch and collected with
 `collect_switches` (netmiko, the platforms' ttp templates, the assembly). The collected switch must
 equal the state, except for what a collection cannot give back as the state holds it: each such
 field is listed in NOT_COLLECTABLE with the reason, and every entry must be needed by some switch.
@@ -157,7 +157,7 @@ class ShowOnly:
 
 
 def _states() -> list[tuple[str, Switch]]:
-    from test_fixes import site
+    from support.fix_sites import site
 
     found = []
     for lab in sorted(p for p in LABS.iterdir() if (p / "switches.json").is_file()):
