@@ -7,8 +7,8 @@ import json
 from pathlib import Path
 
 from sqlalchemy import text
-from test_history import db_url, pg_admin_url, run  # noqa: F401 (fixtures)
-from test_probe_reports import LOST, _site
+from support.cli import run
+from support.probe_sites import LOST, probed_site
 
 from hostlint.cli.exit import Exit
 from hostlint.history.store import open_store
@@ -31,9 +31,9 @@ def _night(snapshot: Snapshot, jumbo_lost: bool) -> Snapshot:
     return snapshot.model_copy(update={"probes": probes})
 
 
-def test_scans_keep_their_probes_and_diff_names_a_path_that_stopped_carrying_jumbo(db_url: str, tmp_path: Path):  # noqa: F811
+def test_scans_keep_their_probes_and_diff_names_a_path_that_stopped_carrying_jumbo(db_url: str, tmp_path: Path):
     site = tmp_path / "site"
-    snapshot = _site()
+    snapshot = probed_site()
     _write(site, _night(snapshot, jumbo_lost=False))
     code, _, err = run("scan", str(site), "--isolated", "--db", db_url, "--label", "last night")
     assert code == Exit.FINDINGS, err
@@ -79,9 +79,9 @@ def test_scans_keep_their_probes_and_diff_names_a_path_that_stopped_carrying_jum
     assert "1 probed path changed" in out
 
 
-def test_a_scan_without_probes_stores_none_and_diff_says_nothing_of_them(db_url: str, tmp_path: Path):  # noqa: F811
+def test_a_scan_without_probes_stores_none_and_diff_says_nothing_of_them(db_url: str, tmp_path: Path):
     site = tmp_path / "site"
-    _write(site, _site().model_copy(update={"probes": []}))
+    _write(site, probed_site().model_copy(update={"probes": []}))
     for _ in range(2):
         run("scan", str(site), "--isolated", "--db", db_url)
     _, out, _ = run("diff", "--db", db_url, "--format", "json")

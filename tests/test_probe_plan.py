@@ -14,8 +14,8 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from test_probe import SITE, fabric, needs_namespaces  # noqa: F401 (fixture)
-from test_vsphere_collect import PASSWORD, launcher, vcsim_binary  # noqa: F401 (fixture)
+from support.probe_fabric import SITE, needs_namespaces
+from support.vcsim import PASSWORD, launcher
 
 from hostlint.cli.exit import Exit
 from hostlint.cli.main import cli
@@ -66,7 +66,7 @@ def test_the_manifest_holds_the_plan_steps(tmp_path):
 
 
 @needs_namespaces
-def test_an_mtu_step_that_passes_and_one_that_fails(vcsim_binary, scenario, fabric, tmp_path):  # noqa: F811
+def test_an_mtu_step_that_passes_and_one_that_fails(vcsim_binary, scenario, fabric, tmp_path):
     passing = _plan(tmp_path, "esx01/vmk1.mtu=9000")
     failing = _plan(tmp_path, "esx03/vmk1.mtu=9000")
     extra = ("-diag-ping", str(fabric))
@@ -86,7 +86,7 @@ def test_an_mtu_step_that_passes_and_one_that_fails(vcsim_binary, scenario, fabr
     assert "1472 bytes df (control, MTU 1500): PASS" in failed.stdout
 
 
-def test_dry_run_sends_nothing(vcsim_binary, scenario, tmp_path):  # noqa: F811
+def test_dry_run_sends_nothing(vcsim_binary, scenario, tmp_path):
     folder = _plan(tmp_path, "esx01/vmk1.mtu=9000")
     with launcher.Simulator(vcsim_binary, scenario, password=PASSWORD) as sim:
         outcome = _probe_plan(sim, folder, "--dry-run")

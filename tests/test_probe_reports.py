@@ -13,15 +13,15 @@ import csv
 import json
 import subprocess
 import xml.etree.ElementTree as ET
-from datetime import UTC, datetime
 from html.parser import HTMLParser
 from pathlib import Path
 
 import jsonschema
 import pytest
 from click.testing import CliRunner
-from test_html import chromium
-from test_probe import SITE
+from support.browser import chromium
+from support.probe_fabric import SITE
+from support.probe_sites import CONTRADICTED, DELIVERED, LOST, REFUSED, UNPROVEN, probed_site
 
 from hostlint.check import check_snapshot
 from hostlint.cli.exit import Exit
@@ -30,56 +30,14 @@ from hostlint.report import render
 from hostlint.report.evidence import anchor
 from hostlint.rules import load_rules
 from hostlint.snapshot import Snapshot, load_site
-from hostlint.snapshot.probe import Probe
 
 ROOT = Path(__file__).resolve().parent.parent
-AT = datetime(2026, 11, 26, 2, 15, tzinfo=UTC)
-DELIVERED = 40
-
-
-def _probe(source: str, target: str, size: int, **outcome: object) -> Probe:
-    index = int(target[-2:])
-    purpose = "control" if size == 1472 else "jumbo"
-    return Probe(source_host=source, source_vmk="vmk1", target_host=target, target_vmk="vmk1",
-                 target_ip=f"10.77.0.{index}", size=size, purpose=purpose, via="vcenter-esxcli", at=AT,
-                 **outcome)  # type: ignore[arg-type]  # fmt: skip
-
-
-def _site() -> Snapshot:
-    site = SITE.model_copy(deep=True)
-    # esx05's vSwitch is configured at 1500, yet the jumbo probe across it is delivered (MT021).
-    esx05 = site.esxi_hosts[0].model_copy(deep=True, update={"name": "esx05"})
-    esx05.vswitches[0].mtu = 1500
-    esx05.vmks[0].ip = "10.77.0.5"
-    site.esxi_hosts.append(esx05)
-    ok = {"sent": 3, "received": 3, "round_trip_ms": 0.41}
-    probes = [
-        _probe("esx01", "esx02", 8972, **ok),
-        _probe("esx01", "esx02", 1472, **ok),
-        _probe("esx01", "esx03", 8972, sent=3, received=0),
-        _probe("esx01", "esx03", 1472, **ok),
-        _probe("esx04", "esx01", 8972, error_kind="too-big-locally", error="sendto() failed (Message too long)"),
-        _probe("esx04", "esx01", 1472, **ok),
-        _probe("esx03", "esx02", 8972, error_kind="refused", error="privilege Host.Config.Settings"),
-        _probe("esx03", "esx02", 1472, error_kind="refused", error="privilege Host.Config.Settings"),
-        _probe("esx02", "esx05", 8972, **ok),
-        _probe("esx02", "esx05", 1472, **ok),
-    ]
-    # Many delivered probes: counted, never listed.
-    probes += [_probe("esx02", "esx01", 1000 + n, **ok) for n in range(DELIVERED)]
-    return site.model_copy(update={"probes": probes})
-
-
-LOST = "esx01/vmk1 -> esx03/vmk1 at 9000"
-REFUSED = "esx04/vmk1 -> esx01/vmk1 at 9000"
-CONTRADICTED = "esx02/vmk1 -> esx05/vmk1 at 9000"
-UNPROVEN = "esx03/vmk1 -> esx02/vmk1 at 9000"
 
 
 @pytest.fixture(scope="module")
 def checked():
     rules = load_rules()
-    site = _site()
+    site = probed_site()
     return site, check_snapshot(site, rules), rules
 
 
@@ -223,7 +181,7 @@ def test_html_section_and_links_in_headless_chromium(checked, tmp_path):
 
 def test_probes_survive_merging_the_snapshot_with_others(tmp_path):
     """`hostlint check probed.json switches.json` (and a scan's sources) merge files: the probes stay."""
-    site = _site()
+    site = probed_site()
     (tmp_path / "probed.json").write_text(site.model_dump_json())
     (tmp_path / "other.json").write_text(Snapshot().model_dump_json())
     merged = load_site([tmp_path / "probed.json", tmp_path / "other.json"])

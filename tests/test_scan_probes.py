@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 import yaml
 from click.testing import CliRunner
-from test_probe import fabric, needs_namespaces, scenario  # noqa: F401 (fixtures)
-from test_vsphere_collect import PASSWORD, launcher, vcsim_binary  # noqa: F401 (fixture)
+from support.probe_fabric import needs_namespaces
+from support.vcsim import PASSWORD, launcher
 
 from hostlint.cli.exit import Exit
 from hostlint.cli.main import cli
@@ -37,7 +37,7 @@ def _scan(inventory: Path, db: str, *extra: str):
 
 
 @needs_namespaces
-def test_a_nightly_scan_probes_through_its_vcenter_and_stores_the_evidence(vcsim_binary, scenario, fabric, tmp_path):  # noqa: F811
+def test_a_nightly_scan_probes_through_its_vcenter_and_stores_the_evidence(vcsim_binary, scenario, fabric, tmp_path):
     db = f"sqlite:///{tmp_path / 'history.sqlite'}"
     extra = ("-diag-ping", str(fabric))
     with launcher.Simulator(vcsim_binary, scenario, password=PASSWORD, extra_args=extra) as sim:
@@ -62,7 +62,7 @@ def test_a_nightly_scan_probes_through_its_vcenter_and_stores_the_evidence(vcsim
     assert "a hop hostlint did not collect" in findings["esx01/vmk1 -> esx03/vmk1 at 9000"].message
 
 
-def test_a_refused_executor_is_named_per_host_and_the_scan_is_stored(vcsim_binary, scenario, tmp_path):  # noqa: F811
+def test_a_refused_executor_is_named_per_host_and_the_scan_is_stored(vcsim_binary, scenario, tmp_path):
     db = f"sqlite:///{tmp_path / 'history.sqlite'}"
     extra = ("-deny", "RetrieveManagedMethodExecuter=Host.Config.Settings")
     with launcher.Simulator(vcsim_binary, scenario, password=PASSWORD, extra_args=extra) as sim:
@@ -77,7 +77,7 @@ def test_a_refused_executor_is_named_per_host_and_the_scan_is_stored(vcsim_binar
     assert history["scans"][0]["counts"]["probes"] == 8
 
 
-def test_a_spent_budget_and_a_source_that_may_not_probe(vcsim_binary, scenario, tmp_path):  # noqa: F811
+def test_a_spent_budget_and_a_source_that_may_not_probe(vcsim_binary, scenario, tmp_path):
     db = f"sqlite:///{tmp_path / 'history.sqlite'}"
     with launcher.Simulator(vcsim_binary, scenario, password=PASSWORD) as sim:
         inventory = _inventory(tmp_path / "scan.yaml", sim, False, {})

@@ -9,29 +9,32 @@ import os
 import subprocess
 
 import yaml
-from test_probe_kvm import FABRIC, HOSTLINT, _ip, _name, kvm_estate, pytestmark  # noqa: F401 (fixture, skip)
+from support.probe_fabric import ip
+from support.probe_kvm_estate import FABRIC, HOSTLINT, kvm_name, needs_ssh_namespaces
 
 from hostlint.history.store import open_store
+
+pytestmark = needs_ssh_namespaces
 
 
 def _bridge_the_fabric_port() -> None:
     tag = f"hlk{os.getpid() % 100000}"  # as kvm_estate names its namespaces
     for index, (eth_mtu, _) in FABRIC.items():
         host = f"{tag}h{index}"
-        _ip("-n", host, "addr", "flush", "dev", "eth1")
-        _ip("-n", host, "link", "add", "br1", "type", "bridge")
-        _ip("-n", host, "link", "set", "eth1", "master", "br1")
-        _ip("-n", host, "link", "set", "br1", "mtu", str(eth_mtu), "up")
-        _ip("-n", host, "addr", "add", f"10.66.0.{index}/24", "dev", "br1")
+        ip("-n", host, "addr", "flush", "dev", "eth1")
+        ip("-n", host, "link", "add", "br1", "type", "bridge")
+        ip("-n", host, "link", "set", "eth1", "master", "br1")
+        ip("-n", host, "link", "set", "br1", "mtu", str(eth_mtu), "up")
+        ip("-n", host, "addr", "add", f"10.66.0.{index}/24", "dev", "br1")
 
 
-def test_a_scan_collects_kvm_hosts_and_probes_them_over_ssh(kvm_estate, tmp_path):  # noqa: F811
+def test_a_scan_collects_kvm_hosts_and_probes_them_over_ssh(kvm_estate, tmp_path):
     mgmt, ssh = kvm_estate
     _bridge_the_fabric_port()
     options = [ssh[i + 1] for i, arg in enumerate(ssh) if arg == "--ssh-option"]
     known_hosts = ssh[ssh.index("--known-hosts") + 1]
     entry = {"ssh_options": options, "no_libvirt": True, "no_lldp": True, "timeout": 30}
-    kvm = [{"host": f"root@{_name(index)}", **entry} for index in FABRIC]
+    kvm = [{"host": f"root@{kvm_name(index)}", **entry} for index in FABRIC]
     kvm[2]["probe"] = False  # kvm3 sends nothing (the others still probe it)
     inventory = tmp_path / "scan.yaml"
     inventory.write_text(yaml.safe_dump({"kvm": kvm, "known_hosts": known_hosts, "probe": {"count": 2}}))
