@@ -3,7 +3,7 @@
     python bench/plan_invariants.py                      # 5,000 sites, seed 26
     python bench/plan_invariants.py --sites 20000 --seed 7
 
-Each site comes from tests/site_strategy.py (hypothesis); its findings are planned with unsafe fixes
+Each site comes from tests/support/site_strategy.py (hypothesis); its findings are planned with unsafe fixes
 and the plan is checked against every invariant of hostlint.fixes.invariants. Prints each kind of
 violation once with a count and the first site's plan, and exits 1 when any was found. Also counts
 the plans that leave a finding they claim (allowed when PLAN.md names it; fewer is better).
@@ -20,7 +20,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 
 from hypothesis import HealthCheck, given, seed, settings
-from site_strategy import sites
+from support.site_strategy import sites
 
 from hostlint.check import check_snapshot
 from hostlint.fixes import build_plan

@@ -2,10 +2,11 @@
 """An nmcli emulator for rehearsing hostlint's nmcli fix scripts: installed as `nmcli` on PATH in a test.
 
 Why an emulator and not NetworkManager itself: the NetworkManager changes hostlint writes are a
-bond's mode (bond-mode) and the MTU of a guest's host path (host-path-mtu), and `nmcli connection
-up` of a bond needs the kernel's bonding driver, which the test machines' kernel does not have
-(`ip link add ... type bond`: "Unknown device type"). NetworkManager would accept the profile
-change and then fail the activation.
+bond's mode (hostlint/fixes/actions/bond_mode/action.yaml) and the MTU of a guest's host path
+(hostlint/fixes/actions/host_path_mtu/action.yaml), and `nmcli connection up` of a bond needs the
+kernel's bonding driver, which the test machines' kernel does not have (`ip link add ... type
+bond`: "Unknown device type"). NetworkManager would accept the profile change and then fail the
+activation.
 
 State: the JSON file named by NMCLI_EMULATOR_STATE::
 

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 import yaml
-from test_cli import run
-from test_fixes import findings_for, site
+from support.cli import run
+from support.fix_sites import findings_for, site
 
 from hostlint.cli.exit import Exit
 from hostlint.fixes import build_plan

@@ -5,18 +5,11 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from click.testing import CliRunner
+from support.cli import run
 
 from hostlint.cli.exit import Exit
-from hostlint.cli.main import cli
 
 LABS = Path(__file__).parent.parent / "fixtures" / "labs"
-
-
-def run(*args: str) -> tuple[int, str, str]:
-    runner = CliRunner()
-    result = runner.invoke(cli, list(args), standalone_mode=False, catch_exceptions=False)
-    return result.return_value, result.stdout, result.stderr
 
 
 def codes(stdout: str) -> set[str]:

@@ -18,7 +18,9 @@ from pathlib import Path
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from markdown_it import MarkdownIt
-from script_probe import (
+from support.fix_sites import PLATFORMS, findings_for, site
+from support.kvm_sites import SWITCH_NAMES, kvm_site, lab, lab_result
+from support.script_probe import (
     code_lines,
     files_in,
     make_stubs,
@@ -32,8 +34,6 @@ from script_probe import (
     switch_comment,
     syntax_ok,
 )
-from test_fixes import PLATFORMS, findings_for, site
-from test_fixes_kvm import SWITCH_NAMES, kvm_site, lab, lab_result
 
 from hostlint import platforms as registry
 from hostlint.fixes import build_plan, identifiers

@@ -9,7 +9,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from test_fixes import findings_for, site
+from support.fix_sites import findings_for, site
 
 from hostlint.fixes import write_scripts
 

@@ -5,7 +5,7 @@ from its own repositories; the npm `pwsh` package downloads it at install time),
 grammar can: tree-sitter-pwsh on PyPI, with the tree-sitter runtime. Every .ps1 of every lab's full
 plan (`--unsafe-fixes`), of the synthetic site that asks for every host action, and of a vmk-migrate
 what-if is parsed: a syntax error fails. Then every command in it is looked up in
-tests/powercli_reference.py (written from VMware's PowerCLI cmdlet reference): an unknown cmdlet,
+tests/support/powercli_reference.py (written from VMware's PowerCLI cmdlet reference): an unknown cmdlet,
 a parameter the cmdlet does not have, a value outside a parameter's enumeration, or a distributed
 port group parameter given something else fails.
 """
@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 import tree_sitter_pwsh
-from powercli_reference import CMDLETS, COMMON, PRODUCED_BY, VALUES
+from support.powercli_reference import CMDLETS, COMMON, PRODUCED_BY, VALUES
 from tree_sitter import Language, Node, Parser
 
 from hostlint.change.whatif import what_if
@@ -137,7 +137,7 @@ def test_every_powershell_script_of_every_lab_parses_and_uses_real_cmdlets(lab: 
 
 
 def test_every_host_action_and_vmk_migrate_in_powershell(tmp_path: Path) -> None:
-    from test_fixes import findings_for, site
+    from support.fix_sites import findings_for, site
 
     snapshot = site("cisco_nxos")
     plan = build_plan(findings_for(snapshot), snapshot, unsafe=True)
@@ -192,7 +192,7 @@ def test_the_checks_reject_what_powershell_or_powercli_would(source: str, proble
 def test_port_group_steps_in_powershell_roll_back_to_inheriting(tmp_path: Path) -> None:
     """A port group that pins only its failover order: the rollback inherits policy and failure
     detection from the vSwitch again (-Inherit...), and sets the order it pinned."""
-    from test_fixes import _finding, site
+    from support.fix_sites import finding, site
 
     snapshot = site("cisco_nxos")
     vmotion = next(p for p in snapshot.esxi_hosts[0].portgroups if p.name == "vMotion")
@@ -206,8 +206,8 @@ def test_port_group_steps_in_powershell_roll_back_to_inheriting(tmp_path: Path) 
     )
     team = next(t for t in build_facts(snapshot).teams if t.object == "esx01/vSwitch1/vMotion")
     findings = [
-        _finding("LG900", team, [("host-teaming", "host", {"policy": "failover_explicit"})]),
-        _finding("LG901", team, [("host-active-uplinks", "host", {"active": ["vmnic2"], "failure_detection": "link"})]),
+        finding("LG900", team, [("host-teaming", "host", {"policy": "failover_explicit"})]),
+        finding("LG901", team, [("host-active-uplinks", "host", {"active": ["vmnic2"], "failure_detection": "link"})]),
     ]
     scripts = _written(build_plan(CheckResult(findings=findings), snapshot, unsafe=True), snapshot, tmp_path)
     _check(scripts)

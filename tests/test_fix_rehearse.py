@@ -29,6 +29,7 @@ from switch_rehearsal import Links, SwitchSite, differences, emulated, forced_en
 
 from hostlint.check import check_snapshot
 from hostlint.fixes import build_plan
+from hostlint.fixes.invariants import one_object
 from hostlint.fixes.scripts import script_name
 from hostlint.fixes.write import write_plan
 from hostlint.platforms import SWITCH_NAMES
@@ -264,12 +265,12 @@ SITE_KNOWN_BAD: dict[str, tuple[type[BaseException], str]] = {}
 def test_every_step_of_the_synthetic_site_runs_on_emulators_and_rolls_back(
     platform: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """The synthetic site of tests/test_fixes.py asks for every host action (port-group failover, uplink
+    """The synthetic site of tests/support/fix_sites.py asks for every host action (port-group failover, uplink
     removal, NIC speed, vSwitch and vmk MTU) and every switch action on each platform: every esxcli
     step runs against the esxcli emulator and every switch block is pasted over SSH, in plan order
     (none rejected), then every undo in reverse; the switches collected again equal the first
     collection, the hosts their start exactly."""
-    from test_fixes import findings_for, site
+    from support.fix_sites import findings_for, site
 
     original = site(platform)
     if missing := _without_session(original):
@@ -314,7 +315,7 @@ def test_a_vpc_id_change_removes_the_old_id_and_the_rollback_restores_it(
     """Issue 26: the team's channel 3 carries `vpc 4` / `mlag 4` on both peers. Making it the team's
     static vPC 3 removes id 4 first; the rollback restores id 4, so the switches collected again equal
     the first collection."""
-    from test_fixes import findings_for, site
+    from support.fix_sites import findings_for, site
 
     from hostlint.names import interface_key
     from hostlint.results import CheckResult
@@ -369,3 +370,20 @@ def test_a_vpc_id_change_removes_the_old_id_and_the_rollback_restores_it(
         last = switches.collect(monkeypatch)
     restored = differences(first, last)
     assert not restored, "not restored by the rollback:\n" + "\n".join(restored)
+
+
+def test_a_vswitch_named_like_a_pattern_is_the_only_one_changed(tmp_path: Path) -> None:
+    """vswitch-name-pattern: `vSwitch1*` raised next to vSwitch10. The esxcli step, run on the esxcli
+    emulator, changes that switch alone; the PowerCLI step selects it with -ceq (no pwsh here to run it)."""
+    snapshot = load_site([LABS / "vswitch-name-pattern"])
+    plan = build_plan(check_snapshot(snapshot, RULES), snapshot, unsafe=True)
+    [step] = plan.steps
+    folder = tmp_path / "fix"
+    write_plan(plan, snapshot, folder)
+    working = snapshot.model_copy(deep=True)
+    _run_step(working, folder, tmp_path / "host.json", _install(tmp_path), step.device, step.number, rollback=False)
+    host = next(h for h in working.esxi_hosts if h.name == step.device)
+    assert {v.name: v.mtu for v in host.vswitches} == {"vSwitch0": 1500, "vSwitch1*": 9000, "vSwitch10": 1500}
+    powercli = (folder / script_name(step.device, "powercli")).read_text(encoding="utf-8")
+    assert "Where-Object { $_.Name -ceq 'vSwitch1*' } | Set-VirtualSwitch -Mtu 9000" in powercli
+    assert one_object(plan, snapshot) == []

@@ -315,7 +315,7 @@ def test_kvm_jumbo_path_lab_raises_one_path_lowers_the_other_guest_and_rolls_bac
 @needs_virsh
 @pytest.mark.parametrize("platform", ["cisco_ios", "cisco_nxos", "arista_eos", "juniper_junos"])
 def test_kvm_synthetic_site_plan_runs_and_rolls_back(platform: str, tmp_path: Path) -> None:
-    from test_fixes_kvm import kvm_site
+    from support.kvm_sites import kvm_site
 
     snapshot = kvm_site(platform)
     # /proc/net/bonding names the partner per member too: the hand-built site leaves it out.
@@ -415,7 +415,7 @@ def test_real_virsh_and_virt_xml_reject_and_the_state_is_kept(argv: list[str], e
 def test_every_kvm_script_of_the_synthetic_sites_parses(platform: str, tmp_path: Path) -> None:
     """`sh -n` on the synthetic sites' nmcli, iproute2 and virsh scripts and their rollbacks (the labs'
     are parsed in tests/test_fix_rehearse.py)."""
-    from test_fixes_kvm import kvm_site
+    from support.kvm_sites import kvm_site
 
     snapshot = kvm_site(platform)
     write_plan(build_plan(check_snapshot(snapshot, RULES), snapshot, unsafe=True), snapshot, tmp_path)

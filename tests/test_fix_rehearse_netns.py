@@ -206,7 +206,7 @@ def _keys(findings) -> set[tuple[str, str]]:
 
 
 def _sites() -> list:
-    from test_fixes_kvm import kvm_site
+    from support.kvm_sites import kvm_site
 
     return [
         pytest.param(lambda: load_site([LAB]), id="kvm-bonds"),

@@ -18,12 +18,11 @@ rehearsal does.
 
 Also here: the simulator's HostNetworkSystem update methods called directly (the faults ESXi
 raises, and what a collection sees), every pyvmomi host action of the synthetic site of
-tests/test_fixes.py, and port-group steps that must roll back to inheriting from the vSwitch.
+tests/support/fix_sites.py, and port-group steps that must roll back to inheriting from the vSwitch.
 """
 
 from __future__ import annotations
 
-import importlib.util
 import os
 import re
 import ssl
@@ -35,6 +34,7 @@ import pytest
 from click.testing import CliRunner
 from pyVim.connect import Disconnect, SmartConnect
 from pyVmomi import vim, vmodl
+from support.vcsim import launcher, needs_simulator
 
 from hostlint.check import check_snapshot
 from hostlint.cli.exit import Exit
@@ -54,14 +54,8 @@ LABS = ROOT / "fixtures" / "labs"
 PASSWORD = "rehearsal-s3cret"
 RULES = load_rules()
 
-_spec = importlib.util.spec_from_file_location("vcsim_launcher", ROOT / "sim" / "vcsim" / "launcher.py")
-launcher = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(launcher)
 
-pytestmark = [
-    pytest.mark.slow,
-    pytest.mark.skipif(not launcher.go_available() and not os.environ.get("CI"), reason="Go builds the simulator"),
-]
+pytestmark = needs_simulator
 
 
 def _lab_plan(lab: str):
@@ -77,11 +71,6 @@ REHEARSED = [
     pytest.param(lab, marks=pytest.mark.xfail(strict=True, reason=KNOWN_BAD[lab])) if lab in KNOWN_BAD else lab
     for lab in VSPHERE_LABS
 ]
-
-
-@pytest.fixture(scope="session")
-def vcsim_binary(tmp_path_factory) -> Path:
-    return launcher.build(tmp_path_factory.mktemp("vcsim"))
 
 
 @pytest.fixture(scope="module")
@@ -368,12 +357,12 @@ def test_updates_replace_the_config_and_a_collection_sees_them(demo_ns) -> None:
     assert restored.model_dump() == first.model_dump()
 
 
-# --- every host action, on the synthetic site of tests/test_fixes.py -----------------------------
+# --- every host action, on the synthetic site of tests/support/fix_sites.py--------------------------
 
 
 @pytest.fixture(scope="module")
 def site_sim(vcsim_binary, tmp_path_factory):
-    from test_fixes import site
+    from support.fix_sites import site
 
     snapshot = site("cisco_nxos")
     folder = tmp_path_factory.mktemp("synthetic")
@@ -402,7 +391,7 @@ def test_every_vsphere_api_step_of_the_synthetic_site_runs_and_rolls_back(site_s
     """Teaming policy, failover order with uplink removal, NIC speed, vSwitch and vmk MTU: each pyvmomi
     step runs (and its verify passes) in plan order, then each undo in reverse order, and a
     collection equals the first one."""
-    from test_fixes import findings_for
+    from support.fix_sites import findings_for
 
     snapshot, sim, folder = site_sim
     plan = build_plan(findings_for(snapshot), snapshot, unsafe=True)
@@ -423,13 +412,13 @@ def test_every_vsphere_api_step_of_the_synthetic_site_runs_and_rolls_back(site_s
 def test_port_group_teaming_steps_run_and_roll_back_to_inheriting(site_sim) -> None:
     """host-teaming and host-active-uplinks on a port group that pins only its failover order: the
     change pins what it sets; the rollback must leave the port group inheriting the rest again."""
-    from test_fixes import _finding
+    from support.fix_sites import finding
 
     snapshot, sim, folder = site_sim
     team = next(t for t in build_facts(snapshot).teams if t.object == "esx01/vSwitch1/vMotion")
     findings = [
-        _finding("LG900", team, [("host-teaming", "host", {"policy": "failover_explicit"})]),
-        _finding("LG901", team, [("host-active-uplinks", "host", {"active": ["vmnic2"], "failure_detection": "link"})]),
+        finding("LG900", team, [("host-teaming", "host", {"policy": "failover_explicit"})]),
+        finding("LG901", team, [("host-active-uplinks", "host", {"active": ["vmnic2"], "failure_detection": "link"})]),
     ]
     plan = build_plan(CheckResult(findings=findings), snapshot, unsafe=True)
     assert [(s.change.action, s.change.values["kind"]) for s in plan.steps] == [

@@ -10,15 +10,14 @@ from __future__ import annotations
 import os
 import re
 from pathlib import Path
-from typing import Any
 
 import pytest
+from support.kvm_sites import LAB, SWITCH_NAMES, kvm_site, lab, lab_plan, lab_result
 
 from hostlint.check import check_snapshot
 from hostlint.fixes import build_plan, write_scripts
 from hostlint.fixes.actions.switch_channel_mode_static import channel_mode_static
 from hostlint.fixes.facts import parse_fact
-from hostlint.fixes.plan import Plan
 from hostlint.fixes.simulate import simulate
 from hostlint.fixes.site import Site
 from hostlint.fixes.steps import Change
@@ -28,139 +27,12 @@ from hostlint.results import CheckResult
 from hostlint.rules import load_rules
 from hostlint.rules.model import Rule
 from hostlint.snapshot import Snapshot, load_site
-from hostlint.snapshot.common import Neighbour
-from hostlint.snapshot.kvm import (
-    Bond,
-    BondMember,
-    Bridge,
-    DomainInterface,
-    KvmHost,
-    LibvirtDomain,
-    LibvirtNetwork,
-    LinuxInterface,
-)
-from hostlint.snapshot.switch import LoadBalance, PortChannel, Switch, SwitchPort
+from hostlint.snapshot.kvm import LibvirtNetwork
 
 ROOT = Path(__file__).resolve().parent.parent
-LAB = ROOT / "fixtures" / "labs" / "kvm-bonds"
 GOLDEN = Path(__file__).resolve().parent / "golden" / "fixes" / "kvm"
 UPDATE = os.environ.get("HOSTLINT_UPDATE_GOLDEN") == "1"
-
-# Per switch platform: how a port and a port-channel are named.
-SWITCH_NAMES = {
-    "cisco_ios": ("TenGigabitEthernet1/0/{}", "Port-channel{}"),
-    "cisco_nxos": ("Ethernet1/{}", "port-channel{}"),
-    "arista_eos": ("Ethernet{}", "Port-Channel{}"),
-    "juniper_junos": ("xe-0/0/{}", "ae{}"),
-}
 LAG_CODES = {"LG101", "LG102", "LG103", "LG104"}
-
-
-def lab() -> Snapshot:
-    return load_site([LAB])
-
-
-def lab_result(snapshot: Snapshot) -> CheckResult:
-    return check_snapshot(snapshot, load_rules())
-
-
-def lab_plan(snapshot: Snapshot, unsafe: bool = True) -> Plan:
-    return build_plan(lab_result(snapshot), snapshot, unsafe=unsafe)
-
-
-# --- a KVM site per switch platform ---------------------------------------------------------------
-
-
-def _host(name: str, mode: str, ports: tuple[str, str], switch: str, domains: list[LibvirtDomain]) -> KvmHost:
-    nics = [
-        LinuxInterface(
-            name=nic,
-            mtu=1500,
-            operstate="up",
-            speed_mbps=10000,
-            duplex="full",
-            master="bond0",
-            neighbour=Neighbour(protocol="lldp", device_id=switch, port_id=port),
-        )
-        for nic, port in zip(("eno1", "eno2"), ports, strict=True)
-    ]
-    lacp = mode == "802.3ad"
-    return KvmHost(
-        name=name,
-        interfaces=[
-            *nics,
-            LinuxInterface(name="bond0", kind="bond", mtu=1500, operstate="up", master="br0"),
-            LinuxInterface(name="br0", kind="bridge", mtu=1500, operstate="up"),
-        ],
-        bonds=[
-            Bond(
-                name="bond0",
-                mode=mode,
-                xmit_hash_policy="layer3+4",
-                lacp_rate="fast" if lacp else None,
-                miimon=100,
-                active_aggregator_id=1 if lacp else None,
-                partner_mac="00:00:00:00:00:00" if lacp else None,
-                members=[
-                    BondMember(
-                        name=nic, link_up=True, speed_mbps=10000, duplex="full", aggregator_id=n if lacp else None
-                    )
-                    for n, nic in enumerate(("eno1", "eno2"), 1)
-                ],
-            )
-        ],
-        bridges=[Bridge(name="br0", members=["bond0"])],
-        domains=domains,
-        vhost_net=True,
-    )
-
-
-# A channel's switchport configuration as collected: a trunk carrying every VLAN, native VLAN 1.
-TRUNK_ALL: dict[str, Any] = {"switchport": "trunk", "native_vlan": 1, "allowed_vlans": [(1, 4094)]}
-
-
-def kvm_site(platform: str) -> Snapshot:
-    """kvm01: balance-xor bond facing LACP channel 10, a jumbo guest on its 1500 bridge and an rtl8139
-    guest; kvm02: 802.3ad bond facing static channel 20. Both on sw1 of `platform`.
-    """
-    port, channel = (pattern.format for pattern in SWITCH_NAMES[platform])
-    sw1 = Switch(
-        name="sw1",
-        platform=platform,
-        load_balance=LoadBalance(hash="src-dst-ip"),
-        ports=[
-            SwitchPort(
-                name=port(n),
-                status="up",
-                mode="trunk",
-                mtu=9216,
-                port_channel=channel(10 if n < 3 else 20),
-                # Channel 10 is LACP facing a balance-xor bond: no partner, so not bundled.
-                member_state="bundled" if n >= 3 else "individual" if platform == "cisco_ios" else "suspended",
-            )
-            for n in (1, 2, 3, 4)
-        ],
-        port_channels=[
-            PortChannel(name=channel(n), mode=mode, members=members, mtu=9216, **TRUNK_ALL)
-            for n, mode, members in ((10, "lacp-active", [port(1), port(2)]), (20, "static", [port(3), port(4)]))
-        ],
-    )
-    guests = [
-        LibvirtDomain(
-            name="db01",
-            interfaces=[
-                DomainInterface(mac="52:54:00:aa:00:01", model="virtio", source="br0", mtu=9000, target="vnet0")
-            ],
-        ),
-        LibvirtDomain(
-            name="legacy01",
-            interfaces=[DomainInterface(mac="52:54:00:aa:00:02", model="rtl8139", source="br0", target="vnet1")],
-        ),
-    ]
-    kvm01 = _host("kvm01", "balance-xor", (port(1), port(2)), "sw1", guests)
-    kvm02 = _host("kvm02", "802.3ad", (port(3), port(4)), "sw1", [])
-    return Snapshot(source="test:fixes-kvm", kvm_hosts=[kvm01, kvm02], switches=[sw1])
-
 
 # --- goldens --------------------------------------------------------------------------------------
 

@@ -9,19 +9,13 @@ from pathlib import Path
 import jsonschema
 import pytest
 import yaml
-from click.testing import CliRunner
+from support.cli import run
 
 from hostlint.cli.exit import Exit
-from hostlint.cli.main import cli
 from hostlint.schemas import schema
 
 ROOT = Path(__file__).resolve().parent.parent
 LABS = ROOT / "fixtures" / "labs"
-
-
-def run(*args: str) -> tuple[int, str, str]:
-    outcome = CliRunner().invoke(cli, list(args), standalone_mode=False, catch_exceptions=False)
-    return outcome.return_value, outcome.stdout, outcome.stderr
 
 
 @pytest.mark.parametrize(

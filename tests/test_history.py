@@ -11,20 +11,18 @@ import sqlite3
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
 from alembic.autogenerate import compare_metadata
 from alembic.runtime.migration import MigrationContext
-from click.testing import CliRunner
-from pg.server import fresh_database, pg_server
 from sqlalchemy import text
+from support import history_db, moved
+from support.cli import run
 
 from hostlint.check import check_paths
 from hostlint.cli.exit import Exit
-from hostlint.cli.main import cli
 from hostlint.history.schema import Base
 from hostlint.history.store import (
     HEAD_REVISION,
@@ -41,20 +39,8 @@ LABS = Path(__file__).resolve().parent.parent / "fixtures" / "labs"
 # The uplink vmnic3 of esx01's IP-hash vSwitch1 (MTU 9000) is cabled to nx2 Ethernet1/11.
 MTU_PORT = ("nx2", "Ethernet1/11")
 
-
-@pytest.fixture(scope="module")
-def pg_admin_url() -> Iterator[str]:
-    with pg_server() as url:
-        yield url
-
-
-@pytest.fixture(params=["sqlite", "postgresql"])
-def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
-    if request.param == "sqlite":
-        yield f"sqlite:///{tmp_path / 'history.sqlite'}"
-        return
-    with fresh_database(request.getfixturevalue("pg_admin_url")) as url:
-        yield url
+# `db_url` and `pg_admin_url` are fixtures (tests/conftest.py). Moved to tests/support: see support/moved.py.
+__getattr__ = moved.forward(history_db, "db_url", "pg_admin_url")
 
 
 @pytest.fixture
@@ -70,11 +56,6 @@ def set_port_mtu(site: Path, switch: str, port: str, mtu: int) -> None:
     [target] = [p for s in document["switches"] if s["name"] == switch for p in s["ports"] if p["name"] == port]
     target["mtu"] = mtu
     path.write_text(json.dumps(document, indent=1))
-
-
-def run(*args: str) -> tuple[int, str, str]:
-    result = CliRunner().invoke(cli, list(args), standalone_mode=False, catch_exceptions=False)
-    return result.return_value, result.stdout, result.stderr
 
 
 def hostlint_process(*args: str, env: dict[str, str] | None = None) -> subprocess.Popen[str]:
@@ -150,6 +131,7 @@ def test_two_scans_with_one_mtu_changed_diff_shows_drift_and_new_finding(db_url:
         "newly_skipped": 0,
         "no_longer_skipped": 0,
         "drift": 1,
+        "probes_changed": 0,
     }
 
     code, human, _ = run("diff", "1", "2", "--db", db_url)

@@ -7,44 +7,21 @@ import hashlib
 import json
 import shutil
 import zlib
-from collections.abc import Iterator
 from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
 from alembic import command
-from click.testing import CliRunner
-from pg.server import fresh_database, pg_server
 from sqlalchemy import create_engine, text
+from support.cli import run
 
 from hostlint.cli.exit import Exit
-from hostlint.cli.main import cli
 from hostlint.history.store import HEAD_REVISION, alembic_config, database_url, open_store
 from hostlint.snapshot import load_site
 
 LABS = Path(__file__).resolve().parent.parent / "fixtures" / "labs"
 # The uplink vmnic3 of esx01's IP-hash vSwitch1 (MTU 9000) in the clean lab is cabled to nx2 Ethernet1/11.
 MTU_PORT = ("nx2", "Ethernet1/11")
-
-
-@pytest.fixture(scope="module")
-def pg_admin_url() -> Iterator[str]:
-    with pg_server() as url:
-        yield url
-
-
-@pytest.fixture(params=["sqlite", "postgresql"])
-def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
-    if request.param == "sqlite":
-        yield f"sqlite:///{tmp_path / 'history.sqlite'}"
-        return
-    with fresh_database(request.getfixturevalue("pg_admin_url")) as url:
-        yield url
-
-
-def run(*args: str) -> tuple[int, str, str]:
-    result = CliRunner().invoke(cli, list(args), standalone_mode=False, catch_exceptions=False)
-    return result.return_value, result.stdout, result.stderr
 
 
 def one_line(err: str) -> str:

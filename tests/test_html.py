@@ -5,7 +5,6 @@ from __future__ import annotations
 import importlib.resources
 import importlib.util
 import re
-import shutil
 import struct
 import subprocess
 import sys
@@ -17,6 +16,7 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner
+from support.browser import chromium
 
 from hostlint.check import check_paths, check_snapshot
 from hostlint.cli.exit import Exit
@@ -229,13 +229,6 @@ def png_pixels(data: bytes) -> tuple[int, int, list[bytes], int]:
         rows.append(bytes(line))
         previous = line
     return width, height, rows, channels
-
-
-def chromium() -> str:
-    for name in ("chromium", "chromium-browser"):
-        if path := shutil.which(name):
-            return path
-    pytest.skip("no headless Chromium (Debian package chromium)")
 
 
 def test_report_renders_in_headless_chromium(tmp_path: Path) -> None:

@@ -2,79 +2,19 @@
 
 from __future__ import annotations
 
+from support.join_builders import cdp, esxi_host, nxos_switch
+
 from hostlint.join import build_facts
 from hostlint.snapshot import CablingEntry, Snapshot
 from hostlint.snapshot.common import Neighbour
-from hostlint.snapshot.esxi import EsxiHost, PhysicalNic, PortGroup, StandardVSwitch, Teaming
-from hostlint.snapshot.switch import LoadBalance, MultiChassis, PortChannel, Switch, SwitchPort
-
-
-def _host(neighbours: dict[str, Neighbour | None], policy: str = "loadbalance_ip", **host) -> EsxiHost:
-    nics = list(neighbours)
-    return EsxiHost(
-        name="esx01.dc.example",
-        vswitches=[
-            StandardVSwitch(name="vSwitch1", mtu=9000, uplinks=nics, teaming=Teaming(policy=policy, active=nics))
-        ],
-        pnics=[
-            PhysicalNic(name=n, link_up=True, speed_mbps=10000, duplex="full", neighbour=nb)
-            for n, nb in neighbours.items()
-        ],
-        **host,
-    )
-
-
-def _switch(name: str, ports: dict[str, str | None], mc: MultiChassis | None = None, **kw) -> Switch:
-    channels = {}
-    for port, channel in ports.items():
-        if channel:
-            channels.setdefault(channel, []).append(port)
-    return Switch(
-        name=name,
-        platform="cisco_nxos",
-        model="N9K-C93180YC-FX",
-        load_balance=LoadBalance(hash="src-dst-ip", raw="src-dst ip"),
-        ports=[
-            SwitchPort(
-                name=p,
-                status="up",
-                speed_mbps=10000,
-                duplex="full",
-                mtu=9216,
-                port_channel=c,
-                member_state="bundled" if c else None,
-                mode="trunk",
-                native_vlan=1,
-                allowed_vlans=[(1, 4094)],
-            )
-            for p, c in ports.items()
-        ],
-        port_channels=[
-            PortChannel(
-                name=c,
-                mode="static",
-                members=m,
-                mtu=9216,
-                multichassis_id=11,
-                switchport="trunk",
-                native_vlan=1,
-                allowed_vlans=[(1, 4094)],
-            )
-            for c, m in channels.items()
-        ],
-        multichassis=mc,
-        **kw,
-    )
-
-
-def cdp(device: str, port: str) -> Neighbour:
-    return Neighbour(protocol="cdp", device_id=device, port_id=port)
+from hostlint.snapshot.esxi import PortGroup, Teaming
+from hostlint.snapshot.switch import MultiChassis, Switch
 
 
 def test_cdp_short_port_and_fqdn_with_serial_resolve() -> None:
     snap = Snapshot(
-        esxi_hosts=[_host({"vmnic2": cdp("nx1.dc.example(FDO123)", "Eth1/11"), "vmnic3": cdp("NX1", "eth1/12")})],
-        switches=[_switch("nx1", {"Ethernet1/11": "port-channel11", "Ethernet1/12": "port-channel11"})],
+        esxi_hosts=[esxi_host({"vmnic2": cdp("nx1.dc.example(FDO123)", "Eth1/11"), "vmnic3": cdp("NX1", "eth1/12")})],
+        switches=[nxos_switch("nx1", {"Ethernet1/11": "port-channel11", "Ethernet1/12": "port-channel11"})],
     )
     facts = build_facts(snap)
     team = facts.teams[0]
@@ -91,8 +31,8 @@ def test_lldp_system_name_and_alias() -> None:
         protocol="lldp", device_id="00:11:22:33:44:55", port_id="Ethernet1/11", system_name="leaf1.dc.example"
     )
     snap = Snapshot(
-        esxi_hosts=[_host({"vmnic2": nb})],
-        switches=[_switch("LEAF1", {"Ethernet1/11": None}, aliases=["leaf1.dc.example"])],
+        esxi_hosts=[esxi_host({"vmnic2": nb})],
+        switches=[nxos_switch("LEAF1", {"Ethernet1/11": None}, aliases=["leaf1.dc.example"])],
     )
     uplink = build_facts(snap).teams[0].uplinks[0]
     assert (uplink.switch, uplink.port, uplink.via) == ("LEAF1", "Ethernet1/11", "lldp")
@@ -100,8 +40,8 @@ def test_lldp_system_name_and_alias() -> None:
 
 def test_cabling_file_used_when_discovery_is_off() -> None:
     snap = Snapshot(
-        esxi_hosts=[_host({"vmnic2": None, "vmnic3": None})],
-        switches=[_switch("sw1", {"Ethernet1/1": None})],
+        esxi_hosts=[esxi_host({"vmnic2": None, "vmnic3": None})],
+        switches=[nxos_switch("sw1", {"Ethernet1/1": None})],
         cabling=[CablingEntry(host="ESX01", nic="vmnic2", switch="sw1.dc.example", port="Eth1/1")],
     )
     facts = build_facts(snap)
@@ -115,11 +55,11 @@ def test_cabling_file_used_when_discovery_is_off() -> None:
 def test_unknown_switch_port_and_unreachable_switch_are_missing_with_reasons() -> None:
     snap = Snapshot(
         esxi_hosts=[
-            _host({"vmnic2": cdp("nx1", "Eth1/99"), "vmnic3": cdp("nx2", "Eth1/1"), "vmnic4": cdp("nx9", "Eth1/1")})
+            esxi_host({"vmnic2": cdp("nx1", "Eth1/99"), "vmnic3": cdp("nx2", "Eth1/1"), "vmnic4": cdp("nx9", "Eth1/1")})
         ],
         switches=[
-            _switch("nx1", {"Ethernet1/11": None}),
-            _switch("nx2", {"Ethernet1/1": None}, connection_state="unreachable"),
+            nxos_switch("nx1", {"Ethernet1/11": None}),
+            nxos_switch("nx2", {"Ethernet1/1": None}, connection_state="unreachable"),
         ],
     )
     reasons = {u.nic: u.missing["switch"] for u in build_facts(snap).teams[0].uplinks}
@@ -130,12 +70,12 @@ def test_unknown_switch_port_and_unreachable_switch_are_missing_with_reasons() -
 
 def _pair(peer_of_nx2: str = "nx1", link: bool = True) -> list[Switch]:
     return [
-        _switch(
+        nxos_switch(
             "nx1",
             {"Ethernet1/11": "port-channel11"},
             MultiChassis(kind="vpc", domain_id="10", peer="nx2", peer_link_up=True),
         ),
-        _switch(
+        nxos_switch(
             "nx2",
             {"Ethernet1/11": "port-channel11"},
             MultiChassis(kind="vpc", domain_id="10", peer=peer_of_nx2, peer_link_up=link),
@@ -145,7 +85,7 @@ def _pair(peer_of_nx2: str = "nx1", link: bool = True) -> list[Switch]:
 
 def test_vpc_pair_is_one_logical_switch_and_one_channel() -> None:
     snap = Snapshot(
-        esxi_hosts=[_host({"vmnic2": cdp("nx1", "Eth1/11"), "vmnic3": cdp("nx2", "Eth1/11")})], switches=_pair()
+        esxi_hosts=[esxi_host({"vmnic2": cdp("nx1", "Eth1/11"), "vmnic3": cdp("nx2", "Eth1/11")})], switches=_pair()
     )
     team = build_facts(snap).teams[0]
     assert team.logical_switches == ["vpc:10:nx1+nx2"]
@@ -156,16 +96,15 @@ def test_vpc_pair_is_one_logical_switch_and_one_channel() -> None:
 
 def test_half_configured_or_broken_pair_is_two_switches() -> None:
     for switches in (_pair(peer_of_nx2="nx3"), _pair(link=False)):
-        snap = Snapshot(
-            esxi_hosts=[_host({"vmnic2": cdp("nx1", "Eth1/11"), "vmnic3": cdp("nx2", "Eth1/11")})], switches=switches
-        )
+        host = esxi_host({"vmnic2": cdp("nx1", "Eth1/11"), "vmnic3": cdp("nx2", "Eth1/11")})
+        snap = Snapshot(esxi_hosts=[host], switches=switches)
         team = build_facts(snap).teams[0]
         assert team.logical_switches == ["nx1", "nx2"]
         assert len(team.channel_ids) == 2
 
 
 def test_overriding_port_group_is_its_own_team_and_inheriting_one_is_not() -> None:
-    host = _host({"vmnic2": cdp("nx1", "Eth1/11"), "vmnic3": cdp("nx1", "Eth1/12")})
+    host = esxi_host({"vmnic2": cdp("nx1", "Eth1/11"), "vmnic3": cdp("nx1", "Eth1/12")})
     host.portgroups = [
         PortGroup(name="VM-Prod", vswitch="vSwitch1"),
         PortGroup(
@@ -174,7 +113,7 @@ def test_overriding_port_group_is_its_own_team_and_inheriting_one_is_not() -> No
             teaming=Teaming(policy="failover_explicit", active=["vmnic2"], standby=["vmnic3"]),
         ),
     ]
-    snap = Snapshot(esxi_hosts=[host], switches=[_switch("nx1", {"Ethernet1/11": None, "Ethernet1/12": None})])
+    snap = Snapshot(esxi_hosts=[host], switches=[nxos_switch("nx1", {"Ethernet1/11": None, "Ethernet1/12": None})])
     teams = {t.object: t for t in build_facts(snap).teams}
     assert set(teams) == {"esx01.dc.example/vSwitch1", "esx01.dc.example/vSwitch1/VM-Legacy"}
     legacy = teams["esx01.dc.example/vSwitch1/VM-Legacy"]
@@ -183,6 +122,6 @@ def test_overriding_port_group_is_its_own_team_and_inheriting_one_is_not() -> No
 
 
 def test_disconnected_host_marks_every_fact() -> None:
-    snap = Snapshot(esxi_hosts=[_host({"vmnic2": None}, connection_state="disconnected")])
+    snap = Snapshot(esxi_hosts=[esxi_host({"vmnic2": None}, connection_state="disconnected")])
     facts = build_facts(snap)
     assert all("disconnected" in f.missing["host"] for f in [*facts.teams, *facts.uplinks])

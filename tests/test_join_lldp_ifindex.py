@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from test_join import _host
+from support.join_builders import esxi_host
 
 from hostlint import names
 from hostlint.join import build_facts
@@ -29,7 +29,7 @@ def _lldp(port_id: str, description: str | None) -> Neighbour:
 
 
 def _uplink(neighbour: Neighbour):
-    (uplink,) = build_facts(Snapshot(esxi_hosts=[_host({"vmnic2": neighbour})], switches=[_qfx()])).uplinks
+    (uplink,) = build_facts(Snapshot(esxi_hosts=[esxi_host({"vmnic2": neighbour})], switches=[_qfx()])).uplinks
     return uplink
 
 
@@ -77,7 +77,7 @@ def _one_port_switch(platform: str, port: str) -> Switch:
 @pytest.mark.parametrize(("platform", "port", "port_id"), UNIT_FORMS)
 def test_a_port_id_with_a_logical_unit_resolves_to_its_physical_port(platform: str, port: str, port_id: str) -> None:
     neighbour = Neighbour(protocol="lldp", device_id="leaf1", system_name="leaf1", port_id=port_id)
-    snapshot = Snapshot(esxi_hosts=[_host({"vmnic2": neighbour})], switches=[_one_port_switch(platform, port)])
+    snapshot = Snapshot(esxi_hosts=[esxi_host({"vmnic2": neighbour})], switches=[_one_port_switch(platform, port)])
     (uplink,) = build_facts(snapshot).uplinks
     assert "switch" not in uplink.missing, uplink.missing
     assert (uplink.port, uplink.port_mtu) == (port, 9000)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from test_join import _switch, cdp
+from support.join_builders import cdp, nxos_switch
 
 from hostlint.join import build_facts
 from hostlint.snapshot import Snapshot
@@ -59,7 +59,7 @@ def _esx(name: str, vmk_mtu: int = 9000, **kw) -> EsxiHost:
 
 
 def _nx1() -> list:
-    return [_switch("nx1", {"Ethernet1/11": None, "Ethernet1/12": None})]
+    return [nxos_switch("nx1", {"Ethernet1/11": None, "Ethernet1/12": None})]
 
 
 def test_vmk_path_segment_and_team() -> None:
@@ -139,7 +139,7 @@ def test_distributed_switch_lag_team() -> None:
         portgroups=[DvPortgroup(name="VM-Prod", teaming=Teaming(policy="loadbalance_ip", active=["lag1"]))],
         hosts=[DvsHostMember(host="esx01", uplinks={"lag1-0": "vmnic4", "lag1-1": "vmnic5"})],
     )
-    switch = _switch("nx1", {"Ethernet1/20": "port-channel20", "Ethernet1/21": "port-channel20"})
+    switch = nxos_switch("nx1", {"Ethernet1/20": "port-channel20", "Ethernet1/21": "port-channel20"})
     facts = build_facts(Snapshot(esxi_hosts=[host], distributed_switches=[dvs], switches=[switch]))
     team = facts.teams[0]
     assert (team.object, team.lag, team.lag_mode, team.lag_hash, team.lag_uplink_count) == (

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from test_fixes import findings_for, site
+from support.fix_sites import findings_for, site
 
 from hostlint.fixes import build_plan
 from hostlint.fixes.render import render

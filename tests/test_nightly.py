@@ -4,9 +4,7 @@ on loopback), retention (`history --prune`), sources collected concurrently, the
 from __future__ import annotations
 
 import contextlib
-import importlib.util
 import json
-import os
 import re
 import shutil
 import socket
@@ -25,6 +23,8 @@ import pytest
 import yaml
 from aiosmtpd.controller import Controller
 from click.testing import CliRunner
+from support.cli import run
+from support.vcsim import launcher, needs_go
 
 from hostlint.check import check_paths
 from hostlint.cli.exit import Exit
@@ -37,11 +37,6 @@ from hostlint.snapshot import Snapshot
 
 ROOT = Path(__file__).resolve().parent.parent
 LABS = ROOT / "fixtures" / "labs"
-
-
-def run(*args: str) -> tuple[int, str, str]:
-    outcome = CliRunner().invoke(cli, list(args), standalone_mode=False, catch_exceptions=False)
-    return outcome.return_value, outcome.stdout, outcome.stderr
 
 
 # --- a real SMTP server and a real webhook receiver on loopback ----------------------------------------------------
@@ -294,18 +289,12 @@ def test_the_scan_inventory_in_the_readme_is_valid_complete_and_its_schema_publi
     assert code == Exit.CLEAN and json.loads(out)["properties"]["concurrency"]["default"] == 16
 
 
-_spec = importlib.util.spec_from_file_location("vcsim_launcher", ROOT / "sim" / "vcsim" / "launcher.py")
-assert _spec is not None and _spec.loader is not None
-launcher = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(launcher)
-
-
 @pytest.mark.slow
-@pytest.mark.skipif(not launcher.go_available() and not os.environ.get("CI"), reason="Go builds the simulator")
-def test_scan_collects_three_vcenters_at_once(tmp_path):
+@needs_go
+def test_scan_collects_three_vcenters_at_once(vcsim_binary, tmp_path):
     """Three simulated vCenters (sim/vcsim, real SOAP and TLS), each answering every call 40 ms late as one
     across a WAN: collected at once they take about as long as one, one after another three times that."""
-    binary = launcher.build(tmp_path / "vcsim")
+    binary = vcsim_binary
     hosts = json.loads((LABS / "clean" / "hosts.json").read_text(encoding="utf-8"))
     password = "nightly-secret"
     with contextlib.ExitStack() as stack:

@@ -1,7 +1,7 @@
 """Every plan hostlint can write satisfies the plan invariants (hostlint.fixes.invariants, issue #26).
 
 Checked over every lab (with and without --unsafe-fixes), every synthetic site the fix tests build,
-and sites generated at random (tests/site_strategy.py) with a fixed seed; bench/plan_invariants.py
+and sites generated at random (tests/support/site_strategy.py) with a fixed seed; bench/plan_invariants.py
 runs more. The examples below are the cases that motivated each invariant: each fails on the
 planner before its fix.
 """
@@ -13,9 +13,9 @@ from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, seed, settings
-from site_strategy import sites
-from test_fixes import findings_for, site
-from test_fixes_kvm import SWITCH_NAMES, kvm_site, lab, lab_result
+from support.fix_sites import findings_for, site
+from support.kvm_sites import SWITCH_NAMES, kvm_site, lab, lab_result
+from support.site_strategy import sites
 
 from hostlint.change.setexpr import ChangeError, parse_set, resolve
 from hostlint.check import check_snapshot
@@ -169,10 +169,10 @@ def test_actions_still_load() -> None:
 def test_a_step_equal_to_the_current_state_is_not_planned() -> None:
     snapshot = site("cisco_nxos")
     vmk = next(v for v in build_facts(snapshot).vmks if v.object == "esx01/vmk1")
-    from test_fixes import _finding
+    from support.fix_sites import finding
 
     result = findings_for(snapshot)
-    result.findings = [_finding("MT003", vmk, [("vmk-mtu", "vmk", {"mtu": 1500})])]
+    result.findings = [finding("MT003", vmk, [("vmk-mtu", "vmk", {"mtu": 1500})])]
     plan = build_plan(result, snapshot)
     assert plan.steps == []
     assert [m.reason for m in plan.unchanged] == ["already as wanted once the steps before it run"]
@@ -207,11 +207,11 @@ def test_a_vmk_only_script_defines_vmhost_and_pings_on_the_vmk_netstack() -> Non
     snapshot = site("cisco_nxos")
     vmk = next(v for v in snapshot.esxi_hosts[0].vmks if v.name == "vmk1")
     vmk.netstack = "vmotion"
-    from test_fixes import _finding
+    from support.fix_sites import finding
 
     fact = next(v for v in build_facts(snapshot).vmks if v.object == "esx01/vmk1")
     result = findings_for(snapshot)
-    result.findings = [_finding("MT003", fact, [("vmk-mtu", "vmk", {"mtu": 9000})])]
+    result.findings = [finding("MT003", fact, [("vmk-mtu", "vmk", {"mtu": 9000})])]
     plan = build_plan(result, snapshot)
     assert one_object(plan, snapshot) == []
     from hostlint.fixes.render import render
@@ -231,11 +231,11 @@ def test_plan_set_beyond_the_esxi_limit_is_refused_naming_it() -> None:
 
 def test_no_fix_writes_an_esxi_mtu_beyond_9000() -> None:
     snapshot = site("cisco_nxos")
-    from test_fixes import _finding
+    from support.fix_sites import finding
 
     fact = next(v for v in build_facts(snapshot).vmks if v.object == "esx01/vmk1")
     result = findings_for(snapshot)
-    result.findings = [_finding("MT003", fact, [("vmk-mtu", "vmk", {"mtu": 9216})])]
+    result.findings = [finding("MT003", fact, [("vmk-mtu", "vmk", {"mtu": 9216})])]
     plan = build_plan(result, snapshot)
     assert plan.steps == []
     assert [m.reason for m in plan.manual] == ["esx01/vmk1: MTU 9216 is above the ESXi maximum of 9000"]
@@ -290,7 +290,7 @@ def test_violations_name_their_invariant() -> None:
 
 def _split_team(vlans_known: bool) -> Plan:
     """vSwitch1's two ports in two static channels (Po5, Po6) on one IOS switch: IP hash needs one."""
-    from test_fixes import _finding
+    from support.fix_sites import finding
 
     from hostlint.snapshot.switch import PortChannel
 
@@ -313,7 +313,7 @@ def _split_team(vlans_known: bool) -> Plan:
         )
     team = next(t for t in build_facts(snapshot).teams if t.object == "esx01/vSwitch1")
     result = findings_for(snapshot)
-    result.findings = [_finding("LG001", team, [("switch-static-port-channel", "switch", {})])]
+    result.findings = [finding("LG001", team, [("switch-static-port-channel", "switch", {})])]
     return build_plan(result, snapshot)
 
 
@@ -388,25 +388,6 @@ def test_a_vswitch_raised_for_its_vmk_says_why_and_what_drops() -> None:
         "GigabitEthernet1/0/12), so vSwitch0 is raised for vmk2; many NIC drivers reset the uplinks when their MTU "
         "changes: vSwitch0's uplinks drop for a moment: vmk0 on it too loses the network meanwhile"
     ]
-
-
-def test_a_vswitch_named_like_a_pattern_is_the_only_one_changed(tmp_path: Path) -> None:
-    """vswitch-name-pattern: `vSwitch1*` raised next to vSwitch10. The esxcli step, run on the esxcli
-    emulator, changes that switch alone; the PowerCLI step selects it with -ceq (no pwsh here to run it)."""
-    from test_fix_rehearse import _install, _run_step
-
-    snapshot = load_site([LABS / "vswitch-name-pattern"])
-    plan = build_plan(check_snapshot(snapshot, RULES), snapshot, unsafe=True)
-    [step] = plan.steps
-    folder = tmp_path / "fix"
-    write_plan(plan, snapshot, folder)
-    working = snapshot.model_copy(deep=True)
-    _run_step(working, folder, tmp_path / "host.json", _install(tmp_path), step.device, step.number, rollback=False)
-    host = next(h for h in working.esxi_hosts if h.name == step.device)
-    assert {v.name: v.mtu for v in host.vswitches} == {"vSwitch0": 1500, "vSwitch1*": 9000, "vSwitch10": 1500}
-    powercli = (folder / script_name(step.device, "powercli")).read_text(encoding="utf-8")
-    assert "Where-Object { $_.Name -ceq 'vSwitch1*' } | Set-VirtualSwitch -Mtu 9000" in powercli
-    assert one_object(plan, snapshot) == []
 
 
 def test_the_split_channels_lab_moves_the_member_and_names_the_emptied_channel() -> None:

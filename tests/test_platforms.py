@@ -6,9 +6,9 @@ from pathlib import Path
 
 import pytest
 import yaml
+from support.fix_sites import PLATFORMS as FIX_SITES
+from support.kvm_sites import SWITCH_NAMES as KVM_FIX_SITES
 from switch_emulator.scenarios import NAMES, SCENARIOS
-from test_fixes import PLATFORMS as FIX_SITES
-from test_fixes_kvm import SWITCH_NAMES as KVM_FIX_SITES
 
 from hostlint import platforms as registry
 from hostlint.collect.switches import load_platform

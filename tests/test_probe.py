@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import subprocess
 import sys
 import time
@@ -20,84 +19,18 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from test_vsphere_collect import PASSWORD, launcher, vcsim_binary  # noqa: F401 (fixture)
+from support import moved, probe_fabric
+from support.probe_fabric import SITE, ip, needs_namespaces, vmotion_host
+from support.vcsim import PASSWORD, launcher
 
 from hostlint.cli.exit import Exit
 from hostlint.cli.main import cli
 from hostlint.collect.probe.pairs import choose
 from hostlint.snapshot import Snapshot, load_snapshot
-from hostlint.snapshot.esxi import EsxiHost, PhysicalNic, PortGroup, StandardVSwitch, Teaming, Vmk
+from hostlint.snapshot.esxi import EsxiHost, Vmk
 
-needs_namespaces = pytest.mark.skipif(
-    os.geteuid() != 0 or shutil.which("ip") is None or shutil.which("ping") is None,
-    reason="needs root, iproute2 and ping (iputils-ping) to build network namespaces",
-)
-
-# host -> (the vmk's real MTU in its namespace, the MTU of its port on the fabric)
-FABRIC = {"esx01": (9000, 9000), "esx02": (9000, 9000), "esx03": (9000, 1500), "esx04": (1500, 9000)}
-
-
-def _host(name: str, index: int) -> EsxiHost:
-    return EsxiHost(
-        name=name,
-        version="8.0.3",
-        vswitches=[StandardVSwitch(name="vSwitch1", mtu=9000, uplinks=["vmnic0"], teaming=Teaming(active=["vmnic0"]))],
-        portgroups=[PortGroup(name="vMotion", vswitch="vSwitch1", vlan=0, members=["vmk1"])],
-        vmks=[
-            Vmk(
-                name="vmk1",
-                portgroup="vMotion",
-                vswitch="vSwitch1",
-                mtu=9000,
-                ip=f"10.77.0.{index}",
-                prefix=24,
-                services=["vmotion"],
-            )
-        ],
-        pnics=[PhysicalNic(name="vmnic0", link_up=True, speed_mbps=10000, duplex="full")],
-    )
-
-
-SITE = Snapshot(esxi_hosts=[_host(name, i + 1) for i, name in enumerate(FABRIC)])
-
-
-def _ip(*args: str) -> None:
-    subprocess.run(["ip", *args], check=True, capture_output=True)
-
-
-@pytest.fixture
-def fabric(tmp_path) -> Iterator[Path]:
-    """The namespaces and the simulator's map of where each vmk lives; removed afterwards."""
-    tag = f"hlp{os.getpid() % 100000}"
-    fabric_ns = f"{tag}sw"
-    made = [fabric_ns]
-    targets: dict[str, dict[str, dict[str, str]]] = {}
-    try:
-        _ip("netns", "add", fabric_ns)
-        _ip("-n", fabric_ns, "link", "add", "br0", "type", "bridge")
-        _ip("-n", fabric_ns, "link", "set", "br0", "mtu", "9000", "up")
-        for index, (host, (vmk_mtu, port_mtu)) in enumerate(FABRIC.items(), start=1):
-            namespace = f"{tag}h{index}"
-            _ip("netns", "add", namespace)
-            made.append(namespace)
-            _ip("-n", namespace, "link", "add", "vmk1", "type", "veth", "peer", "name", f"p{index}", "netns", fabric_ns)
-            _ip("-n", namespace, "link", "set", "vmk1", "mtu", str(vmk_mtu), "up")
-            _ip("-n", namespace, "addr", "add", f"10.77.0.{index}/24", "dev", "vmk1")
-            _ip("-n", fabric_ns, "link", "set", f"p{index}", "mtu", str(port_mtu), "master", "br0", "up")
-            targets[host] = {"vmk1": {"netns": namespace, "dev": "vmk1"}}
-        path = tmp_path / "diag-ping.json"
-        path.write_text(json.dumps(targets))
-        yield path
-    finally:
-        for namespace in made:
-            subprocess.run(["ip", "netns", "delete", namespace], capture_output=True, check=False)
-
-
-@pytest.fixture
-def scenario(tmp_path) -> Path:
-    path = tmp_path / "hosts.json"
-    path.write_text(SITE.model_dump_json())
-    return path
+# `fabric` and `scenario` are fixtures (tests/conftest.py). Moved to tests/support: see support/moved.py.
+__getattr__ = moved.forward(probe_fabric, "fabric", "scenario")
 
 
 def _probe(sim, scenario: Path, *extra: str):
@@ -117,7 +50,7 @@ def test_pairs_are_chosen_from_the_snapshot():
     }
 
 
-def test_dry_run_lists_the_probes_and_sends_nothing(vcsim_binary, scenario):  # noqa: F811
+def test_dry_run_lists_the_probes_and_sends_nothing(vcsim_binary, scenario):
     with launcher.Simulator(vcsim_binary, scenario, password=PASSWORD) as sim:
         outcome = _probe(sim, scenario, "--dry-run", "--peers", "1")
         calls = sim.stats()["methods"]
@@ -128,7 +61,7 @@ def test_dry_run_lists_the_probes_and_sends_nothing(vcsim_binary, scenario):  # 
 
 
 @needs_namespaces
-def test_broken_working_and_locally_refused_paths_give_their_evidence(vcsim_binary, scenario, fabric, tmp_path):  # noqa: F811
+def test_broken_working_and_locally_refused_paths_give_their_evidence(vcsim_binary, scenario, fabric, tmp_path):
     out = tmp_path / "probed.json"
     with launcher.Simulator(vcsim_binary, scenario, password=PASSWORD, extra_args=("-diag-ping", str(fabric))) as sim:
         outcome = _probe(sim, scenario, "--peers", "3", "--count", "2", "--wait", "1", "-o", str(out))
@@ -160,7 +93,7 @@ def test_broken_working_and_locally_refused_paths_give_their_evidence(vcsim_bina
     assert "esx01/vmk1 -> esx02/vmk1 at 9000" not in findings
 
 
-def test_a_refused_executer_is_named_per_host_and_the_run_goes_on(vcsim_binary, scenario, tmp_path):  # noqa: F811
+def test_a_refused_executer_is_named_per_host_and_the_run_goes_on(vcsim_binary, scenario, tmp_path):
     out = tmp_path / "probed.json"
     extra = ("-deny", "RetrieveManagedMethodExecuter=Host.Config.Settings")
     with launcher.Simulator(vcsim_binary, scenario, password=PASSWORD, extra_args=extra) as sim:
@@ -173,7 +106,7 @@ def test_a_refused_executer_is_named_per_host_and_the_run_goes_on(vcsim_binary, 
 
 
 def _estate_host(index: int) -> EsxiHost:
-    host = _host(f"esx{index:03d}", index)
+    host = vmotion_host(f"esx{index:03d}", index)
     host.vmks = [
         Vmk(name="vmk1", portgroup="vMotion", vswitch="vSwitch1", mtu=9000, ip=f"10.88.0.{index}", prefix=16,
             services=["vmotion"]),
@@ -200,11 +133,11 @@ def estate(tmp_path) -> Iterator[tuple[Path, Path]]:
     batch = tmp_path / "addresses"
     batch.write_text("".join(f"addr add {vmk.ip}/16 dev d0\n" for host in ESTATE.esxi_hosts for vmk in host.vmks))
     try:
-        _ip("netns", "add", namespace)
-        _ip("-n", namespace, "link", "set", "lo", "up")
-        _ip("-n", namespace, "link", "add", "d0", "type", "bridge")
-        _ip("-n", namespace, "link", "set", "d0", "mtu", "9000", "up")
-        _ip("-n", namespace, "-batch", str(batch))
+        ip("netns", "add", namespace)
+        ip("-n", namespace, "link", "set", "lo", "up")
+        ip("-n", namespace, "link", "add", "d0", "type", "bridge")
+        ip("-n", namespace, "link", "set", "d0", "mtu", "9000", "up")
+        ip("-n", namespace, "-batch", str(batch))
         yield scenario, path
     finally:
         subprocess.run(["ip", "netns", "delete", namespace], capture_output=True, check=False)
@@ -221,7 +154,7 @@ def _diag_stats(sim) -> dict[str, int]:
 
 
 @needs_namespaces
-def test_a_200_vmk_site_is_probed_with_bounded_concurrency(vcsim_binary, estate, tmp_path):  # noqa: F811
+def test_a_200_vmk_site_is_probed_with_bounded_concurrency(vcsim_binary, estate, tmp_path):
     scenario, targets = estate
     out = tmp_path / "probed.json"
     with launcher.Simulator(vcsim_binary, scenario, password=PASSWORD, extra_args=("-diag-ping", str(targets))) as sim:
@@ -235,7 +168,7 @@ def test_a_200_vmk_site_is_probed_with_bounded_concurrency(vcsim_binary, estate,
 
 
 @needs_namespaces
-def test_a_spent_budget_leaves_the_rest_not_sent(vcsim_binary, estate, tmp_path):  # noqa: F811
+def test_a_spent_budget_leaves_the_rest_not_sent(vcsim_binary, estate, tmp_path):
     scenario, targets = estate
     out = tmp_path / "probed.json"
     with launcher.Simulator(vcsim_binary, scenario, password=PASSWORD, extra_args=("-diag-ping", str(targets))) as sim:

@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import importlib.util
 import json
-import os
 import time
 from pathlib import Path
 
@@ -12,6 +10,7 @@ import pytest
 import yaml
 from click.testing import CliRunner
 from dripping_peer import DrippingPeer
+from support.vcsim import launcher, needs_go
 
 from hostlint.cli.exit import Exit
 from hostlint.cli.main import cli
@@ -21,10 +20,6 @@ from hostlint.snapshot import SnapshotError
 ROOT = Path(__file__).resolve().parents[1]
 CLEAN_LAB = ROOT / "fixtures" / "labs" / "clean"
 PASSWORD = "scan-inventory-secret"
-
-_spec = importlib.util.spec_from_file_location("vcsim_launcher", ROOT / "sim" / "vcsim" / "launcher.py")
-launcher = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(launcher)
 
 
 def test_inventory_paths_are_relative_to_the_file(tmp_path: Path) -> None:
@@ -60,9 +55,11 @@ def test_unreadable_switch_inventory_is_a_collection_error_not_a_crash(tmp_path:
 
 
 @pytest.mark.slow
-@pytest.mark.skipif(not launcher.go_available() and not os.environ.get("CI"), reason="Go builds the simulator")
-def test_scan_collects_a_vcenter_merges_switches_and_keeps_going_past_a_dead_one(tmp_path: Path) -> None:
-    binary = launcher.build(tmp_path / "vcsim")
+@needs_go
+def test_scan_collects_a_vcenter_merges_switches_and_keeps_going_past_a_dead_one(
+    vcsim_binary: Path, tmp_path: Path
+) -> None:
+    binary = vcsim_binary
     with launcher.Simulator(binary, CLEAN_LAB / "hosts.json", password=PASSWORD) as sim:
         inventory = tmp_path / "scan.yaml"
         inventory.write_text(

@@ -1,7 +1,7 @@
 """The stateful configuration sessions for IOS, NX-OS and EOS (tests/switch_emulator/stateful/cisco.py).
 
 Every fix script hostlint writes for these platforms (every lab under fixtures/labs, and the
-synthetic per-platform sites of tests/test_fixes.py and tests/test_fixes_kvm.py) is pasted line by
+synthetic per-platform sites of tests/support/fix_sites.py and tests/support/kvm_sites.py) is pasted line by
 line, change then rollback, into a session over a copy of the switch: each line must be accepted,
 and after the rollback the switch must equal what it was. Then what the real devices refuse.
 """
@@ -12,9 +12,9 @@ import re
 from pathlib import Path
 
 import pytest
+from support.fix_sites import findings_for, site
+from support.kvm_sites import kvm_site, lab_result
 from switch_emulator.stateful.cisco import SESSIONS, CiscoLikeSession
-from test_fixes import findings_for, site
-from test_fixes_kvm import kvm_site, lab_result
 
 from hostlint.check import check_snapshot
 from hostlint.fixes import write_scripts

@@ -14,9 +14,9 @@ import re
 from pathlib import Path
 
 import pytest
+from support.fix_sites import findings_for, site
+from support.kvm_sites import kvm_site
 from switch_emulator.stateful.junos import JunosSession, configuration, display_set, render
-from test_fixes import findings_for, site
-from test_fixes_kvm import kvm_site
 
 from hostlint.check import check_snapshot
 from hostlint.collect.switches import Device, load_platform
@@ -234,7 +234,7 @@ def test_the_cabling_lab_plan_rehearsed(tmp_path: Path) -> None:
 
 
 def test_a_static_channel_facing_an_lacp_bond_becomes_lacp_and_bundles(tmp_path: Path) -> None:
-    """test_fixes_kvm's site: kvm02's 802.3ad bond on static ae20 (xe-0/0/3, xe-0/0/4); its far end runs LACP."""
+    """kvm_site's site: kvm02's 802.3ad bond on static ae20 (xe-0/0/3, xe-0/0/4); its far end runs LACP."""
     snapshot = kvm_site("juniper_junos")
     snapshot.switches[0].model = "ex4300-48t"
     result = check_snapshot(snapshot, load_rules())

@@ -2,7 +2,7 @@
 (tests/switch_emulator/stateful/render_cisco.py), served over SSH, read by the real collector.
 
 Every lab switch of those platforms (fixtures/labs/*/switches.json) and every switch of the synthetic
-per-platform sites of tests/test_fixes.py is served by a StatefulSwitch and collected with
+per-platform sites of tests/support/fix_sites.py is served by a StatefulSwitch and collected with
 `collect_switches` (netmiko, the platforms' ttp templates, the assembly). The collected switch must
 equal the state, except for what a collection cannot give back as the state holds it: each such
 field is listed in NOT_COLLECTABLE with the reason, and every entry must be needed by some switch.
@@ -21,6 +21,7 @@ from switch_emulator.stateful import RENDERERS, StatefulSwitch
 from switch_emulator.stateful.render_cisco import peer_link
 
 from hostlint import names, vlans
+from hostlint import platforms as registry
 from hostlint.collect.hostkeys import HostKeyPolicy
 from hostlint.collect.switches import Device, collect_switches, load_platform
 from hostlint.collect.switches.assemble import build_switch
@@ -50,6 +51,8 @@ NOT_COLLECTABLE = {
     "unknown when the state has no peer-link channel or its members show no neighbour",
     "multichassis.peer_link_up": "read from the peer-link row of `show vpc brief`: unknown when the state has "
     "no peer-link channel (a channel of the pair without a vPC id)",
+    "network-qos default": "a Nexus 3000/5000/6000 state that holds no bridged figure (a lab written before it "
+    "was collected): its running configuration shows no network-qos policy, and that is the default, 1500",
 }
 
 
@@ -102,6 +105,13 @@ def expected(state: Switch, hostname: str) -> tuple[Switch, set[str]]:
                 port.allowed_vlans, port.native_vlan = list(vlans.ALL), 1
             else:
                 port.access_vlan = 1
+    family = registry.switch(want.platform).mtu_family(want.model)
+    bridged = [i for i in want.ports if i.mode != "routed"] + [
+        c for c in want.port_channels if c.switchport != "routed"
+    ]
+    if family is not None and family.l2_global == "network-qos" and all(i.l2_mtu is None for i in bridged):
+        for item in bridged:
+            item.l2_mtu = change("network-qos default", item.l2_mtu, 1500)  # type: ignore[assignment]
     if want.multichassis is not None and want.multichassis.kind in ("vpc", "mlag"):
         link = peer_link(state)
         members = {names.interface(m) for m in link.members} if link else set()
@@ -147,7 +157,7 @@ class ShowOnly:
 
 
 def _states() -> list[tuple[str, Switch]]:
-    from test_fixes import site
+    from support.fix_sites import site
 
     found = []
     for lab in sorted(p for p in LABS.iterdir() if (p / "switches.json").is_file()):

@@ -7,7 +7,6 @@ same facts (the PCIe link width excepted: the vSphere API has none).
 from __future__ import annotations
 
 import dataclasses
-import importlib.util
 import json
 import os
 import subprocess
@@ -17,6 +16,8 @@ from pathlib import Path
 import pytest
 import yaml
 from click.testing import CliRunner
+from support import moved, vcsim
+from support.vcsim import PASSWORD, SITE, launcher, needs_simulator
 
 from hostlint.change.whatif import what_if
 from hostlint.cli.exit import Exit
@@ -27,24 +28,12 @@ from hostlint.snapshot import Snapshot, load_snapshot
 from hostlint.snapshot.esxi import TeamingSet
 
 ROOT = Path(__file__).resolve().parents[1]
-SITE = ROOT / "fixtures" / "vsphere" / "site.yaml"
 CLEAN_LAB = ROOT / "fixtures" / "labs" / "clean"
-PASSWORD = "s3cret-for-tests"
 
-_spec = importlib.util.spec_from_file_location("vcsim_launcher", ROOT / "sim" / "vcsim" / "launcher.py")
-launcher = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(launcher)
+pytestmark = needs_simulator
 
-pytestmark = [
-    pytest.mark.slow,
-    # CI must run these: there a missing Go toolchain fails the build instead of skipping it
-    pytest.mark.skipif(not launcher.go_available() and not os.environ.get("CI"), reason="Go builds the simulator"),
-]
-
-
-@pytest.fixture(scope="session")
-def vcsim_binary(tmp_path_factory) -> Path:
-    return launcher.build(tmp_path_factory.mktemp("vcsim"))
+# `vcsim_binary` is a fixture (tests/conftest.py). Moved to tests/support: see support/moved.py.
+__getattr__ = moved.forward(vcsim, "vcsim_binary")
 
 
 @pytest.fixture(scope="module")

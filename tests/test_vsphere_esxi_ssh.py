@@ -8,9 +8,7 @@ The hosts' names reach the SSH servers the way an admin maps them: an OpenSSH cl
 from __future__ import annotations
 
 import asyncio
-import importlib.util
 import json
-import os
 import socket
 from pathlib import Path
 
@@ -18,6 +16,7 @@ import asyncssh
 import pytest
 from click.testing import CliRunner
 from esxi_shell import EsxiShell, EsxiShellServer
+from support.vcsim import launcher, needs_simulator
 
 from hostlint.cli.exit import Exit
 from hostlint.cli.main import cli
@@ -275,18 +274,10 @@ def test_hosts_are_read_with_bounded_concurrency_and_disconnected_ones_left_alon
 
 # --- with the vCenter simulator: collect, check -------------------------------------------------
 
-_spec = importlib.util.spec_from_file_location("vcsim_launcher", ROOT / "sim" / "vcsim" / "launcher.py")
-launcher = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(launcher)
-needs_simulator = [
-    pytest.mark.slow,
-    pytest.mark.skipif(not launcher.go_available() and not os.environ.get("CI"), reason="Go builds the simulator"),
-]
-
 
 @pytest.fixture(scope="module")
-def vcenter(tmp_path_factory):
-    binary = launcher.build(tmp_path_factory.mktemp("vcsim"))
+def vcenter(vcsim_binary):
+    binary = vcsim_binary
     with launcher.Simulator(binary, SCENARIO, password=VSPHERE_PASSWORD) as sim:
         yield sim
 

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import importlib.util
 import io
-import os
 from pathlib import Path
 from typing import Any
 
@@ -18,6 +17,7 @@ from click.testing import CliRunner
 from pyVmomi import SoapAdapter, vim, vmodl
 from pyVmomi.SoapAdapter import SoapStubAdapter
 from pyVmomi.VmomiSupport import DataObject, ManagedObject
+from support.vcsim import launcher, needs_go
 
 from hostlint.cli.exit import Exit
 from hostlint.cli.main import cli
@@ -36,21 +36,9 @@ from hostlint.snapshot import Snapshot
 ROOT = Path(__file__).resolve().parents[1]
 PASSWORD = "s3cret-for-fastparse"
 
-_spec = importlib.util.spec_from_file_location("vcsim_launcher", ROOT / "sim" / "vcsim" / "launcher.py")
-launcher = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(launcher)
 _bench_spec = importlib.util.spec_from_file_location("bench_vsphere_for_fastparse", ROOT / "bench" / "vsphere.py")
 bench = importlib.util.module_from_spec(_bench_spec)
 _bench_spec.loader.exec_module(bench)
-
-needs_go = pytest.mark.skipif(
-    not launcher.go_available() and not os.environ.get("CI"), reason="Go builds the simulator"
-)
-
-
-@pytest.fixture(scope="module")
-def vcsim_binary(tmp_path_factory) -> Path:
-    return launcher.build(tmp_path_factory.mktemp("vcsim"))
 
 
 def _standalone_scenario(folder: Path) -> Path:

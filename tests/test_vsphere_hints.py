@@ -2,27 +2,20 @@
 
 from __future__ import annotations
 
-import importlib.util
 import json
-import os
 import re
 from pathlib import Path
 
 import pytest
+from support.vcsim import launcher, needs_simulator
 
 from hostlint.collect.vsphere import collect, connect, disconnect, fastretrieve, parse_server, tls_context
 
 ROOT = Path(__file__).resolve().parents[1]
 PASSWORD = "s3cret-for-hints"
 
-_spec = importlib.util.spec_from_file_location("vcsim_launcher", ROOT / "sim" / "vcsim" / "launcher.py")
-launcher = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(launcher)
 
-pytestmark = [
-    pytest.mark.slow,
-    pytest.mark.skipif(not launcher.go_available() and not os.environ.get("CI"), reason="Go builds the simulator"),
-]
+pytestmark = needs_simulator
 
 
 def _pnic(name: str, pci: str, up: bool, neighbour: str | None = None) -> dict:
@@ -79,10 +72,10 @@ SCENARIO = {
 
 
 @pytest.mark.parametrize("parser", fastretrieve.PARSERS)
-def test_only_linked_pnics_and_bindable_adapters_are_asked(tmp_path, parser):
+def test_only_linked_pnics_and_bindable_adapters_are_asked(vcsim_binary, tmp_path, parser):
     scenario = tmp_path / "hints.json"
     scenario.write_text(json.dumps(SCENARIO))
-    binary = launcher.build(tmp_path / "bin")
+    binary = vcsim_binary
     with launcher.Simulator(binary, scenario, password=PASSWORD) as sim:
         endpoint = parse_server(sim.url)
         service_instance = connect(endpoint, sim.user, PASSWORD, tls_context(ca_bundle=Path(sim.cert)))
@@ -106,11 +99,11 @@ def test_only_linked_pnics_and_bindable_adapters_are_asked(tmp_path, parser):
     assert snapshot.collection_errors == []
 
 
-def test_hosts_asked_page_by_page_give_the_same_snapshot(tmp_path):
+def test_hosts_asked_page_by_page_give_the_same_snapshot(vcsim_binary, tmp_path):
     """One host per page, two slices: the per-host calls start while pages still come, the facts do not change."""
     scenario = tmp_path / "hints.json"
     scenario.write_text(json.dumps(SCENARIO))
-    binary = launcher.build(tmp_path / "bin")
+    binary = vcsim_binary
     with launcher.Simulator(binary, scenario, password=PASSWORD) as sim:
         endpoint = parse_server(sim.url)
         service_instance = connect(endpoint, sim.user, PASSWORD, tls_context(ca_bundle=Path(sim.cert)))
@@ -127,12 +120,12 @@ def test_hosts_asked_page_by_page_give_the_same_snapshot(tmp_path):
 
 
 @pytest.mark.parametrize("parser", fastretrieve.PARSERS)
-def test_refused_hint_and_iscsi_calls_name_privilege_and_object(tmp_path, parser):
+def test_refused_hint_and_iscsi_calls_name_privilege_and_object(vcsim_binary, tmp_path, parser):
     """A role without Host.Config.Network / Host.Config.Storage: each refusal names the privilege and the object
     called, as a refused retrieval does, and the rest of the host is kept."""
     scenario = tmp_path / "hints.json"
     scenario.write_text(json.dumps(SCENARIO))
-    binary = launcher.build(tmp_path / "bin")
+    binary = vcsim_binary
     denied = ("-deny", "QueryNetworkHint=Host.Config.Network", "-deny", "QueryBoundVnics=Host.Config.Storage")
     with launcher.Simulator(binary, scenario, password=PASSWORD, extra_args=denied) as sim:
         endpoint = parse_server(sim.url)

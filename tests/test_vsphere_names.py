@@ -4,14 +4,12 @@ keeps everything else, and exits 3; it never crashes or writes the name into the
 
 from __future__ import annotations
 
-import importlib.util
 import json
-import os
 from pathlib import Path
 
-import pytest
 import yaml
 from click.testing import CliRunner
+from support.vcsim import launcher, needs_simulator
 
 from hostlint.cli.exit import Exit
 from hostlint.cli.main import cli
@@ -20,14 +18,8 @@ ROOT = Path(__file__).resolve().parents[1]
 SITE = ROOT / "fixtures" / "vsphere" / "site.yaml"
 PASSWORD = "s3cret-for-tests"
 
-_spec = importlib.util.spec_from_file_location("vcsim_launcher", ROOT / "sim" / "vcsim" / "launcher.py")
-launcher = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(launcher)
 
-pytestmark = [
-    pytest.mark.slow,
-    pytest.mark.skipif(not launcher.go_available() and not os.environ.get("CI"), reason="Go builds the simulator"),
-]
+pytestmark = needs_simulator
 
 BAD_VM = "web\n01"
 # XML 1.0 cannot carry C0 controls other than TAB, LF and CR (the server sends U+FFFD instead), so
@@ -35,14 +27,14 @@ BAD_VM = "web\n01"
 BAD_PORTGROUP = "VM-Prod\u202egnp.exe"
 
 
-def test_control_characters_in_vcenter_names_are_named_errors_not_crashes(tmp_path):
+def test_control_characters_in_vcenter_names_are_named_errors_not_crashes(vcsim_binary, tmp_path):
     scenario = yaml.safe_load(SITE.read_text())
     first, second = scenario["esxi_hosts"][0], scenario["esxi_hosts"][1]
     first["vms"][0]["name"] = BAD_VM
     second["portgroups"].append({"name": BAD_PORTGROUP, "vswitch": "vSwitch0", "vlan": 30, "members": []})
     path = tmp_path / "names.yaml"
     path.write_text(yaml.safe_dump(scenario))
-    binary = launcher.build(tmp_path / "bin")
+    binary = vcsim_binary
     out = tmp_path / "snap.json"
     with launcher.Simulator(binary, path, password=PASSWORD) as sim:
         args = ["collect", "vsphere", "--server", sim.url, "--user", sim.user, "--ca-bundle", sim.cert, "-o", str(out)]

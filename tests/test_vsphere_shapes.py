@@ -6,13 +6,12 @@ on basic LACP, a Junos ifIndex port joined through the LLDP Port Description).""
 from __future__ import annotations
 
 import json
-import os
 from pathlib import Path
 
 import pytest
 import yaml
 from click.testing import CliRunner
-from test_vsphere_collect import launcher, vcsim_binary  # noqa: F401 (fixture)
+from support.vcsim import launcher, needs_simulator
 
 from hostlint.cli.exit import Exit
 from hostlint.cli.main import cli
@@ -37,10 +36,7 @@ SWITCHES = ROOT / "fixtures" / "vsphere" / "shapes-switches.json"
 CLEAN_LAB = ROOT / "fixtures" / "labs" / "clean"
 PASSWORD = "shapes-secret"
 
-pytestmark = [
-    pytest.mark.slow,
-    pytest.mark.skipif(not launcher.go_available() and not os.environ.get("CI"), reason="Go builds the simulator"),
-]
+pytestmark = needs_simulator
 
 
 def collect(binary: Path, scenario: Path, out: Path):
@@ -59,7 +55,7 @@ def all_shapes() -> dict:
 
 
 @pytest.fixture(scope="module")
-def shapes(vcsim_binary, tmp_path_factory) -> tuple[Path, object]:  # noqa: F811
+def shapes(vcsim_binary, tmp_path_factory) -> tuple[Path, object]:
     folder = tmp_path_factory.mktemp("shapes")
     scenario = folder / "all.yaml"
     scenario.write_text(yaml.safe_dump(all_shapes()))
@@ -67,7 +63,7 @@ def shapes(vcsim_binary, tmp_path_factory) -> tuple[Path, object]:  # noqa: F811
     return out, collect(vcsim_binary, scenario, out)
 
 
-def test_the_simulator_serves_each_shape_alone(vcsim_binary, tmp_path):  # noqa: F811
+def test_the_simulator_serves_each_shape_alone(vcsim_binary, tmp_path):
     assert sorted(path.stem for path in SHAPES) == sorted(ALONE)
     for path in SHAPES:
         hosts, code = ALONE[path.stem]
@@ -263,7 +259,7 @@ def test_junos_ifindex_port_ids_join_through_the_lldp_port_description(shapes):
     assert "esx23.shapes.example/vmnic0" in unresolved
 
 
-def test_basic_lacp_is_a_lag_and_turned_off_it_is_lg002(checked, vcsim_binary, tmp_path):  # noqa: F811
+def test_basic_lacp_is_a_lag_and_turned_off_it_is_lg002(checked, vcsim_binary, tmp_path):
     _, report = checked
     assert not [f for f in report["findings"] if f["code"] == "LG002"]
     # The same switch with LACP off on the uplink port group is IP hash facing an LACP channel: LG002.
@@ -298,7 +294,7 @@ def test_same_named_switches_in_two_datacenters_stay_two(shapes):
 # --- several vCenters: one scan, objects told apart ---------------------------------------------------
 
 
-def test_a_scan_of_two_vcenters_sharing_host_names_merges_and_stores_one_scan(vcsim_binary, tmp_path):  # noqa: F811
+def test_a_scan_of_two_vcenters_sharing_host_names_merges_and_stores_one_scan(vcsim_binary, tmp_path):
     scenario = CLEAN_LAB / "hosts.json"
     env = {"HOSTLINT_VSPHERE_PASSWORD": PASSWORD}
     with (

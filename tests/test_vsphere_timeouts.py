@@ -20,7 +20,7 @@ import pytest
 from click.testing import CliRunner
 from dripping_peer import DrippingPeer, DrippingProxy
 from hung_peer import HungPeer
-from test_vsphere_collect import PASSWORD, SITE, launcher, vcsim_binary  # noqa: F401 (fixture)
+from support.vcsim import PASSWORD, SITE, launcher
 
 from hostlint.cli.exit import Exit
 from hostlint.cli.main import cli
@@ -83,7 +83,7 @@ def test_the_timeout_must_be_positive(tmp_path):
     [("Login", "login"), ("RetrievePropertiesEx", RETRIEVAL)],
     ids=["login", "retrieval"],
 )
-def test_a_server_that_stops_answering_later_ends_there(vcsim_binary, tmp_path, method, phase):  # noqa: F811
+def test_a_server_that_stops_answering_later_ends_there(vcsim_binary, tmp_path, method, phase):
     out = tmp_path / "snap.json"
     held_back = ("-method-delay", f"{method}=60000")
     with launcher.Simulator(vcsim_binary, SITE, password=PASSWORD, extra_args=held_back) as sim:
@@ -130,7 +130,7 @@ def test_a_dripping_peer_ends_at_the_deadline_not_at_each_read(tls, command, tmp
 )
 @pytest.mark.parametrize("command", ["collect", "check"])
 def test_a_simulator_dripping_its_answers_ends_at_the_deadline_naming_the_phase(
-    vcsim_binary,  # noqa: F811
+    vcsim_binary,
     tmp_path,
     passed,
     phase,
@@ -162,7 +162,7 @@ def test_a_simulator_dripping_its_answers_ends_at_the_deadline_naming_the_phase(
 
 
 @pytest.mark.slow
-def test_a_refused_bulk_retrieval_names_fault_privilege_and_object_and_keeps_the_rest(vcsim_binary, tmp_path):  # noqa: F811
+def test_a_refused_bulk_retrieval_names_fault_privilege_and_object_and_keeps_the_rest(vcsim_binary, tmp_path):
     out = tmp_path / "snap.json"
     denied = ("-deny", "DistributedVirtualSwitch=System.Read")
     with launcher.Simulator(vcsim_binary, SITE, password=PASSWORD, extra_args=denied) as sim:
@@ -183,7 +183,7 @@ def test_a_refused_bulk_retrieval_names_fault_privilege_and_object_and_keeps_the
 
 
 @pytest.mark.slow
-def test_logout_waits_at_most_the_call_timeout(vcsim_binary):  # noqa: F811
+def test_logout_waits_at_most_the_call_timeout(vcsim_binary):
     held_back = ("-method-delay", "Logout=60000")
     with launcher.Simulator(vcsim_binary, SITE, password=PASSWORD, extra_args=held_back) as sim:
         context = tls_context(ca_bundle=Path(sim.cert))
@@ -195,7 +195,7 @@ def test_logout_waits_at_most_the_call_timeout(vcsim_binary):  # noqa: F811
 
 
 @pytest.mark.slow
-def test_no_logout_after_a_call_timed_out(vcsim_binary):  # noqa: F811
+def test_no_logout_after_a_call_timed_out(vcsim_binary):
     held_back = ("-method-delay", "CurrentTime=60000")
     with launcher.Simulator(vcsim_binary, SITE, password=PASSWORD, extra_args=held_back) as sim:
         context = tls_context(ca_bundle=Path(sim.cert))
@@ -219,7 +219,7 @@ def test_no_logout_after_a_call_timed_out(vcsim_binary):  # noqa: F811
 
 
 @pytest.mark.slow
-def test_a_connection_closed_after_login_names_the_retrieval(vcsim_binary, tmp_path):  # noqa: F811
+def test_a_connection_closed_after_login_names_the_retrieval(vcsim_binary, tmp_path):
     out = tmp_path / "snap.json"
     with (
         launcher.Simulator(vcsim_binary, SITE, password=PASSWORD) as sim,
@@ -275,7 +275,7 @@ def test_a_hung_name_lookup_ends_at_the_deadline(tmp_path):
 
 
 @pytest.mark.slow
-def test_hint_calls_that_run_out_of_time_are_named_and_the_hosts_kept(vcsim_binary, tmp_path):  # noqa: F811
+def test_hint_calls_that_run_out_of_time_are_named_and_the_hosts_kept(vcsim_binary, tmp_path):
     out = tmp_path / "snap.json"
     held_back = ("-method-delay", "QueryNetworkHint=60000")
     with launcher.Simulator(vcsim_binary, SITE, password=PASSWORD, extra_args=held_back) as sim:
