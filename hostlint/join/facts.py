@@ -72,6 +72,20 @@ class UplinkFact(Fact):
     native_vlan: int | None = None
     allowed_vlans: list[list[int]] | None = None
     allowed_vlans_text: str | None = None
+    # The distributed switch health check of this uplink (hostlint.join.health), unknown in `missing` when
+    # the check is off or its result was not collected: VLANs the physical port trunks and drops, VLANs
+    # whose switch MTU drops the distributed switch's largest frames, the pNIC's MTU differing from the switch's.
+    hc_trunked_vlans: list[list[int]] | None = None
+    hc_untrunked_vlans: list[list[int]] | None = None
+    hc_untrunked_text: str | None = None
+    hc_mtu_mismatch: bool | None = None
+    hc_mtu_failing_vlans: list[list[int]] | None = None
+    hc_mtu_failing_text: str | None = None
+    # ESXi's own LACP view of a LAG member (esxcli lacp status get): its state (bundled, individual,
+    # hot-standby, down, other) and whether its partner reports it in sync (SYN); None: not a LAG member.
+    esxi_lacp_state: str | None = None
+    esxi_lacp_state_text: str | None = None
+    esxi_lacp_partner_sync: bool | None = None
 
 
 class TeamFact(Fact):
@@ -99,6 +113,8 @@ class TeamFact(Fact):
     lag_hash: str | None = None
     lag_hash_fields: list[str] = Field(default_factory=list)
     lag_uplink_count: int | None = None
+    # A `dvs` team's teaming health check result on this host (VMwareDVSTeamingMatchStatus).
+    hc_teaming: str | None = None
     uplinks: list[UplinkFact] = Field(default_factory=list)
     switches: list[str] = Field(default_factory=list)
     logical_switches: list[str] = Field(default_factory=list)
