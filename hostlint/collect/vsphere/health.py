@@ -13,14 +13,14 @@ switch's `spec.backing.pnicSpec[]` pairs it with the pNIC.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from pyVmomi import vim
 
 from hostlint import vlans
 from hostlint.collect.vsphere.record import Recorder
 from hostlint.collect.vsphere.retrieve import Retrieved
-from hostlint.snapshot.esxi import DistributedSwitch, HealthCheckConfig, MemberHealth, UplinkHealth
+from hostlint.snapshot.esxi import DistributedSwitch, HealthCheckConfig, MemberHealth, TeamingMatch, UplinkHealth
 
 _DVS = vim.dvs.VmwareDistributedVirtualSwitch
 TEAMING_STATUSES = ("iphashMatch", "iphashMismatch", "nonIphashMatch", "nonIphashMismatch")
@@ -98,7 +98,8 @@ def member_health(results: Any, port_keys: dict[str, str], rec: Recorder, host: 
         if values["nic"] is None:
             rec.note(f"{host} health check: uplink port key {key} names no pNIC of the host's proxy switch")
         rec.append(uplinks, UplinkHealth, f"{host} health check of uplink port {key}", **values)
-    return MemberHealth(uplinks=uplinks, teaming=teaming)
+    # Checked against TEAMING_STATUSES above: the API's names are the model's.
+    return MemberHealth(uplinks=uplinks, teaming=cast(TeamingMatch | None, teaming))
 
 
 def add_health(
