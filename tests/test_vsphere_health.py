@@ -33,10 +33,11 @@ pytestmark = [
 ]
 
 
-def collect(binary: Path, scenario: Path, out: Path, extra: tuple[str, ...] = ()):
+def collect(binary: Path, scenario: Path, out: Path, extra: tuple[str, ...] = (), parser: str = "lxml"):
     with launcher.Simulator(binary, scenario, password=PASSWORD, extra_args=extra) as sim:
         args = ["collect", "vsphere", "--server", sim.url, "--user", sim.user, "--ca-bundle", sim.cert, "-o", str(out)]
-        return CliRunner().invoke(cli, args, env={"HOSTLINT_VSPHERE_PASSWORD": PASSWORD}, standalone_mode=False)
+        env = {"HOSTLINT_VSPHERE_PASSWORD": PASSWORD, "HOSTLINT_VSPHERE_PARSER": parser}
+        return CliRunner().invoke(cli, args, env=env, standalone_mode=False)
 
 
 def check(snapshot: Path, tmp_path: Path) -> tuple[int, dict]:
@@ -80,6 +81,16 @@ def test_health_check_results_are_collected_per_uplink_and_mapped_to_pnics(colle
     _, esx47 = member(snapshot, "DSwitch-HC", "esx47")
     vmnic1 = next(u for u in esx47.health.uplinks if u.nic == "vmnic1")
     assert vmnic1.trunked_vlans is None and vmnic1.untrunked_vlans is None and vmnic1.mtu_mismatch is False
+
+
+def test_both_parsers_read_the_same_evidence(collected, vcsim_binary, tmp_path):  # noqa: F811
+    out = tmp_path / "pyvmomi.json"
+    assert collect(vcsim_binary, SCENARIO, out, parser="pyvmomi").return_value == Exit.CLEAN
+    fast, slow = load_snapshot(collected[0]), load_snapshot(out)
+    assert [(d.health_check, [m.health for m in d.hosts]) for d in fast.distributed_switches] == [
+        (d.health_check, [m.health for m in d.hosts]) for d in slow.distributed_switches
+    ]
+    assert [h.lacp_status for h in fast.esxi_hosts] == [h.lacp_status for h in slow.esxi_hosts]
 
 
 def test_esxi_lacp_view_is_read_for_hosts_with_a_lag_only(collected):
