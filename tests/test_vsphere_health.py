@@ -176,3 +176,29 @@ def test_health_check_runtime_not_reported_is_unknown_and_named(vcsim_binary, tm
     _, report = check(out, tmp_path)
     skipped = {(s["code"], s["object"].split(".")[0]): s["reason"] for s in report["skipped"]}
     assert "health check results not read (runtime.hostMemberRuntime)" in skipped[("VL007", "esx42")]
+
+
+def test_lacp_states_esxi_prints_are_normalised_and_a_silent_partner_is_not_in_sync():
+    from xml.etree import ElementTree
+
+    from hostlint.collect.vsphere.lacp import parse
+    from hostlint.collect.vsphere.record import Recorder
+
+    def nic(name: str, state: str, partner: str | None) -> str:
+        info = f"<PartnerInformation><DataObject><PortState>{partner}</PortState></DataObject></PartnerInformation>"
+        return f"<DataObject><Nic>{name}</Nic>{info if partner is not None else ''}<State>{state}</State></DataObject>"
+
+    answer = (
+        '<obj xmlns="urn:vim25"><DataObject><DVSwitch>DSwitch</DVSwitch><LAGID>7</LAGID><NicList>'
+        + nic("vmnic1", "Hot-standby", "ACT,AGG,")
+        + nic("vmnic2", "Stand-alone", None)
+        + nic("vmnic3", "Waiting", "ACT,")
+        + "</NicList></DataObject></obj>"
+    )
+    rec = Recorder("esx", "esxi")
+    found = {s.nic: s for s in parse(ElementTree.fromstring(answer), rec)}
+    assert not rec.errors
+    assert (found["vmnic1"].state, found["vmnic1"].partner_port_state) == ("hot-standby", ["ACT", "AGG"])
+    assert (found["vmnic2"].state, found["vmnic2"].partner_port_state) == ("individual", None)
+    assert (found["vmnic3"].state, found["vmnic3"].state_text) == ("other", "Waiting")
+    assert {s.dvswitch for s in found.values()} == {"DSwitch"} and found["vmnic1"].lag_id == "7"

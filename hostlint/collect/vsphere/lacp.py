@@ -116,9 +116,8 @@ def lacp_hosts(snapshot: Snapshot) -> list[EsxiHost]:
 
 def _one(session: esxcli.Session, host: EsxiHost, timeout: float) -> list[CollectionError]:
     rec = Recorder(host.name, "esxi")
-    assert host.moid is not None  # lacp_hosts keeps only hosts with an id
     try:
-        mme = esxcli.executer(session, host.moid, timeout)
+        mme = esxcli.executer(session, host.moid or "", timeout)  # lacp_hosts keeps hosts with an id only
         host.lacp_status = parse(esxcli.run(session, mme, MOID, METHOD, timeout), rec)
     except esxcli.SoapFault as fault:
         detail = f" (privilege {fault.privilege})" if fault.privilege else ""
