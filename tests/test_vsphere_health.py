@@ -1,11 +1,12 @@
 """vSphere's own evidence over real SOAP (sim/vcsim, fixtures/vsphere/health/health-check.yaml): the distributed
 switch health check read during `collect vsphere` and mapped to pNICs, ESXi's LACP view through the esxcli
-executor, and the rules that weigh them against the switch configuration (VL007, MT009, LG013, LG014).
+executor, and the rules that weigh them against the switch configuration (VL007, VL008, MT009, MT010, LG013,
+LG014).
 
 One host per case: esx41 enabled and clean, esx42 VLAN untrunked (the switch agrees on one uplink and
 disagrees on the other), esx43 MTU not carried (likewise), esx44 teaming mismatch, esx45 checks off,
 esx46 health check config not reported, esx47 one result missing, esx48 ESXi's LACP partner out of sync
-where the switch has the member bundled."""
+where the switch has the member bundled, esx49 VLAN and MTU carried where the configuration read says not."""
 
 from __future__ import annotations
 
@@ -25,6 +26,7 @@ from hostlint.snapshot import Snapshot, load_snapshot
 ROOT = Path(__file__).resolve().parents[1]
 SCENARIO = ROOT / "fixtures" / "vsphere" / "health" / "health-check.yaml"
 SWITCHES = ROOT / "fixtures" / "vsphere" / "health" / "health-switches.json"
+NEW_RULES = ("VL007", "VL008", "MT009", "MT010", "LG013", "LG014")
 DENY_ESXCLI = ("-deny", "RetrieveManagedMethodExecuter=Host.Config.Settings")
 
 pytestmark = [
@@ -108,8 +110,15 @@ def test_rules_weigh_the_evidence_against_the_switch_configuration(collected, tm
     code, report = check(collected[0], tmp_path)
     assert code == Exit.FINDINGS
     found = {(f["code"], f["object"].split(".")[0]): f["message"] for f in report["findings"]}
-    new = {key: message for key, message in found.items() if key[0] in ("VL007", "MT009", "LG013", "LG014")}
-    assert sorted(new) == [("LG013", "esx44"), ("LG014", "esx48"), ("MT009", "esx43"), ("VL007", "esx42")]
+    new = {key: message for key, message in found.items() if key[0] in NEW_RULES}
+    assert sorted(new) == [
+        ("LG013", "esx44"),
+        ("LG014", "esx48"),
+        ("MT009", "esx43"),
+        ("MT010", "esx49"),
+        ("VL007", "esx42"),
+        ("VL008", "esx49"),
+    ]
     # VLAN 100 untrunked on both esx42 uplinks: leaf-h drops it on Ethernet2/1 (agrees, VL001 too) and
     # allows it on Ethernet2/2 (the switch fact is suspect).
     assert ("VL001", "esx42") in found
@@ -129,6 +138,10 @@ def test_rules_weigh_the_evidence_against_the_switch_configuration(collected, tm
         "ESXi sees vmnic2 Independent (partner not in sync), the switch shows leaf-h Ethernet8/2 bundled in "
         "port-channel48: the two ends of the LAG member disagree"
     )
+    # esx49: the health check carries VLAN 100 and 9000-byte frames where the configuration read says not.
+    assert ("VL001", "esx49") in found and ("MT002", "esx49") in found
+    assert "VLAN 100 trunked on vmnic1 -> leaf-h Ethernet9/1 (trunk allowing 200)" in new[("VL008", "esx49")]
+    assert "carried on vmnic2 -> leaf-h Ethernet9/2, whose MTU read is 1500" in new[("MT010", "esx49")]
     # The clean host gives none of them.
     assert not [key for key in found if key[1] == "esx41"]
 
@@ -136,6 +149,7 @@ def test_rules_weigh_the_evidence_against_the_switch_configuration(collected, tm
 def test_a_check_that_is_off_or_not_reported_is_skipped_by_name_never_passed(collected, tmp_path):
     _, report = check(collected[0], tmp_path)
     skipped = {(s["code"], s["object"].split(".")[0]): s["reason"] for s in report["skipped"]}
+    # (VL008 and MT010 pass there: the configuration read carries VLAN 100 and 9000 bytes, nothing to contradict.)
     for code in ("VL007", "MT009", "LG013"):
         assert "health check disabled" in skipped[(code, "esx45")], code
         assert "health check configuration not read (VMwareDVSConfigInfo.healthCheckConfig)" in skipped[(code, "esx46")]

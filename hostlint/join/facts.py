@@ -79,6 +79,7 @@ class UplinkFact(Fact):
     hc_untrunked_vlans: list[list[int]] | None = None
     hc_untrunked_text: str | None = None
     hc_mtu_mismatch: bool | None = None
+    hc_mtu_passing_vlans: list[list[int]] | None = None
     hc_mtu_failing_vlans: list[list[int]] | None = None
     hc_mtu_failing_text: str | None = None
     # ESXi's own LACP view of a LAG member (esxcli lacp status get): its state (bundled, individual,

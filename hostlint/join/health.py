@@ -14,7 +14,7 @@ from hostlint.join.facts import TeamFact, UplinkFact
 from hostlint.snapshot.esxi import DistributedSwitch, DvsHostMember, EsxiHost, UplinkHealth
 
 VLAN_FIELDS = ("hc_trunked_vlans", "hc_untrunked_vlans", "hc_untrunked_text")
-MTU_FIELDS = ("hc_mtu_mismatch", "hc_mtu_failing_vlans", "hc_mtu_failing_text")
+MTU_FIELDS = ("hc_mtu_mismatch", "hc_mtu_passing_vlans", "hc_mtu_failing_vlans", "hc_mtu_failing_text")
 LACP_FIELDS = ("esxi_lacp_state", "esxi_lacp_state_text", "esxi_lacp_partner_sync")
 
 
@@ -48,10 +48,16 @@ def _uplink_health(uplink: UplinkFact, result: UplinkHealth | None, dvs: Distrib
         uplink.hc_trunked_vlans = _ranges(result.trunked_vlans)
         uplink.hc_untrunked_vlans = _ranges(result.untrunked_vlans)
         uplink.hc_untrunked_text = vlans.text(list(result.untrunked_vlans))
-    if result is None or result.mtu_mismatch is None or result.mtu_vlans_failing is None:
+    if (
+        result is None
+        or result.mtu_mismatch is None
+        or result.mtu_vlans_failing is None
+        or result.mtu_vlans_passing is None
+    ):
         _unknown(uplink, MTU_FIELDS, f"{where}: no MTU health check result reported for its uplink port")
     else:
         uplink.hc_mtu_mismatch = result.mtu_mismatch
+        uplink.hc_mtu_passing_vlans = _ranges(result.mtu_vlans_passing)
         uplink.hc_mtu_failing_vlans = _ranges(result.mtu_vlans_failing)
         uplink.hc_mtu_failing_text = vlans.text(list(result.mtu_vlans_failing))
 
