@@ -10,12 +10,11 @@ read are unknown (in `missing`, naming why), never a pass: the rules that read t
 from __future__ import annotations
 
 from hostlint import vlans
-from hostlint.join.facts import TeamFact, UplinkFact
+from hostlint.join.facts import EsxiLacp, HealthEvidence, TeamFact, UplinkFact
 from hostlint.snapshot.esxi import DistributedSwitch, DvsHostMember, EsxiHost, UplinkHealth
 
-VLAN_FIELDS = ("hc_trunked_vlans", "hc_untrunked_vlans", "hc_untrunked_text")
-MTU_FIELDS = ("hc_mtu_mismatch", "hc_mtu_passing_vlans", "hc_mtu_failing_vlans", "hc_mtu_failing_text")
-LACP_FIELDS = ("esxi_lacp_state", "esxi_lacp_state_text", "esxi_lacp_partner_sync")
+HEALTH_FIELDS = ("health",)
+LACP_FIELDS = ("esxi_lacp",)
 
 
 def _unknown(uplink: UplinkFact, fields: tuple[str, ...], reason: str) -> None:
@@ -41,25 +40,34 @@ def _ranges(ranges: list[tuple[int, int]]) -> list[list[int]]:
 
 
 def _uplink_health(uplink: UplinkFact, result: UplinkHealth | None, dvs: DistributedSwitch) -> None:
-    where = f"{uplink.object} on {dvs.name}"
+    """The uplink's VLAN and MTU results; either one not reported leaves both unknown (vCenter reports
+    both for every uplink the check ran on), naming which."""
+    absent = []
     if result is None or result.untrunked_vlans is None or result.trunked_vlans is None:
-        _unknown(uplink, VLAN_FIELDS, f"{where}: no VLAN health check result reported for its uplink port")
-    else:
-        uplink.hc_trunked_vlans = _ranges(result.trunked_vlans)
-        uplink.hc_untrunked_vlans = _ranges(result.untrunked_vlans)
-        uplink.hc_untrunked_text = vlans.text(list(result.untrunked_vlans))
+        absent.append("VLAN")
     if (
         result is None
         or result.mtu_mismatch is None
         or result.mtu_vlans_failing is None
         or result.mtu_vlans_passing is None
     ):
-        _unknown(uplink, MTU_FIELDS, f"{where}: no MTU health check result reported for its uplink port")
-    else:
-        uplink.hc_mtu_mismatch = result.mtu_mismatch
-        uplink.hc_mtu_passing_vlans = _ranges(result.mtu_vlans_passing)
-        uplink.hc_mtu_failing_vlans = _ranges(result.mtu_vlans_failing)
-        uplink.hc_mtu_failing_text = vlans.text(list(result.mtu_vlans_failing))
+        absent.append("MTU")
+    if absent or result is None:
+        results = " and ".join(absent)
+        _unknown(
+            uplink,
+            HEALTH_FIELDS,
+            f"{uplink.object} on {dvs.name}: no {results} health check result reported for its uplink port",
+        )
+        return
+    uplink.health = HealthEvidence(
+        trunked=_ranges(result.trunked_vlans or []),
+        untrunked=_ranges(result.untrunked_vlans or []),
+        mismatch=bool(result.mtu_mismatch),
+        passing=_ranges(result.mtu_vlans_passing or []),
+        failing=_ranges(result.mtu_vlans_failing or []),
+        failing_text=vlans.text(list(result.mtu_vlans_failing or [])),
+    )
 
 
 def _lag_ports(dvs: DistributedSwitch, ports: list[str]) -> set[str]:
@@ -81,13 +89,12 @@ def _lacp(uplink: UplinkFact, host: EsxiHost, dvs: DistributedSwitch) -> None:
     if status is None or status.state is None:
         _unknown(uplink, LACP_FIELDS, f"{uplink.object}: not listed by ESXi's LACP status of {dvs.name}")
         return
-    uplink.esxi_lacp_state = status.state
-    uplink.esxi_lacp_state_text = status.state_text
-    if status.partner_port_state is None:
+    uplink.esxi_lacp = EsxiLacp(
+        state=status.state,
+        state_text=status.state_text or status.state,
         # No partner information: no LACPDU was received, so the partner is not in sync.
-        uplink.esxi_lacp_partner_sync = False
-    else:
-        uplink.esxi_lacp_partner_sync = "SYN" in status.partner_port_state
+        partner_sync=status.partner_port_state is not None and "SYN" in status.partner_port_state,
+    )
 
 
 def add_evidence(
@@ -105,7 +112,7 @@ def add_evidence(
             # result is due, so none is unknown; ESXi's own LACP view speaks for them instead.
             _lacp(uplink, host, dvs)
         elif vlan_mtu_off is not None:
-            _unknown(uplink, VLAN_FIELDS + MTU_FIELDS, vlan_mtu_off)
+            _unknown(uplink, HEALTH_FIELDS, vlan_mtu_off)
         else:
             _uplink_health(uplink, results.get(uplink.nic), dvs)
     teaming_off = _check_off(dvs, member, host.name, check.teaming if check else None, "teaming")
