@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 import yaml
 from click.testing import CliRunner
-from test_vsphere_collect import PASSWORD, launcher, vcsim_binary  # noqa: F401 (fixture)
+from support.vcsim import PASSWORD, launcher
 
 from hostlint.cli.exit import Exit
 from hostlint.cli.main import cli
@@ -51,7 +51,7 @@ def check(snapshot: Path, tmp_path: Path) -> tuple[int, dict]:
 
 
 @pytest.fixture(scope="module")
-def collected(vcsim_binary, tmp_path_factory) -> tuple[Path, object]:  # noqa: F811
+def collected(vcsim_binary, tmp_path_factory) -> tuple[Path, object]:
     out = tmp_path_factory.mktemp("health") / "snap.json"
     return out, collect(vcsim_binary, SCENARIO, out)
 
@@ -85,7 +85,7 @@ def test_health_check_results_are_collected_per_uplink_and_mapped_to_pnics(colle
     assert vmnic1.trunked_vlans is None and vmnic1.untrunked_vlans is None and vmnic1.mtu_mismatch is False
 
 
-def test_both_parsers_read_the_same_evidence(collected, vcsim_binary, tmp_path):  # noqa: F811
+def test_both_parsers_read_the_same_evidence(collected, vcsim_binary, tmp_path):
     out = tmp_path / "pyvmomi.json"
     assert collect(vcsim_binary, SCENARIO, out, parser="pyvmomi").return_value == Exit.CLEAN
     fast, slow = load_snapshot(collected[0]), load_snapshot(out)
@@ -160,7 +160,7 @@ def test_a_check_that_is_off_or_not_reported_is_skipped_by_name_never_passed(col
     )
 
 
-def test_a_refused_esxcli_is_a_named_error_and_keeps_the_host(vcsim_binary, tmp_path):  # noqa: F811
+def test_a_refused_esxcli_is_a_named_error_and_keeps_the_host(vcsim_binary, tmp_path):
     out = tmp_path / "snap.json"
     outcome = collect(vcsim_binary, SCENARIO, out, DENY_ESXCLI)
     assert outcome.return_value == Exit.PARTIAL, outcome.output
@@ -175,7 +175,7 @@ def test_a_refused_esxcli_is_a_named_error_and_keeps_the_host(vcsim_binary, tmp_
     assert ("LG014", "esx48.health.example/vmnic2") in skipped
 
 
-def test_health_check_runtime_not_reported_is_unknown_and_named(vcsim_binary, tmp_path):  # noqa: F811
+def test_health_check_runtime_not_reported_is_unknown_and_named(vcsim_binary, tmp_path):
     scenario = yaml.safe_load(SCENARIO.read_text())
     scenario["unset"].append({"dvs": "DSwitch-HC", "property": "runtime"})
     path = tmp_path / "no-runtime.yaml"
