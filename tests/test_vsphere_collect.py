@@ -76,8 +76,9 @@ VMK_IDS = ("network", "dvswitch_uuid", "portgroup_key", "dv_port", "opaque_netwo
 
 
 def comparable(host) -> dict:
-    """A host as collected facts can be compared: no ids, no PCIe widths (not in the API)."""
-    data = host.model_dump(exclude=HOST_IDS)
+    """A host as collected facts can be compared: no ids, no PCIe widths (not in the API), no LACP view
+    (evidence the scenario need not state: tests/test_vsphere_health.py)."""
+    data = host.model_dump(exclude={*HOST_IDS, "lacp_status"})
     for device in data["pci_devices"] or []:
         for key in ("width_capable", "width_negotiated", "speed_capable_gts", "speed_negotiated_gts"):
             device[key] = None
@@ -88,12 +89,14 @@ def comparable(host) -> dict:
 
 
 def comparable_dvs(dvs) -> dict:
-    """A distributed switch without the ids its vCenter gives it."""
-    data = dvs.model_dump(exclude={"uuid", "datacenter", "vcenter"})
+    """A distributed switch without the ids its vCenter gives it, nor its health check (evidence the scenario
+    need not state: tests/test_vsphere_health.py)."""
+    data = dvs.model_dump(exclude={"uuid", "datacenter", "vcenter", "health_check"})
     for pg in data["portgroups"]:
         pg.pop("key")
     for member in data["hosts"]:
         member.pop("host_id")
+        member.pop("health")
     return data
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from hostlint import vlans, vocab
 from hostlint.join.facts import Facts, PortgroupFact, TeamFact, UplinkFact, summarise_unknowns
+from hostlint.join.health import add_evidence
 from hostlint.join.iscsi import iscsi_facts
 from hostlint.join.pcie import pcie_facts
 from hostlint.join.sources import esxi_unknown
@@ -275,6 +276,7 @@ def _distributed_teams(
             proxy.missing["mtu"] = esxi_unknown(host.name, dvs.name, "max_mtu")
         if member.mtu is None:
             proxy.missing["proxy_mtu"] = esxi_unknown(host.name, dvs.name, "proxy_mtu")
+        add_evidence(proxy, uplinks, host, dvs, member)
         used = []
         for pg in dvs.portgroups:
             if pg.uplink or pg.teaming is None:

@@ -25,6 +25,28 @@ class Fact(SharedFieldsSet):
     missing: dict[str, str] = Field(default_factory=dict)
 
 
+class HealthEvidence(BaseModel):
+    """The distributed switch health check of one uplink: the VLANs the physical port trunks and drops;
+    the pNIC's MTU differing from the switch's (`mismatch`), the VLANs whose physical switch MTU carries
+    (`passing`) or drops (`failing`) the switch's largest frames."""
+
+    trunked: list[list[int]] = Field(default_factory=list)
+    untrunked: list[list[int]] = Field(default_factory=list)
+    mismatch: bool = False
+    passing: list[list[int]] = Field(default_factory=list)
+    failing: list[list[int]] = Field(default_factory=list)
+    failing_text: str = "none"
+
+
+class EsxiLacp(BaseModel):
+    """ESXi's own LACP view of a LAG member (esxcli lacp status get): its state (bundled, individual,
+    hot-standby, down, other), ESXi's word for it, and whether its partner reports it in sync (SYN)."""
+
+    state: str
+    state_text: str
+    partner_sync: bool
+
+
 class UplinkFact(Fact):
     host_kind: str
     nic: str
@@ -72,6 +94,12 @@ class UplinkFact(Fact):
     native_vlan: int | None = None
     allowed_vlans: list[list[int]] | None = None
     allowed_vlans_text: str | None = None
+    # vSphere's own evidence about this uplink (hostlint.join.health), each unknown in `missing` when the
+    # check is off or its results were not read; None: none is due (a standard vSwitch, a LAG port). Two
+    # nested fields, not ten flat ones: an uplink fact keeps at most 42 fields, one dict size, which the
+    # hundreds of thousands of uplink facts of a large site pay for in memory (bench/run.py).
+    health: HealthEvidence | None = None
+    esxi_lacp: EsxiLacp | None = None
 
 
 class TeamFact(Fact):
@@ -99,6 +127,8 @@ class TeamFact(Fact):
     lag_hash: str | None = None
     lag_hash_fields: list[str] = Field(default_factory=list)
     lag_uplink_count: int | None = None
+    # A `dvs` team's teaming health check result on this host (VMwareDVSTeamingMatchStatus).
+    hc_teaming: str | None = None
     uplinks: list[UplinkFact] = Field(default_factory=list)
     switches: list[str] = Field(default_factory=list)
     logical_switches: list[str] = Field(default_factory=list)

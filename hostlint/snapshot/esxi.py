@@ -140,6 +140,67 @@ class DvPortgroup(Model):
     lacp: Literal["active", "passive", "off"] | None = None
 
 
+# VMwareDVSTeamingMatchStatus: whether the switch's teaming (IP hash or not) matches what the physical
+# switch shows (an EtherChannel or none).
+TeamingMatch = Literal["iphashMatch", "iphashMismatch", "nonIphashMatch", "nonIphashMismatch"]
+
+
+class HealthCheckConfig(Model):
+    """Which distributed switch health checks are on (VMwareDVSConfigInfo.healthCheckConfig:
+    VMwareDVSVlanMtuHealthCheckConfig, VMwareDVSTeamingHealthCheckConfig, `enable`). None: not reported,
+    so the health check's results are unknown, never a pass."""
+
+    vlan_mtu: bool | None = None
+    teaming: bool | None = None
+
+
+class UplinkHealth(Model):
+    """One uplink port's health check results (HostMemberUplinkHealthCheckResult subtypes), keyed by
+    `uplinkPortKey` and mapped to the host's pNIC through its proxy switch's pnicSpec (None: the key names
+    no pNIC of the host). VLAN lists are merged [first, last] ranges; None: that result was not reported.
+
+    `trunked_vlans`/`untrunked_vlans` (VMwareDVSVlanHealthCheckResult): the VLANs the physical switch
+    port carries or drops. `mtu_mismatch` (VMwareDVSMtuHealthCheckResult): the pNIC's MTU differs from
+    the switch's (then the VLAN MTU lists stay empty); `mtu_vlans_failing`: VLANs whose physical switch
+    MTU drops the switch's largest frames, `mtu_vlans_passing` those that carry them."""
+
+    uplink_port_key: Name
+    nic: Name | None = None
+    trunked_vlans: list[VlanRange] | None = None
+    untrunked_vlans: list[VlanRange] | None = None
+    mtu_mismatch: bool | None = None
+    mtu_vlans_passing: list[VlanRange] | None = None
+    mtu_vlans_failing: list[VlanRange] | None = None
+
+
+class MemberHealth(Model):
+    """A host member's health check results (HostMemberRuntimeInfo.healthCheckResult): per uplink port,
+    and the host's teaming result (VMwareDVSTeamingHealthCheckResult, per host, not per uplink)."""
+
+    uplinks: list[UplinkHealth] = Field(default_factory=list)
+    teaming: TeamingMatch | None = None
+
+
+LacpNicState = Literal["bundled", "individual", "hot-standby", "down", "other"]
+
+
+class LacpNicStatus(Model):
+    """ESXi's own LACP view of one LAG member (`esxcli network vswitch dvs vmware lacp status get`):
+    `state` as ESXi names it (Bundled, Independent, Stand-alone, Hot-standby, Down), normalised, with
+    the text kept in `state_text`; the port states are the LACP actor state flags each end sends
+    (`ACT`, `AGG`, `SYN`, `COL`, `DIST`, `DEF`, `EXP`). `partner_port_state` None: no partner reported."""
+
+    dvswitch: Name
+    # The LAG's id as ESXi prints it (`LAGID`; the status does not name the LAG).
+    lag_id: Text | None = None
+    nic: Name
+    state: LacpNicState | None = None
+    state_text: Text | None = None
+    local_port_state: list[Name] | None = None
+    partner_port_state: list[Name] | None = None
+    partner_device: Text | None = None
+
+
 class DvsHostMember(Model):
     """Which host pNIC backs which DVS uplink (`uplink1`, or `lag1-0` for a LAG port)."""
 
@@ -149,6 +210,8 @@ class DvsHostMember(Model):
     uplinks: dict[Name, Name] = Field(default_factory=dict)
     # The host's proxy switch MTU (config.network.proxySwitch[].mtu); None: not collected
     mtu: EsxiMtu | None = None
+    # The switch's health check results for this host (runtime.hostMemberRuntime[]); None: not collected.
+    health: MemberHealth | None = None
 
 
 class DistributedSwitch(Model):
@@ -167,6 +230,8 @@ class DistributedSwitch(Model):
     hosts: list[DvsHostMember] = Field(default_factory=list)
     # None: the switch's config was not returned.
     discovery: Discovery | None = Field(default_factory=Discovery)
+    # Which health checks are on; None: not collected (older snapshots, or config not returned).
+    health_check: HealthCheckConfig | None = None
 
 
 @leaf
@@ -258,3 +323,6 @@ class EsxiHost(Model):
     iscsi_adapters: list[IscsiAdapter] = Field(default_factory=list)
     pci_devices: list[PciLink] | None = None
     vms: list[VirtualMachine] = Field(default_factory=list)
+    # ESXi's own LACP view of its distributed switches' LAG members (esxcli through vCenter); None: not
+    # collected (no LAG on the host, or older snapshots).
+    lacp_status: list[LacpNicStatus] | None = None

@@ -162,6 +162,10 @@ func Build(ctx context.Context, sc *Scenario, esx bool) (*simulator.Model, func(
 			model.Remove()
 			return nil, nil, fmt.Errorf("distributed switch %s: %w", d.Name, err)
 		}
+		if err := inv.setHealth(d); err != nil {
+			model.Remove()
+			return nil, nil, fmt.Errorf("distributed switch %s: %w", d.Name, err)
+		}
 	}
 	vmDir, err := inv.addVms(ctx, sc.Hosts)
 	cleanup := func() {
@@ -210,6 +214,10 @@ func (inv *inventory) unset(props []Unset) error {
 				sim.Config = nil
 			case u.Property == "maxMtu":
 				config.MaxMtu = 0
+			case u.Property == "healthCheckConfig":
+				config.HealthCheckConfig = nil
+			case u.Property == "runtime":
+				sim.Runtime = nil
 			case u.Property == "uplinkNum" && u.Lag != "":
 				found := false
 				for i := range config.LacpGroupConfig {
@@ -689,7 +697,7 @@ func (inv *inventory) proxySwitch(d Dvs, member DvsHostMember) types.HostProxySw
 	}
 	backing := &types.DistributedVirtualSwitchHostMemberPnicBacking{}
 	for i, port := range ports {
-		key := fmt.Sprintf("%d", 10+i)
+		key := uplinkPortKey(i)
 		proxy.UplinkPort = append(proxy.UplinkPort, types.KeyValue{Key: key, Value: port})
 		proxy.Pnic = append(proxy.Pnic, pnicKey(member.Uplinks[port]))
 		backing.PnicSpec = append(backing.PnicSpec, types.DistributedVirtualSwitchHostMemberPnicSpec{

@@ -57,6 +57,8 @@ type diagPing struct {
 	model     *simulator.Model
 	targets   map[string]map[string]pingTarget
 	pingLimit chan struct{}
+	// host name -> its LAG members, for `lacp status get` (lacp.go)
+	lacp map[string][]LacpNicStatus
 	// What GET /hostlint/diag-stats reports: pings answered and the most ever in flight at once.
 	mu          sync.Mutex
 	inFlight    int
@@ -164,6 +166,11 @@ func (d *diagPing) execute(req *executeSoap) (string, bool) {
 			return invalidArgumentFault(position), true
 		}
 		return d.ping(strings.TrimSpace(req.This), args), true
+	case req.Moid == lacpStatusMoid && req.Method == lacpStatusMethod:
+		if len(names) > 0 {
+			return invalidArgumentFault(0), true
+		}
+		return d.lacpStatus(strings.TrimSpace(req.This)), true
 	}
 	return "", false
 }

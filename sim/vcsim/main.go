@@ -59,10 +59,10 @@ func main() {
 	var cleanup func()
 	var err error
 	hosts := 0
+	var sc *Scenario
 	if *stock {
 		model, cleanup, err = BuildStock(*esx, *stockClusters, *stockHosts, *stockVms)
 	} else {
-		var sc *Scenario
 		if sc, err = LoadScenario(*scenario); err != nil {
 			log.Fatalf("vcsim: %v", err)
 		}
@@ -108,6 +108,7 @@ func main() {
 	if err != nil {
 		log.Fatalf("vcsim: %v", err)
 	}
+	diag.lacp = lacpByHost(sc)
 	server.Config.Handler = stats.wrap(denied.wrap(diag.wrap(server.Config.Handler), rootFolder))
 
 	// Catch the signals before telling anyone where we are, so a quick stop is still clean.

@@ -22,7 +22,8 @@ type Scenario struct {
 
 // Unset names one optional vSphere API property left unset on one object, a shape real servers
 // return and the simulator never does: `config.network` of a host, `config` of a distributed switch,
-// `uplinkNum` of a LAG (dvs and lag), `maxMtu` of a distributed switch (one of the default datacenter).
+// `uplinkNum` of a LAG (dvs and lag), `maxMtu`, `healthCheckConfig` or `runtime` of a distributed switch (one of
+// the default datacenter).
 type Unset struct {
 	Host     string `yaml:"host"`
 	Dvs      string `yaml:"dvs"`
@@ -153,6 +154,8 @@ type Host struct {
 	IscsiAdapters   []IscsiAdapter `yaml:"iscsi_adapters"`
 	PciDevices      []PciDevice    `yaml:"pci_devices"`
 	Vms             []Vm           `yaml:"vms"`
+	// ESXi's own LACP view, answered to `esxcli network vswitch dvs vmware lacp status get` (lacp.go).
+	LacpStatus []LacpNicStatus `yaml:"lacp_status"`
 }
 
 type Lag struct {
@@ -180,6 +183,8 @@ type DvsHostMember struct {
 	Host    string            `yaml:"host"`
 	Uplinks map[string]string `yaml:"uplinks"`
 	Mtu     *int32            `yaml:"mtu"`
+	// The switch's health check results for this host (healthcheck.go).
+	Health *MemberHealth `yaml:"health"`
 }
 
 type Dvs struct {
@@ -191,6 +196,7 @@ type Dvs struct {
 	Portgroups     []DvPortgroup   `yaml:"portgroups"`
 	Hosts          []DvsHostMember `yaml:"hosts"`
 	Discovery      *Discovery      `yaml:"discovery"`
+	HealthCheck    *HealthCheck    `yaml:"health_check"`
 }
 
 // LoadScenario reads YAML or JSON (JSON is YAML too).

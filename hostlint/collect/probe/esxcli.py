@@ -19,6 +19,7 @@ import http.client
 import ssl
 import time
 from dataclasses import dataclass
+from typing import Any
 from xml.etree import ElementTree
 from xml.sax.saxutils import escape
 
@@ -68,6 +69,22 @@ class Session:
     cookie: str
     context: ssl.SSLContext
     soap_action: str = "urn:vim25/8.0.0.0"
+
+    @classmethod
+    def of(cls, service_instance: Any, host: str, port: int, path: str, context: ssl.SSLContext) -> Session:
+        """The session pyVmomi logged in (its cookie), posting to the same server with the same TLS context."""
+        stub = service_instance._stub
+        version = getattr(stub, "versionId", None)
+        return cls(
+            host=host,
+            port=port,
+            path=path,
+            cookie=stub.cookie or "",
+            context=context,
+            soap_action=f"urn:vim25/{version.strip(chr(34)).removeprefix('urn:vim25/')}"
+            if version
+            else "urn:vim25/8.0.0.0",
+        )
 
     def call(self, body: str, timeout: float) -> ElementTree.Element:
         """Post one SOAP body; the whole call (connect, send, every byte back) ends by `timeout`."""
@@ -181,6 +198,22 @@ def _execute(
     if returnval is None:
         raise SoapFault(f"{method}: no answer in ExecuteSoapResponse", "NoReturnval")
     return returnval
+
+
+def run(session: Session, mme: str, moid: str, method: str, timeout: float) -> ElementTree.Element:
+    """Run one esxcli command that takes no arguments; its answer document (`<obj>`). An esxcli fault
+    raises SoapFault of kind `EsxcliFault` with esxcli's message."""
+    returnval = _execute(session, mme, moid, method, [], timeout)
+    fault = _find(returnval, "faultMsg")
+    if fault is not None:
+        raise SoapFault(" ".join((fault.text or "esxcli fault").split()), "EsxcliFault")
+    response = _find(returnval, "response")
+    if response is None or not response.text:
+        raise SoapFault(f"{method}: empty answer", "EmptyAnswer")
+    try:
+        return ElementTree.fromstring(response.text)
+    except ElementTree.ParseError as exc:
+        raise SoapFault(f"{method}: unreadable answer: {exc}", "ParseError") from exc
 
 
 def ping_order(session: Session, mme: str, timeout: float) -> tuple[str, ...]:

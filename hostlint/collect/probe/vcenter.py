@@ -59,17 +59,7 @@ def logged_in(
         raise ProbeLoginFailed(str(exc), usage=isinstance(exc, UsageError)) from exc
     try:
         host_moids = _host_ids(service_instance)
-        stub = service_instance._stub
-        session = Session(
-            host=endpoint.host,
-            port=endpoint.port,
-            path=endpoint.path,
-            cookie=stub.cookie or "",
-            context=context,
-            soap_action=f"urn:vim25/{stub.versionId.strip(chr(34)).removeprefix('urn:vim25/')}"
-            if getattr(stub, "versionId", None)
-            else "urn:vim25/8.0.0.0",
-        )
+        session = Session.of(service_instance, endpoint.host, endpoint.port, endpoint.path, context)
         yield Connected(session, host_moids, str(endpoint))
     finally:
         disconnect(service_instance)

@@ -17,6 +17,7 @@ from hostlint.collect.vsphere import convert
 from hostlint.collect.vsphere.deadline import NoAnswer
 from hostlint.collect.vsphere.fastretrieve import Parser, parser_from_env
 from hostlint.collect.vsphere.faults import PhaseFailed, fault_text
+from hostlint.collect.vsphere.health import add_health, uplink_port_keys
 from hostlint.collect.vsphere.hints import HintQueries
 from hostlint.collect.vsphere.record import Recorder
 from hostlint.collect.vsphere.retrieve import (
@@ -175,6 +176,7 @@ def collect(
     vms_on = convert.vms_by_host(vms, names.portgroups, refused)
     snapshot = Snapshot(collected_at=datetime.now(UTC), source=f"vsphere:{source}", collection_errors=refused)
     members = dvs_members(hosts)
+    port_keys = uplink_port_keys(hosts)  # before the hosts' properties are let go below
     for host in sorted(hosts, key=lambda h: h.get("name") or ""):
         host_hints = hints.get(host.ref._moId)
         # A field the snapshot refuses is unknown with a collection error; a refused host name (a control
@@ -196,6 +198,8 @@ def collect(
         converted = convert.distributed_switch(
             dvs, own, sorted(members.get(dvs.get("uuid"), []), key=lambda m: m.host), origin, rec
         )
+        if converted is not None:
+            add_health(converted, dvs, port_keys, rec)
         snapshot.collection_errors += rec.errors
         snapshot.collection_errors += [
             CollectionError(

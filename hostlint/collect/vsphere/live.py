@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 from hostlint.collect.credentials import MissingCredential, Prompt, vsphere_password
 from hostlint.collect.limits import VSPHERE_CONCURRENCY as DEFAULT_CONCURRENCY
 from hostlint.collect.limits import VSPHERE_TIMEOUT_S as DEFAULT_TIMEOUT_S
+from hostlint.collect.probe.esxcli import Session
 from hostlint.collect.progress import Progress
 from hostlint.collect.vsphere.collector import collect
 from hostlint.collect.vsphere.connect import (
@@ -30,6 +31,7 @@ from hostlint.collect.vsphere.connect import (
 )
 from hostlint.collect.vsphere.fastretrieve import ParserChoiceError, parser_from_env
 from hostlint.collect.vsphere.faults import PhaseFailed
+from hostlint.collect.vsphere.lacp import collect_lacp
 from hostlint.collect.vsphere.retrieve import DEFAULT_PAGE_SIZE
 from hostlint.snapshot import Snapshot
 from hostlint.wording import plural
@@ -90,6 +92,9 @@ def live_snapshot(
         collection = collect(
             service_instance, str(endpoint), target.page_size, target.concurrency, progress, parser=parser
         )
+        # ESXi's LACP view where a host has a LAG: through the same session, before it logs out.
+        session = Session.of(service_instance, endpoint.host, endpoint.port, endpoint.path, context)
+        collect_lacp(collection.snapshot, session, target.timeout, target.concurrency)
     except TimeoutError as exc:
         phase = getattr(exc, "phase", None) or "retrieval"
         raise CollectFailed(str(NoAnswerError(endpoint, phase, target.timeout))) from exc

@@ -52,7 +52,8 @@ VM_PROPERTIES = (
     "config.cpuHotAddEnabled",
     "config.hardware.device",
 )
-DVS_PROPERTIES = ("name", "uuid", "config", "parent")
+# `runtime`: the health check results of each host member (hostlint.collect.vsphere.health).
+DVS_PROPERTIES = ("name", "uuid", "config", "parent", "runtime")
 PORTGROUP_PROPERTIES = ("name", "key", "config.distributedVirtualSwitch", "config.defaultPortConfig", "config.uplink")
 # Since vSphere API 7.0 (DVPortgroupConfigInfo.backingType, `nsx` for a port group NSX created): asked
 # only of servers that have it, as an unknown property path fails the whole query.
