@@ -119,6 +119,12 @@ class VsphereSource:
 
         return f"vsphere:{display_server(self.entry.server)}"
 
+    def detached(self) -> VsphereSource | None:
+        """This source for a process of its own (hostlint.history.sources.gather): a vCenter's answers are
+        parsed in Python, which scales with processes, not threads. Not with ESXi SSH: its host-key policy
+        (one lock, the keys accepted so far, one known_hosts file) belongs to this process."""
+        return None if self.entry.esxi_ssh_user else VsphereSource(self.entry)
+
     def snapshot(self, progress: Progress | None = None) -> Snapshot:
         from hostlint.collect.vsphere.esxi_ssh import SshSettings
         from hostlint.collect.vsphere.live import CollectFailed, VsphereTarget, live_snapshot
