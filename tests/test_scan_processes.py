@@ -11,6 +11,8 @@ from __future__ import annotations
 import importlib.util
 import os
 import sys
+import time
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -20,6 +22,7 @@ import yaml
 from hostlint.collect.progress import Progress
 from hostlint.history.inventory import VsphereEntry, VsphereSource, load_scan_inventory
 from hostlint.history.sources import FileSource, Source, detached, gather
+from hostlint.snapshot import Snapshot
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -42,6 +45,43 @@ def test_only_a_vcenter_without_esxi_ssh_leaves_the_process() -> None:
     assert detached(plain) == plain and detached(plain) is not plain
     assert detached(with_ssh) is None
     assert detached(FileSource((ROOT / "fixtures" / "labs" / "clean",))) is None
+
+
+@dataclass(frozen=True)
+class _Timed:
+    """A source that takes 0.3 s and writes down where and when it ran."""
+
+    name: str
+    log: Path
+    apart: bool = True
+
+    def detached(self) -> _Timed | None:
+        return self if self.apart else None
+
+    def snapshot(self, progress: Progress | None = None) -> Snapshot:
+        started = time.monotonic()
+        time.sleep(0.3)
+        with (self.log / self.name).open("w") as record:
+            record.write(f"{os.getpid()} {started} {time.monotonic()}")
+        if progress is not None:
+            progress.on_host(self.name)
+        return Snapshot(source=self.name)
+
+
+def test_sources_spread_over_workers_within_the_bound(tmp_path: Path) -> None:
+    sources: list[Source] = [_Timed(f"s{n}", tmp_path) for n in range(5)] + [_Timed("here", tmp_path, apart=False)]
+    done: list[str] = []
+    gather(sources, lambda source: Progress(on_host=done.append), concurrency=3)
+    runs = {p.name: p.read_text().split() for p in tmp_path.iterdir()}
+    pids = {name: int(run[0]) for name, run in runs.items()}
+    assert pids["here"] == os.getpid()
+    workers = {pid for name, pid in pids.items() if name != "here"}
+    assert os.getpid() not in workers and 1 <= len(workers) <= (os.cpu_count() or 1)
+    # at no moment more than 3 sources (the bound) ran, in workers and here together
+    edges = sorted((float(t), step) for run in runs.values() for t, step in ((run[1], 1), (run[2], -1)))
+    running = [sum(step for _, step in edges[: i + 1]) for i in range(len(edges))]
+    assert 2 <= max(running) <= 3
+    assert sorted(done) == sorted(source.name for source in sources)
 
 
 def _comparable(snapshot: Any) -> Any:

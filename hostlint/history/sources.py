@@ -10,6 +10,7 @@ parts into one site, as `hostlint check` merges several files.
 from __future__ import annotations
 
 import multiprocessing
+import os
 import threading
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
@@ -89,8 +90,13 @@ def _collect_in_child(index: int, source: Source) -> str:
             queue.put((index, event, value))
 
     progress = Progress(on_total=lambda total: send("total", total), on_host=lambda name: send("host", name))
-    with gc_paused():
-        return source.snapshot(progress).model_dump_json()
+    return source.snapshot(progress).model_dump_json()
+
+
+def _collect_group(group: list[tuple[int, Source]], threads: int) -> list[str]:
+    """Runs in a worker process: its sources' snapshots as JSON, collected `threads` at once."""
+    with gc_paused(), ThreadPoolExecutor(threads, thread_name_prefix="hostlint-source") as pool:
+        return list(pool.map(lambda item: _collect_in_child(*item), group))
 
 
 def _relay(queue: Any, progresses: list[Progress | None]) -> None:
@@ -117,10 +123,11 @@ def gather(
     Up to `concurrency` sources are collected at once. A source waits on its vCenter or switches, and
     threads would do for that; but a vCenter's answers are also parsed, in Python, which threads of one
     interpreter take turns at (bench/README.md, "Scan inventory"). So when two or more sources can
-    (`detached`), each is collected in a worker process of its own, the rest in threads; `processes=False`
-    keeps every source in threads. A worker (forked, see _START_METHOD) finds the password where this
-    process would (its environment, the keyring), sends its progress back through a queue and its
-    snapshot as JSON, which is read here as a snapshot file is. The parts are merged in the sources'
+    (`detached`), they are spread over worker processes, one per core at most, each collecting its
+    share in threads; the rest stay here, in threads; `processes=False` keeps every source here. A
+    worker (forked, see _START_METHOD) finds the password where this process would (its environment,
+    the keyring), sends its progress back through a queue and its snapshots as JSON, read here as a
+    snapshot file is. The parts are merged in the sources'
     order, whichever finished first.
     """
     workers = max(1, min(concurrency, len(sources)))
@@ -128,13 +135,23 @@ def gather(
         parts = [(Path(source.name), source.snapshot(watch(source))) for source in sources]
         return parts[0][1] if len(parts) == 1 else merge(parts)
     progresses = [watch(source) for source in sources]
-    apart = [detached(source) if processes else None for source in sources]
-    in_processes = sum(copy is not None for copy in apart)
-    with ExitStack() as stack:
+    apart = [(index, copy) for index, source in enumerate(sources) if processes and (copy := detached(source))]
+    # One such source shares the interpreter with nothing that parses as much: a worker and the JSON
+    # hand-over would only add to its time.
+    if len(apart) < 2:
+        apart = []
+    moved = {index for index, _ in apart}
+    stay = [index for index in range(len(sources)) if index not in moved]
+    # The bound is shared: the sources that stay get threads here first, the others the rest of it.
+    slots = min(len(apart), max(1, workers - len(stay)))
+    count = min(slots, os.cpu_count() or 1)
+    groups = [apart[g::count] for g in range(count)] if apart else []
+    threads_of = [slots // count + (1 if g < slots % count else 0) for g in range(count)] if apart else []
+    snapshots: dict[int, Snapshot] = {}
+    # One pause for all threads: a per-thread pause would re-enable the collector under the others.
+    with gc_paused(), ExitStack() as stack:
         pool = None
-        # One such source shares the interpreter with nothing that parses as much: a worker and the JSON
-        # hand-over would only add to its time.
-        if in_processes > 1:
+        if groups:
             context = multiprocessing.get_context(_START_METHOD)
             queue = context.Queue()
             relay = threading.Thread(target=_relay, args=(queue, progresses), name="hostlint-progress", daemon=True)
@@ -143,23 +160,17 @@ def gather(
             stack.callback(relay.join)
             stack.callback(queue.put, None)
             pool = stack.enter_context(
-                ProcessPoolExecutor(
-                    min(workers, in_processes), mp_context=context, initializer=_child_started, initargs=(queue,)
-                )
+                ProcessPoolExecutor(count, mp_context=context, initializer=_child_started, initargs=(queue,))
             )
             # A forking pool starts every worker at its first task: now, before this function starts threads.
             pool.submit(int).result()
             relay.start()
-
-        def collect(index: int) -> Snapshot:
-            copy = apart[index]
-            if pool is not None and copy is not None:
-                return _from_child(pool.submit(_collect_in_child, index, copy).result())
-            return sources[index].snapshot(progresses[index])
-
-        # One pause for all threads: a per-thread pause would re-enable the collector under the others.
-        # The threads bound how many sources are collected at once, in processes or not.
-        with gc_paused(), ThreadPoolExecutor(workers, thread_name_prefix="hostlint-source") as threads:
-            futures = [threads.submit(collect, index) for index in range(len(sources))]
-            parts = [(Path(source.name), future.result()) for source, future in zip(sources, futures, strict=True)]
-    return merge(parts)
+        in_workers = [pool.submit(_collect_group, g, t) for g, t in zip(groups, threads_of, strict=True) if pool]
+        threads = stack.enter_context(ThreadPoolExecutor(max(1, workers - slots), thread_name_prefix="hostlint-source"))
+        here = {index: threads.submit(sources[index].snapshot, progresses[index]) for index in stay}
+        for group, future in zip(groups, in_workers, strict=True):
+            for (index, _), text in zip(group, future.result(), strict=True):
+                snapshots[index] = _from_child(text)
+        for index, waiting in here.items():
+            snapshots[index] = waiting.result()
+    return merge([(Path(source.name), snapshots[index]) for index, source in enumerate(sources)])
