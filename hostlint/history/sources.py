@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+import sys
 import threading
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
@@ -77,8 +78,12 @@ _PROGRESS: Any = None
 
 
 def _child_started(queue: Any) -> None:
+    """First thing in a worker: its progress queue, and standard streams of its own. A thread of the
+    parent (a progress display) may have held stderr's buffer lock at the fork, and a worker flushes
+    its streams when it exits; it has nothing to print (results and errors go back to the parent)."""
     global _PROGRESS
     _PROGRESS = queue
+    sys.stdout = sys.stderr = open(os.devnull, "w", encoding="utf-8")  # noqa: SIM115 (lives as long as the worker)
 
 
 def _collect_in_child(index: int, source: Source) -> str:
