@@ -7,11 +7,13 @@ start from a fresh interpreter. Run it by hand to look inside one phase:
     python -m pstats rules.prof        # or: snakeviz / pyinstrument's viewer
 
 Phases: `import` (hostlint's modules, as the CLI imports them), `rules-load`
-(YAML rule files), `load` (JSON -> Snapshot), `join` (Snapshot -> Facts),
-`rules` (CEL over every fact), `report` (sort + JSON rendering).
+(YAML rule files), `load` (JSON -> Snapshot), `check` (Snapshot -> each host's facts
+-> CEL over them, host by host, as `hostlint check` does for a JSON report:
+hostlint.check, `keep_facts=False`), `report` (sort + JSON rendering, written in
+pieces as `check -o` writes it).
 `cpu_seconds` is the process's CPU time, steadier than wall time on a busy machine;
 `gc_seconds` is the part of a phase spent in the cyclic garbage collector, which is paused
-during load, join and rules as `hostlint check` pauses it (hostlint.gcpause.gc_paused);
+during load and check as `hostlint check` pauses it (hostlint.gcpause.gc_paused);
 `peak_rss_mib` after each phase is the process's high-water mark so far.
 """
 
@@ -28,7 +30,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-PHASES = ("import", "rules-load", "load", "join", "rules", "report")
+PHASES = ("import", "rules-load", "load", "check", "report")
 
 
 def _peak_rss_mib() -> float:
@@ -80,10 +82,14 @@ def measure(path: Path, profile: str | None = None, profile_out: Path | None = N
 
     phase("import", import_hostlint)
 
+    from collections import Counter
+
     from hostlint.gcpause import gc_paused
-    from hostlint.join import build_facts
-    from hostlint.report import render
-    from hostlint.rules import load_rules, run_rules
+    from hostlint.join import facts_by_host
+    from hostlint.report import json_report
+    from hostlint.results import CheckResult
+    from hostlint.rules import load_rules
+    from hostlint.rules.engine import RuleRunner
     from hostlint.snapshot import load_site
 
     def as_check_does(work: Callable[[], Any]) -> Callable[[], Any]:
@@ -97,15 +103,26 @@ def measure(path: Path, profile: str | None = None, profile_out: Path | None = N
 
     rules = phase("rules-load", load_rules)
     snapshot = phase("load", as_check_does(lambda: load_site([path])))
-    facts = phase("join", as_check_does(lambda: build_facts(snapshot)))
-    result = phase("rules", as_check_does(lambda: run_rules(rules, facts)))
+    fact_counts: Counter[str] = Counter()
 
-    def report() -> str:
+    def check() -> CheckResult:
+        """hostlint.check.check_snapshot(keep_facts=False), counting the facts as they go by."""
+        result = CheckResult()
+        runner = RuleRunner(rules)
+        for part in facts_by_host(snapshot):
+            for kind in type(part).model_fields:
+                fact_counts[kind] += len(part.of_kind(kind))
+            runner.run(part, result)
+        return result
+
+    result = phase("check", as_check_does(check))
+
+    def report() -> int:
         result.collection_errors.extend(snapshot.collection_errors)
         result.sort()
-        return render("json", result, rules, snapshot, color=False)
+        return sum(len(chunk.encode()) for chunk in json_report.chunks(result))
 
-    report_text = phase("report", report)
+    report_bytes = phase("report", report)
     findings_by_code: dict[str, int] = {}
     for finding in result.findings:
         findings_by_code[finding.code] = findings_by_code.get(finding.code, 0) + 1
@@ -113,14 +130,14 @@ def measure(path: Path, profile: str | None = None, profile_out: Path | None = N
         "hosts": len(snapshot.esxi_hosts),
         "switches": len(snapshot.switches),
         "rules": len(rules),
-        "facts": {kind: len(facts.of_kind(kind)) for kind in type(facts).model_fields if kind != "unresolved"},
+        "facts": {kind: count for kind, count in fact_counts.items() if kind != "unresolved"},
         "findings": len(result.findings),
         "findings_by_code": dict(sorted(findings_by_code.items())),
         "findings_by_host": sorted({f.host for f in result.findings}),
         "skipped": len(result.skipped),
         "passed": len(result.passed),
         "unresolved": len(result.unresolved),
-        "report_bytes": len(report_text.encode()),
+        "report_bytes": report_bytes,
         "phases": timings,
     }
 

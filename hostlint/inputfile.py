@@ -181,12 +181,27 @@ def _unique_keys(path: Path) -> Callable[[list[tuple[str, Any]]], dict[str, Any]
     return hook
 
 
-def load_json(path: Path, max_bytes: int = MAX_JSON_BYTES) -> Any:
-    """A JSON document, refusing what this module's docstring lists."""
+def read_json_text(path: Path, max_bytes: int = MAX_JSON_BYTES) -> tuple[bytes, str]:
+    """The file's bytes and text, refused when too large, not UTF-8 or nested too deep (before parsing)."""
     data = read_bytes(path, max_bytes)
     text = decode(path, data)
     if _json_depth(data) > MAX_DEPTH:
         raise InputError(f"{path}: JSON nested deeper than {MAX_DEPTH} levels")
+    return data, text
+
+
+def needs_value_checks(data: bytes) -> bool:
+    """Whether JSON text could hold a string over the cap or an escaped lone surrogate (rare: a stretch
+    without a quote longer than the cap, an escaped quote, a surrogate escape). Otherwise the parsed
+    values need no walk. (A regular expression, not data.split: the split's list of pieces cost 4x the
+    file while its tree was alive.)"""
+    long_run = _QUOTELESS_RUN.search(data) is not None
+    return long_run or (b"\\" in data and (b'\\"' in data or _SURROGATE_ESCAPE.search(data) is not None))
+
+
+def load_json(path: Path, max_bytes: int = MAX_JSON_BYTES) -> Any:
+    """A JSON document, refusing what this module's docstring lists."""
+    data, text = read_json_text(path, max_bytes)
     try:
         raw = json.loads(text, object_pairs_hook=_unique_keys(path))
     except json.JSONDecodeError as exc:
@@ -195,11 +210,8 @@ def load_json(path: Path, max_bytes: int = MAX_JSON_BYTES) -> Any:
         raise InputError(f"{path}: JSON nested too deep") from None
     except ValueError as exc:  # an integer longer than Python converts (sys.get_int_max_str_digits)
         raise InputError(f"{path}: not usable JSON: {_first_clause(exc)}") from None
-    # Long strings and escaped lone surrogates are rare: look for them only when the text could hold one
-    # (a stretch without a quote longer than the cap, an escaped quote, a surrogate escape).
-    # (A regular expression, not data.split: the split's list of pieces cost 4x the file while its tree was alive.)
-    long_run = _QUOTELESS_RUN.search(data) is not None
-    if long_run or (b"\\" in data and (b'\\"' in data or _SURROGATE_ESCAPE.search(data))):
+    # Long strings and escaped lone surrogates are rare: look for them only when the text could hold one.
+    if needs_value_checks(data):
         _check_values(path, raw, None)
     return raw
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from datetime import date
 from pathlib import Path
 
@@ -17,7 +18,7 @@ from hostlint.cli.output import OutputError, check_writable, write_output
 from hostlint.cli.settings import chosen_rules, config_options, echo_error, fail_on_option, failing, rules_dir_option
 from hostlint.config import ConfigError, load_config
 from hostlint.gcpause import gc_paused
-from hostlint.report import FORMATS, render
+from hostlint.report import FORMATS, json_report, render
 from hostlint.rules import RuleError
 from hostlint.rules.model import PROFILES
 from hostlint.site import load_site_params
@@ -167,23 +168,32 @@ def check(
     except SnapshotError as exc:
         click.echo(f"hostlint: {exc}", err=True)
         return Exit.USAGE
-    result = check_snapshot(snapshot, rules, site, baseline)
+    # The HTML report and a fix plan read the joined facts; other reports need only the results, so
+    # the rules run host by host and each host's facts are dropped (hostlint.check).
+    keep_facts = fmt == "html" or fix_script is not None
+    result = check_snapshot(snapshot, rules, site, baseline, keep_facts=keep_facts)
     layout = "quiet" if quiet else "statistics" if statistics else "all" if show_all else "grouped"
-    report = render(
-        fmt,
-        result,
-        rules,
-        snapshot,
-        color=output is None,
-        layout=layout,
-        sources=list(paths),
-        show_skipped=show_skipped,
+    # A JSON report to a file is written item by item (hostlint.report.json_report.chunks): at estate
+    # scale the whole text, its pieces and its bytes were the report phase's memory.
+    report: str | Iterable[str] = (
+        json_report.chunks(result)
+        if fmt == "json" and output
+        else render(
+            fmt,
+            result,
+            rules,
+            snapshot,
+            color=output is None,
+            layout=layout,
+            sources=list(paths),
+            show_skipped=show_skipped,
+        )
     )
     try:
         if output:
             write_output(output, report, "-o")
         else:
-            click.echo(report, nl=False)
+            click.echo(report if isinstance(report, str) else "".join(report), nl=False)
         if write_baseline is not None:
             try:
                 count = write_baseline_file(result, write_baseline, date.today())

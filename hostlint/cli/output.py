@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -76,9 +76,11 @@ def check_writable(path: Path | None, option: str) -> None:
         raise OutputError(f"{option} {path}: not writable")
 
 
-def write_output(path: Path, text: str, option: str) -> None:
-    """Write a report file; a failure (full disk, permissions changed meanwhile) is an OutputError."""
+def write_output(path: Path, text: str | Iterable[str], option: str) -> None:
+    """Write a report file, the text whole or in pieces (a large JSON report is never one string);
+    a failure (full disk, permissions changed meanwhile) is an OutputError."""
     try:
-        path.write_text(text, encoding="utf-8")
+        with path.open("w", encoding="utf-8") as handle:
+            handle.writelines([text] if isinstance(text, str) else text)
     except OSError as exc:
         raise OutputError(f"{option} {path}: cannot write: {exc.strerror or exc}") from exc

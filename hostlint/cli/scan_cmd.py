@@ -196,7 +196,8 @@ def scan(
     from hostlint.history.drift import snapshot_drift
     from hostlint.history.store import StoreError, open_store
 
-    result = check_snapshot(snapshot, rules, site, baseline)
+    # Only the HTML report reads the joined facts; without it the rules run host by host (hostlint.check).
+    result = check_snapshot(snapshot, rules, site, baseline, keep_facts=html_file is not None)
     code = exit_code(result, fail_on or config.fail_on or "info")
     settings = {
         "profile": profile or config.profile or "recommended",

@@ -145,6 +145,18 @@ class VsphereSource:
 
         return f"vsphere:{display_server(self.entry.server)}"
 
+    def detached(self) -> VsphereSource | None:
+        """This source for a process of its own (hostlint.history.sources.gather): a vCenter's answers are
+        parsed in Python, which scales with processes, not threads. Not with ESXi SSH: its host-key policy
+        (one lock, the keys accepted so far, one known_hosts file) belongs to this process."""
+        if self.entry.esxi_ssh_user:
+            return None
+        # Loaded here, before gather forks its workers: each starts with the collector imported (about
+        # 0.3 s of CPU a worker otherwise, more than a small vCenter's whole collection).
+        from hostlint.collect.vsphere import collector, fastparse, live  # noqa: F401
+
+        return VsphereSource(self.entry)
+
     def snapshot(self, progress: Progress | None = None) -> Snapshot:
         from hostlint.collect.vsphere.esxi_ssh import SshSettings
         from hostlint.collect.vsphere.live import CollectFailed, VsphereTarget, live_snapshot

@@ -9,16 +9,22 @@ parts into one site, as `hostlint check` merges several files.
 
 from __future__ import annotations
 
+import multiprocessing
+import os
+import sys
+import threading
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
+from contextlib import ExitStack
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Protocol
+from typing import Any, Protocol
 
 from hostlint.collect.progress import Progress
 from hostlint.gcpause import gc_paused
 from hostlint.snapshot import Snapshot, load_site
 from hostlint.snapshot.load import merge
+from hostlint.snapshot.stream import read_streamed
 
 
 class Source(Protocol):
@@ -49,21 +55,127 @@ class FileSource:
         return load_site(list(self.paths))
 
 
+def detached(source: Source) -> Source | None:
+    """`source` as it can be collected in a process of its own, or None when it must stay in this one.
+
+    A source offers a copy through `detached()` (a vCenter without ESXi SSH: nothing it holds is tied
+    to this process). Passwords are not part of it: the child finds its own where this process would
+    (the environment it inherits, the keyring).
+    """
+    offer = getattr(source, "detached", None)
+    copy: Source | None = offer() if callable(offer) else None
+    return copy
+
+
+# Workers are forked: a spawned interpreter's imports cost about 0.5 s of CPU each, more than a small
+# vCenter's whole collection. The fork happens before gather starts any thread of its own; a worker
+# uses no lock it could inherit held (it prints nothing, logs nothing, sends its progress through a
+# queue made for it). Where fork is not available, spawn.
+_START_METHOD = "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
+
+# The child process's end of the progress queue (set by _child_started).
+_PROGRESS: Any = None
+
+
+def _child_started(queue: Any) -> None:
+    """First thing in a worker: its progress queue, and standard streams of its own. A thread of the
+    parent (a progress display) may have held stderr's buffer lock at the fork, and a worker flushes
+    its streams when it exits; it has nothing to print (results and errors go back to the parent)."""
+    global _PROGRESS
+    _PROGRESS = queue
+    sys.stdout = sys.stderr = open(os.devnull, "w", encoding="utf-8")  # noqa: SIM115 (lives as long as the worker)
+
+
+def _collect_in_child(index: int, source: Source) -> str:
+    """Runs in a worker process: the source's snapshot as JSON (what a collector writes to a file)."""
+    queue = _PROGRESS
+
+    def send(event: str, value: object) -> None:
+        if queue is not None:
+            queue.put((index, event, value))
+
+    progress = Progress(on_total=lambda total: send("total", total), on_host=lambda name: send("host", name))
+    return source.snapshot(progress).model_dump_json()
+
+
+def _collect_group(group: list[tuple[int, Source]], threads: int) -> list[str]:
+    """Runs in a worker process: its sources' snapshots as JSON, collected `threads` at once."""
+    with gc_paused(), ThreadPoolExecutor(threads, thread_name_prefix="hostlint-source") as pool:
+        return list(pool.map(lambda item: _collect_in_child(*item), group))
+
+
+def _relay(queue: Any, progresses: list[Progress | None]) -> None:
+    """Calls the parent's progress callbacks for the events children send, until None."""
+    while (message := queue.get()) is not None:
+        index, event, value = message
+        progress = progresses[index]
+        if progress is not None:
+            (progress.on_total if event == "total" else progress.on_host)(value)
+
+
+def _from_child(text: str) -> Snapshot:
+    return read_streamed(text) or Snapshot.model_validate_json(text)
+
+
 def gather(
-    sources: list[Source], watch: Callable[[Source], Progress | None] = lambda source: None, concurrency: int = 1
+    sources: list[Source],
+    watch: Callable[[Source], Progress | None] = lambda source: None,
+    concurrency: int = 1,
+    processes: bool = True,
 ) -> Snapshot:
     """One snapshot of the whole site from every source; `watch(source)` gives each its progress callbacks.
 
-    Up to `concurrency` sources are collected at once, each in a thread: a source spends its time waiting
-    on its vCenter or switches, so ten vCenters take about as long as the slowest, not as long as all ten.
-    The parts are merged in the sources' order, whichever finished first.
+    Up to `concurrency` sources are collected at once. A source waits on its vCenter or switches, and
+    threads would do for that; but a vCenter's answers are also parsed, in Python, which threads of one
+    interpreter take turns at (bench/README.md, "Scan inventory"). So when two or more sources can
+    (`detached`), they are spread over worker processes, one per core at most, each collecting its
+    share in threads; the rest stay here, in threads; `processes=False` keeps every source here. A
+    worker (forked, see _START_METHOD) finds the password where this process would (its environment,
+    the keyring), sends its progress back through a queue and its snapshots as JSON, read here as a
+    snapshot file is. The parts are merged in the sources'
+    order, whichever finished first.
     """
     workers = max(1, min(concurrency, len(sources)))
     if workers == 1:
         parts = [(Path(source.name), source.snapshot(watch(source))) for source in sources]
-    else:
-        # One pause for all threads: a per-thread pause would re-enable the collector under the others.
-        with gc_paused(), ThreadPoolExecutor(workers, thread_name_prefix="hostlint-source") as pool:
-            futures = [pool.submit(source.snapshot, watch(source)) for source in sources]
-            parts = [(Path(source.name), future.result()) for source, future in zip(sources, futures, strict=True)]
-    return parts[0][1] if len(parts) == 1 else merge(parts)
+        return parts[0][1] if len(parts) == 1 else merge(parts)
+    progresses = [watch(source) for source in sources]
+    apart = [(index, copy) for index, source in enumerate(sources) if processes and (copy := detached(source))]
+    # One such source shares the interpreter with nothing that parses as much: a worker and the JSON
+    # hand-over would only add to its time.
+    if len(apart) < 2:
+        apart = []
+    moved = {index for index, _ in apart}
+    stay = [index for index in range(len(sources)) if index not in moved]
+    # The bound is shared: the sources that stay get threads here first, the others the rest of it.
+    slots = min(len(apart), max(1, workers - len(stay)))
+    count = min(slots, os.cpu_count() or 1)
+    groups = [apart[g::count] for g in range(count)] if apart else []
+    threads_of = [slots // count + (1 if g < slots % count else 0) for g in range(count)] if apart else []
+    snapshots: dict[int, Snapshot] = {}
+    # One pause for all threads: a per-thread pause would re-enable the collector under the others.
+    with gc_paused(), ExitStack() as stack:
+        pool = None
+        if groups:
+            context = multiprocessing.get_context(_START_METHOD)
+            queue = context.Queue()
+            relay = threading.Thread(target=_relay, args=(queue, progresses), name="hostlint-progress", daemon=True)
+            # Unwound in reverse: the pool shuts down (its workers exit, flushing what they sent), then the
+            # relay is told to stop and waited for.
+            stack.callback(relay.join)
+            stack.callback(queue.put, None)
+            pool = stack.enter_context(
+                ProcessPoolExecutor(count, mp_context=context, initializer=_child_started, initargs=(queue,))
+            )
+            # A forking pool starts every worker at its first task: now, before this function starts threads.
+            pool.submit(int).result()
+            relay.start()
+        in_workers = [pool.submit(_collect_group, g, t) for g, t in zip(groups, threads_of, strict=True) if pool]
+        threads = stack.enter_context(ThreadPoolExecutor(max(1, workers - slots), thread_name_prefix="hostlint-source"))
+        here = {index: threads.submit(sources[index].snapshot, progresses[index]) for index in stay}
+        for group, future in zip(groups, in_workers, strict=True):
+            for (index, _), text in zip(group, future.result(), strict=True):
+                snapshots[index] = _from_child(text)
+        for index, waiting in here.items():
+            snapshots[index] = waiting.result()
+    return merge([(Path(source.name), snapshots[index]) for index, source in enumerate(sources)])

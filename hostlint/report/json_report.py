@@ -9,7 +9,7 @@ item with the C encoder. The document is the same JSON value either way.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from typing import Any
 
 from pydantic import BaseModel
@@ -18,12 +18,19 @@ from hostlint.report.evidence import section
 from hostlint.results import RESULT_SCHEMA_VERSION, CheckResult
 
 
-def _items(models: Iterable[BaseModel]) -> str:
-    lines = ",\n".join("    " + json.dumps(model.model_dump(mode="json")) for model in models)
-    return f"[\n{lines}\n  ]" if lines else "[]"
+def _items(models: Iterable[BaseModel]) -> Iterator[str]:
+    opening = "[\n    "
+    for model in models:
+        yield opening
+        yield json.dumps(model.model_dump(mode="json"))
+        opening = ",\n    "
+    yield "[]" if opening == "[\n    " else "\n  ]"
 
 
-def render(result: CheckResult) -> str:
+def chunks(result: CheckResult) -> Iterator[str]:
+    """The document in pieces of about one item each, so a writer never holds the whole text: at
+    10,000 hosts (150,000 skips, 40 MB) the joined text, its pieces and its UTF-8 bytes were the largest
+    part of the report phase's memory (bench/README.md, "Memory, issue 27")."""
     head: dict[str, Any] = {"schema_version": RESULT_SCHEMA_VERSION}
     lists: dict[str, list[Any]] = {
         "findings": result.findings,
@@ -49,8 +56,17 @@ def render(result: CheckResult) -> str:
             "counts": probes.counts.model_dump(mode="json"),
             "listed": [item.model_dump(mode="json") for item in probes.listed],
         }
-    parts = [f"  {json.dumps(key)}: {json.dumps(value)}" for key, value in head.items()]
-    parts += [f"  {json.dumps(key)}: {_items(models)}" for key, models in lists.items()]
-    parts += [f"  {json.dumps(key)}: {json.dumps(value, indent=2).replace(chr(10), chr(10) + '  ')}"
-              for key, value in tail.items()]  # fmt: skip
-    return "{\n" + ",\n".join(parts) + "\n}\n"
+    separator = "{\n"
+    for key, value in head.items():
+        yield f"{separator}  {json.dumps(key)}: {json.dumps(value)}"
+        separator = ",\n"
+    for key, models in lists.items():
+        yield f"{separator}  {json.dumps(key)}: "
+        yield from _items(models)
+    for key, value in tail.items():
+        yield f"{separator}  {json.dumps(key)}: {json.dumps(value, indent=2).replace(chr(10), chr(10) + '  ')}"
+    yield "\n}\n"
+
+
+def render(result: CheckResult) -> str:
+    return "".join(chunks(result))

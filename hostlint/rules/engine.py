@@ -353,6 +353,34 @@ class CompiledRule:
         )
 
 
+class RuleRunner:
+    """Rules compiled once, run on facts given in parts (a host at a time) into one result.
+
+    Each expression's memo lives as long as the runner, and sees the facts of its kind in the same
+    order whether they come whole or host by host: the parts give the same results as the whole.
+    """
+
+    def __init__(self, rules: list[Rule], record_passes: bool = True, memoise: bool = True) -> None:
+        self.record_passes = record_passes
+        self.by_kind: dict[str, list[CompiledRule]] = {}
+        for rule in rules:
+            self.by_kind.setdefault(rule.iterate, []).append(CompiledRule.build(rule, memoise))
+
+    def run(self, facts: Facts, result: CheckResult) -> None:
+        """Evaluate every rule on every fact of `facts` it iterates; a rule defect is reported as skipped."""
+        for kind, kind_rules in self.by_kind.items():
+            variable = kind_rules[0].rule.variable
+            for fact in facts.of_kind(kind):
+                scope = FactScope(fact, variable)
+                for item in kind_rules:
+                    try:
+                        item.evaluate(scope, result, self.record_passes)
+                    except RuleEvaluationError as exc:
+                        reason = f"rule error: {exc}"
+                        result.skipped.append(Skipped(code=item.rule.code, object=fact.object, reason=reason))
+        result.unresolved.extend(facts.unresolved)
+
+
 def run_rules(
     rules: list[Rule],
     facts: Facts,
@@ -366,18 +394,5 @@ def run_rules(
     memoised path is tested against.
     """
     result = result or CheckResult()
-    compiled = [CompiledRule.build(rule, memoise) for rule in rules]
-    by_kind: dict[str, list[CompiledRule]] = {}
-    for item in compiled:
-        by_kind.setdefault(item.rule.iterate, []).append(item)
-    for kind, kind_rules in by_kind.items():
-        variable = kind_rules[0].rule.variable
-        for fact in facts.of_kind(kind):
-            scope = FactScope(fact, variable)
-            for item in kind_rules:
-                try:
-                    item.evaluate(scope, result, record_passes)
-                except RuleEvaluationError as exc:
-                    result.skipped.append(Skipped(code=item.rule.code, object=fact.object, reason=f"rule error: {exc}"))
-    result.unresolved.extend(facts.unresolved)
+    RuleRunner(rules, record_passes, memoise).run(facts, result)
     return result

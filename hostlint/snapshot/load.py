@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from hostlint.inputfile import InputError, load_json
+from hostlint.inputfile import InputError, load_json, needs_value_checks, read_json_text
 from hostlint.snapshot.model import CablingEntry, Snapshot
+from hostlint.snapshot.stream import read_streamed
 from hostlint.yamlfile import read_yaml, validate
 
 CABLING_NAMES = ("cabling.yaml", "cabling.yml")
@@ -17,6 +18,16 @@ class SnapshotError(Exception):
 
 def load_snapshot(path: Path) -> Snapshot:
     try:
+        data, text = read_json_text(path)
+        plain = not needs_value_checks(data)
+        del data  # as large as the file: not kept while the models are built
+        if plain:
+            # Host by host, without the whole parsed tree (hostlint.snapshot.stream); None: read it the
+            # ordinary way, which gives the one-line error of whatever is wrong.
+            streamed = read_streamed(text)
+            if streamed is not None:
+                return streamed
+        del text
         raw = load_json(path)
     except InputError as exc:
         raise SnapshotError(str(exc)) from None
