@@ -24,6 +24,7 @@ from hostlint.snapshot.common import (
     VlanRange,
     leaf,
 )
+from hostlint.switches.base import MemberState as MemberState
 
 # A switch platform of the registry (hostlint.platforms); the schema lists them.
 Platform = Annotated[
@@ -33,10 +34,7 @@ Platform = Annotated[
 ]
 ChannelMode = Literal["static", "lacp-active", "lacp-passive", "pagp"]
 PortStatus = Literal["up", "down", "disabled", "err-disabled"]
-# A port-channel member's state, one vocabulary across platforms (IOS `P`/`bndl` -> bundled,
-# `H`/`hot-sby` -> hot-standby, `s`/`susp` -> suspended, `I`/`indep`/`stand-alone` -> individual,
-# `D`/down -> down). None: not a member, or the state was not shown.
-MemberState = Literal["bundled", "hot-standby", "suspended", "individual", "down"]
+# A port-channel member's state (hostlint.switches.base, where each platform's flags map to it).
 PortMode = Literal["access", "trunk", "routed"]
 ChannelStatus = Literal["up", "down"]
 MultiChassisKind = Literal["stack", "vpc", "mlag", "vss", "virtual-chassis"]
