@@ -63,10 +63,6 @@ KNOWN_BAD: dict[str, str] = {
     # hostlint does not collect EOS `port-channel lacp fallback individual`, so the LG006 plan's rollback
     # re-creates Port-Channel11 without it and the members come back suspended, not individual.
     "lacp-fallback": "the rollback of removing Port-Channel11 does not restore `lacp fallback individual`",
-    "ip-hash-unused-no-channel": (
-        "issue 26, invariant 4: esxcli's `policy failover set` takes active and standby lists only, so the"
-        " rollback of making vmnic3 standby leaves it standby, not unused as it was"
-    ),
 }
 REHEARSED = [
     pytest.param(lab, marks=pytest.mark.xfail(strict=True, raises=AssertionError, reason=KNOWN_BAD[lab]))
