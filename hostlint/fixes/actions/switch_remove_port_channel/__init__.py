@@ -89,15 +89,17 @@ def _restore(
     for name in ports:
         found = port(switch, name)
         own = found.config_lines if found is not None else None
+        # The member's state as collected: what the rollback's verify expects back.
+        state = found.member_state if found is not None else None
         if own is None:
-            restore.append({"port": name, "undo": [], "lines": None})
+            restore.append({"port": name, "undo": [], "lines": None, "state": state})
             continue
         if switch.platform == "juniper_junos":
-            restore.append({"port": name, "undo": [], "lines": list(own)})
+            restore.append({"port": name, "undo": [], "lines": list(own), "state": state})
             continue
         written = _written(switch, config, names.interface_key(name) in carried, mtu)
         undo = [words for words in written if not any(line == words or line.startswith(words + " ") for line in own)]
-        restore.append({"port": name, "undo": undo, "lines": list(own)})
+        restore.append({"port": name, "undo": undo, "lines": list(own), "state": state})
     return restore
 
 
