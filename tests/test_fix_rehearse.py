@@ -337,6 +337,11 @@ def test_a_vpc_id_change_removes_the_old_id_and_the_rollback_restores_it(
                 mtu=1500,
                 status="up",
                 multichassis_id=4,
+                # Lines no field models, kept by the emulator as typed: the rollback must give them back.
+                config_lines=[
+                    "description esx01 team",
+                    "spanning-tree port type edge trunk" if platform == "cisco_nxos" else "spanning-tree portfast",
+                ],
             )
         )
     if missing := _without_session(original):
