@@ -25,6 +25,7 @@ def check_snapshot(
         facts = build_facts(snapshot, site)
         result = run_rules(rules, facts)
     result.facts = facts
+    result.probes = list(snapshot.probes)
     result.collection_errors.extend(snapshot.collection_errors)
     if baseline is not None:
         apply_baseline(result, baseline, today or date.today())

@@ -36,6 +36,17 @@ _LONG_NAMES = {
     "ma": "Management",
     "vlan": "Vlan",
     "vl": "Vlan",
+    # Channel names other vendors print with a space or in capitals (AOS-CX `interface lag 1` and
+    # `lag1`; Huawei `interface Eth-Trunk 1`; Comware `BAGG1` for Bridge-Aggregation1; ArubaOS-Switch
+    # `Trk1`). Only prefixes no other vendor uses for something else are here: Comware's `XGE` is
+    # Ten-GigabitEthernet but Huawei's is XGigabitEthernet, so such forms belong to each platform.
+    "lag": "lag",
+    "eth-trunk": "Eth-Trunk",
+    "bridge-aggregation": "Bridge-Aggregation",
+    "bagg": "Bridge-Aggregation",
+    "route-aggregation": "Route-Aggregation",
+    "ragg": "Route-Aggregation",
+    "trk": "Trk",
 }
 _PREFIXES = sorted(_LONG_NAMES, key=len, reverse=True)
 _SPLIT = re.compile(r"^([A-Za-z][A-Za-z-]*?)\s*(\d.*)$")
@@ -61,14 +72,46 @@ def interface(name: str) -> str:
     return text
 
 
+# Port-channel names, by the form each vendor gives them, all canonical (`interface` above): IOS, NX-OS
+# and EOS `Port-channel10`; Junos `ae0` (Junos Interfaces Fundamentals, "Aggregated Ethernet
+# interfaces"); AOS-CX `lag1` (AOS-CX Link Aggregation Guide, "interface lag"); HPE/H3C Comware
+# `Bridge-Aggregation1` (layer 2) and `Route-Aggregation1` (layer 3) (Comware Layer 2 - LAN Switching
+# Command Reference, "interface bridge-aggregation"); Huawei VRP `Eth-Trunk1` (S-series Command
+# Reference, "interface eth-trunk"); ArubaOS-Switch (ProCurve) `Trk1` ("trunk" in its Management and
+# Configuration Guide). A name no form matches is a port (or an SVI, a tunnel...: kinds.py).
+CHANNEL_FORMS: tuple[re.Pattern[str], ...] = tuple(
+    re.compile(form)
+    for form in (
+        r"Port-channel\d+",
+        r"ae\d+",
+        r"lag\d+",
+        r"(?:Bridge|Route)-Aggregation\d+",
+        r"Eth-Trunk\d+",
+        r"Trk\d+",
+    )
+)
+
+
+def is_channel_name(name: str) -> bool:
+    """`name` (canonical) names a port-channel, not a port and not one of its subinterfaces.
+
+    >>> is_channel_name("Port-channel10"), is_channel_name("lag1"), is_channel_name("1/1/1")
+    (True, True, False)
+    """
+    return any(form.fullmatch(name) for form in CHANNEL_FORMS)
+
+
 # Logical units and subinterfaces, in one table: a port ID (LLDP, CDP, cabling) may name one, and the
 # physical port it sits on is the first group. Junos: `xe-0/0/11.0` is unit 0 of xe-0/0/11, `ae0.0` of
 # ae0 (Junos Interfaces Fundamentals, "Interface naming": physical.logical). IOS, NX-OS and EOS: a
 # subinterface `GigabitEthernet1/0/1.100`, `Ethernet1/1.100`, `Ethernet1.100`, `Port-Channel10.20` is
 # number 100 on its port (IOS "Configuring subinterfaces", NX-OS "Subinterfaces", EOS "Subinterfaces").
+# AOS-CX names ports by member/slot/port alone, without a type word (`1/1/1`, subinterface `1/1/1.100`:
+# AOS-CX Command-Line Interface Guide, "Interface naming"); a bare number with a unit (`10.1`) is not a
+# port, so the bare form needs a slash.
 LOGICAL_UNITS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("junos unit", re.compile(r"^((?:ge|xe|et|mge)-\d+/\d+/\d+|ae\d+)\.\d+$", re.IGNORECASE)),
-    ("subinterface", re.compile(r"^([A-Za-z][A-Za-z-]*\s*\d+(?:/\d+)*)\.\d+$")),
+    ("subinterface", re.compile(r"^([A-Za-z][A-Za-z-]*\s*\d+(?:/\d+)*|\d+(?:/\d+)+)\.\d+$")),
 )
 
 

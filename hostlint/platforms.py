@@ -97,7 +97,25 @@ class MtuFamily:
     l2_header: int = 14
     # Whether hostlint's switch-port-mtu action writes the bridged figure (a global setting is left to a human).
     writes_bridged: bool = True
+    # Why hostlint leaves the bridged figure to a human where it does not write it (said with the withheld fix).
+    not_written: str = "a global setting"
+    # Where a global L2 figure is read (hostlint.collect.switches.global_mtu): the network-qos policy under
+    # NX-OS `system qos`, or IOS `show system mtu`. None: the figure is per interface.
+    l2_global: Literal["network-qos", "system-mtu"] | None = None
+    # The figure's name in findings and skips ("l2 mtu", "network-qos class-default mtu").
+    figure: str = "mtu"
+    # The figure that limits 10/100 ports where it is another (older Catalysts: `system mtu`; Gigabit and
+    # faster ports: `system mtu jumbo`).
+    fast_ethernet_figure: str | None = None
     reference: str
+
+    def figure_at(self, interface: str, members: tuple[str, ...] = ()) -> str:
+        """The name of the figure that limits bridged frames at `interface` (its long name; a channel's
+        `members` say which ports it bundles)."""
+        ports = members or (interface,)
+        if self.fast_ethernet_figure and all(port.startswith("FastEthernet") for port in ports):
+            return self.fast_ethernet_figure
+        return self.figure if self.bridged == "l2_mtu" else "mtu"
 
 
 _SWITCH_VOCABULARY = Vocabulary(comment="!", enter=("configure terminal",), leave=("end",))
@@ -208,6 +226,14 @@ SWITCHES: tuple[SwitchPlatform, ...] = (
                 bridged_setting="system mtu jumbo",
                 bridged_source="show system mtu",
                 writes_bridged=False,
+                # Not in the running configuration (kept in NVRAM, applied at reload): `show system mtu` says it.
+                # Its figure is the IP packet: Cisco omits the 18 bytes of Ethernet header and FCS (Document
+                # 24048, "Jumbo/Giant Frame Support on Catalyst Switches").
+                l2_global="system-mtu",
+                not_written="a global setting that takes effect only after a reload of the switch",
+                l2_header=0,
+                figure="system mtu jumbo",
+                fast_ethernet_figure="system mtu",
                 reference="Catalyst 3750-X and 3560-X Software Configuration Guide, 'Configuring the System MTU': "
                 "https://www.cisco.com/c/en/us/td/docs/switches/lan/catalyst3750x_3560x/software/release/15-0_2_se/"
                 "configuration/guide/3750x_cg/swint.html",
@@ -241,16 +267,27 @@ SWITCHES: tuple[SwitchPlatform, ...] = (
         },
         mtu_families=(
             # An L2 port's `show interface` MTU stays 1500 on these: the network-qos class MTU limits it.
+            # Which Nexus 3000 models use network-qos and which a per-port MTU: Cisco Document 118994, "Configure
+            # and Verify Maximum Transmission Unit on Nexus Platforms" (network-qos: 3048, 3064, 3132Q, 3132Q-X,
+            # 3132Q-XL, 3172, 3500, every 5000/5500/6000; per port: 3132Q-V, 3164, 31108, 31128PQ, 3200,
+            # 36180YC-R). `show version` names them `N5K-C5672UP`, `C3064PQ`, `Nexus5548` or a bare `5596`.
             MtuFamily(
                 family="Nexus 3000/5000/6000",
-                models=r"(N3K-C30|N3K-C31|N5K-|N6K-|Nexus ?[56]\d{3}|Nexus ?30\d\d|Nexus ?31\d\d)",
+                models=r"(N[356]K-|Nexus ?)?C?(30(48|64)|3132Q(?!-V)|3172|35\d\d|5\d{3}|6\d{3})",
                 bridged="l2_mtu",
                 bridged_setting="system jumbomtu and a network-qos policy's class mtu",
-                bridged_source="show queuing interface",
+                bridged_source="show running-config",
                 writes_bridged=False,
+                # The class MTU counts the frame's payload, as the interface `mtu` does: the IP packet.
+                l2_global="network-qos",
+                not_written="switch-wide QoS (the network-qos policy under `system qos`, every port and FEX port)",
+                l2_header=0,
+                figure="network-qos class-default mtu",
                 reference="Cisco Nexus 5000 Series NX-OS Quality of Service Configuration Guide, "
                 "'Configuring Jumbo MTU': https://www.cisco.com/c/en/us/support/docs/switches/"
-                "nexus-5000-series-switches/112080-config-mtu-nexus.html",
+                "nexus-5000-series-switches/112080-config-mtu-nexus.html; Cisco Document 118994: "
+                "https://www.cisco.com/c/en/us/support/docs/switches/nexus-9000-series-switches/"
+                "118994-config-nexus-00.html",
             ),
             MtuFamily(
                 family="Nexus 9000 and other NX-OS",
@@ -288,6 +325,7 @@ SWITCHES: tuple[SwitchPlatform, ...] = (
                 bridged_source="show running-config",
                 l2_config="l2 mtu",
                 l2_default_frame=9214,
+                figure="l2 mtu",
                 reference="EOS User Manual, Ethernet Ports, 'l2 mtu' and 'mtu' (Layer 3 only): "
                 "https://www.arista.com/en/um-eos/eos-ethernet-ports",
             ),

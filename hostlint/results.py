@@ -9,6 +9,7 @@ from pydantic import BaseModel, Field
 from hostlint.fieldsets import SharedFieldsSet
 from hostlint.join.facts import Facts, Unresolved
 from hostlint.snapshot.common import CollectionError
+from hostlint.snapshot.probe import Probe
 
 RESULT_SCHEMA_VERSION = 1
 SEVERITY_RANK = {"error": 0, "warning": 1, "info": 2}
@@ -81,6 +82,8 @@ class CheckResult(BaseModel):
     notes: list[str] = Field(default_factory=list)
     # The joined facts the rules ran on, kept so reports and fix plans do not join the site again.
     facts: Facts | None = Field(default=None, exclude=True, repr=False)
+    # The snapshot's `hostlint probe` evidence, for the reports' evidence section (hostlint.report.evidence).
+    probes: list[Probe] = Field(default_factory=list, exclude=True, repr=False)
 
     def sort(self) -> None:
         self.findings.sort(key=lambda f: (f.host, SEVERITY_RANK[f.severity], f.code, f.object))

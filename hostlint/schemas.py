@@ -12,6 +12,7 @@ from pydantic import ConfigDict, Field, TypeAdapter
 
 from hostlint.history.inventory import ScanInventory
 from hostlint.join.facts import Unresolved
+from hostlint.report.evidence import ProbeSection
 from hostlint.results import RESULT_SCHEMA_VERSION, Finding, Ignored, Skipped
 from hostlint.snapshot import Snapshot
 from hostlint.snapshot.common import CollectionError
@@ -42,6 +43,8 @@ class Report(Strict):
     ignored: list[Ignored]
     notes: list[str]
     summary: ReportSummary
+    # Only when the snapshot holds `hostlint probe` results: delivered probes counted, the rest listed.
+    probes: ProbeSection | None = None
 
 
 class RuleListing(Strict):

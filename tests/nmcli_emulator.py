@@ -2,7 +2,7 @@
 """An nmcli emulator for rehearsing hostlint's nmcli fix scripts: installed as `nmcli` on PATH in a test.
 
 Why an emulator and not NetworkManager itself: the only NetworkManager change hostlint writes is a
-bond's mode (rules/fixes/bond-mode.yaml), and `nmcli connection up` of a bond needs the kernel's
+bond's mode (hostlint/fixes/actions/bond_mode/action.yaml), and `nmcli connection up` of a bond needs the kernel's
 bonding driver, which the test machines' kernel does not have (`ip link add ... type bond`:
 "Unknown device type"). NetworkManager would accept the profile change and then fail the activation.
 

@@ -8,6 +8,7 @@ The rules hold for what a module imports directly and for everything that pulls 
 from __future__ import annotations
 
 import ast
+import re
 from functools import cache
 from pathlib import Path
 
@@ -16,26 +17,6 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = ROOT / "hostlint"
 
-# Layer -> the layers it may never reach, directly or through another module.
-FORBIDDEN: dict[str, set[str]] = {
-    # Leaves every layer reads.
-    "platforms": {"*"},
-    "strict": {"*"},
-    "inputfile": {"*"},
-    "names": {"*"},
-    "vocab": {"*"},
-    # The snapshot is data: it knows nothing of who makes or reads it.
-    "snapshot": {"collect", "join", "rules", "fixes", "report", "history", "change", "cli"},
-    "collect": {"join", "rules", "fixes", "report", "history", "change", "check", "cli"},
-    "join": {"collect", "rules", "fixes", "report", "history", "change", "check", "cli"},
-    "rules": {"collect", "fixes", "report", "history", "change", "check", "cli"},
-    "fixes": {"collect", "report", "history", "cli"},
-    "report": {"collect", "fixes", "history", "change", "cli"},
-    "history": {"fixes", "change", "cli"},
-}
-# Third-party modules only the command line may import.
-CLI_ONLY = ("click",)
-
 
 def _module_name(path: Path) -> str:
     parts = path.relative_to(ROOT).with_suffix("").parts
@@ -43,6 +24,67 @@ def _module_name(path: Path) -> str:
 
 
 MODULES: dict[str, Path] = {_module_name(p): p for p in sorted(PACKAGE.rglob("*.py"))}
+
+
+def layer(module: str) -> str:
+    parts = module.split(".")
+    return parts[1] if len(parts) > 1 else ""
+
+
+# Every layer: a package or a top-level module of hostlint (`hostlint/__init__.py` is layer "").
+LAYERS = frozenset(layer(m) for m in MODULES)
+
+# Shared leaves: no model, no I/O beyond a file read, no knowledge of the flow. The first five never
+# import another hostlint module; the others may use each other (yamlfile reads through inputfile).
+LEAVES = frozenset(
+    {"platforms", "strict", "inputfile", "names", "vocab"}
+    | {"data", "errors", "fieldsets", "gcpause", "junos_families", "vlans", "wording", "yamlfile"}
+)
+# Modules that define what the flow's JSON and YAML files hold, and what a check is.
+UPPER = LAYERS - LEAVES - {""}
+
+# Layer -> the layers it may never reach, directly or through another module. Every layer has an
+# entry (test_every_module_has_a_layer_rule): a new package or top-level module is placed on purpose.
+FORBIDDEN: dict[str, set[str]] = {
+    # Leaves every layer reads.
+    "platforms": {"*"},
+    "strict": {"*"},
+    "inputfile": {"*"},
+    "names": {"*"},
+    "vocab": {"*"},
+    **{leaf: set(UPPER) for leaf in ("data", "errors", "fieldsets", "gcpause", "junos_families", "vlans", "wording")},
+    "yamlfile": set(UPPER),
+    # The package's own `__init__` (the version) runs before every module: it imports nothing.
+    "": {"*"},
+    # The snapshot is data: it knows nothing of who makes or reads it; the site's parameters likewise.
+    "snapshot": UPPER - {"snapshot"},
+    "site": UPPER - {"snapshot", "site"},
+    "collect": {"join", "rules", "fixes", "report", "history", "change", "check", "cli"}
+    | {"export", "baseline", "results", "config", "schemas"},
+    "join": {"collect", "rules", "fixes", "report", "history", "change", "check", "cli"}
+    | {"export", "baseline", "results", "config", "schemas"},
+    # What a check produces (findings, skips, passes) is read by rules, reports and history.
+    "results": {"collect", "rules", "fixes", "report", "history", "change", "check", "cli"}
+    | {"export", "baseline", "config", "schemas"},
+    "rules": {"collect", "fixes", "report", "history", "change", "check", "cli"}
+    | {"export", "baseline", "config", "schemas"},
+    "baseline": {"collect", "fixes", "report", "history", "change", "check", "cli", "export", "config", "schemas"},
+    "config": {"collect", "fixes", "report", "history", "change", "check", "cli", "export", "schemas"},
+    # A check without the command line: load, join, rules, baseline.
+    "check": {"collect", "fixes", "report", "history", "change", "cli", "export", "config", "schemas"},
+    "fixes": {"collect", "report", "history", "cli", "export", "config", "schemas"},
+    "change": {"collect", "report", "history", "cli", "export", "config", "schemas"},
+    "export": {"collect", "report", "history", "change", "cli", "config", "schemas"},
+    "report": {"collect", "fixes", "history", "change", "cli", "export", "schemas"},
+    "history": {"fixes", "change", "cli", "export", "schemas"},
+    # The JSON Schemas of what hostlint reads and writes (history's scan records among them).
+    "schemas": {"fixes", "change", "cli", "export"},
+    # The command line may use every layer; `python -m hostlint` is the command line.
+    "cli": set(),
+    "__main__": set(),
+}
+# Third-party modules only the command line may import.
+CLI_ONLY = ("click",)
 
 
 def _with_packages(name: str) -> set[str]:
@@ -94,11 +136,6 @@ def reached(module: str) -> frozenset[str]:
     return frozenset(seen - {module})
 
 
-def layer(module: str) -> str:
-    parts = module.split(".")
-    return parts[1] if len(parts) > 1 else ""
-
-
 def _violations(module: str) -> list[str]:
     forbidden = FORBIDDEN.get(layer(module), set())
     found = []
@@ -112,9 +149,22 @@ def _violations(module: str) -> list[str]:
     return found
 
 
-@pytest.mark.parametrize("module", sorted(m for m in MODULES if layer(m) in FORBIDDEN))
+@pytest.mark.parametrize("module", sorted(MODULES))
 def test_layers_import_only_what_they_may(module: str) -> None:
     assert _violations(module) == []
+
+
+def test_every_module_has_a_layer_rule() -> None:
+    """No module is skipped: each package and top-level module is a layer with its rule (issue 29)."""
+    assert sorted(LAYERS - set(FORBIDDEN)) == []
+    assert sorted(set(FORBIDDEN) - LAYERS) == []
+
+
+def test_every_layer_is_in_the_architecture_document() -> None:
+    """docs/architecture.md names every package and top-level module, so a reader finds each."""
+    text = (ROOT / "docs" / "architecture.md").read_text(encoding="utf-8")
+    named = set(re.findall(r"`(?:hostlint/)?(\w+)(?:\.py|/)?`", text))
+    assert sorted(LAYERS - {""} - named) == []
 
 
 # `python -m hostlint` is the command line's entry point.
@@ -131,6 +181,25 @@ def test_every_strict_model_derives_from_the_one_base() -> None:
         if 'extra="forbid"' in path.read_text(encoding="utf-8") and module != "hostlint.strict"
     }
     assert writers == set()
+
+
+def test_the_documented_table_is_the_checked_one() -> None:
+    """The table in docs/architecture.md ("What may import what") says what FORBIDDEN checks."""
+    text = (ROOT / "docs" / "architecture.md").read_text(encoding="utf-8")
+    phrases = {
+        "any other hostlint module": {"*"},
+        "anything but the shared leaves": set(UPPER),
+        "anything but the shared leaves and snapshot": UPPER - {"snapshot"},
+        "(the top: any layer)": set(),
+    }
+    documented: dict[str, set[str]] = {}
+    for row in re.findall(r"^\| (`.+?) \| (.+?) \|$", text, re.MULTILINE):
+        layers, never = row
+        rule = phrases.get(never, {word.strip() for word in never.split(",")})
+        for name in re.findall(r"`(\w+)`", layers):
+            documented[name] = set(rule) - {name}  # a layer importing itself is no question
+    checked = {name: set(rule) - {name} for name, rule in FORBIDDEN.items() if name}
+    assert documented == checked
 
 
 def test_the_checker_sees_relative_imports_imports_in_functions_and_packages(tmp_path: Path) -> None:

@@ -25,6 +25,7 @@ TABS = [
     "DV port groups",
     "DVS uplinks",
     "DVS LAGs",
+    "Probes",
 ]
 # Names a spreadsheet would run as formulas if they were not neutralised.
 HOSTILE = ['=HYPERLINK("http://evil.example","x")', "+1+2", "-3+4", "@SUM(A1:A9)"]
@@ -189,6 +190,7 @@ def test_csv_folder_is_owned_and_errors_are_one_line(tmp_path: Path) -> None:
             "dvportgroups",
             "dvs_uplinks",
             "dvs_lags",
+            "probes",
         )
     )
     assert csv_rows(out / "kvm_bonds.csv") == []

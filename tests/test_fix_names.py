@@ -55,6 +55,14 @@ LABS = Path(__file__).resolve().parent.parent / "fixtures" / "labs"
         ("cisco_like_interface", "Ethernet55/1"),
         ("junos_interface", "et-0/0/48:1"),
         ("junos_interface", "ae10"),
+        # Issue 29: AOS-CX names (a port by member/slot/port alone, a channel `lagN`) and Huawei's and
+        # Comware's channels fit the switch interface grammar, so their fixes are not withheld.
+        ("cisco_like_interface", "1/1/1"),
+        ("cisco_like_interface", "1/1/49:2"),
+        ("cisco_like_interface", "1/1/1.100"),
+        ("cisco_like_interface", "lag1"),
+        ("cisco_like_interface", "Eth-Trunk1"),
+        ("cisco_like_interface", "Bridge-Aggregation10"),
         ("host", "esx01.corp.example.com"),
     ],
 )
@@ -77,6 +85,13 @@ def test_legal_names_are_accepted(kind: str, name: str) -> None:
         ("linux_interface", "eth/0", "interface name 'eth/0' is not letters, digits and '_', '.', '-', '@', '+', '='"),
         ("libvirt_domain", "a/b", "domain name 'a/b' is not anything but '/'"),
         ("cisco_like_interface", "Te1/1/3\ninterface Vlan1\n shutdown", "interface name contains a newline"),
+        (
+            "cisco_like_interface",
+            "1",
+            "interface name '1' is not a type word and slot/port numbers, or slot/port numbers",
+        ),
+        ("cisco_like_interface", "1/1/1 shutdown", None),
+        ("cisco_like_interface", "1/1/1;", None),
         ("junos_interface", "xe-0/0/1; delete", None),
         ("host", "esx01'; Remove-Item x; '", None),
         ("host", 'esx01"""', None),
@@ -317,3 +332,13 @@ def test_a_requested_change_with_a_hostile_name_is_withheld_in_the_pre_change_pl
     assert withheld.reason == "port group name contains a newline"
     write_plan(result.plan, snapshot, tmp_path)
     assert all("Stop-Computer" not in p.read_text(encoding="utf-8") for p in tmp_path.glob("*.ps1"))
+
+
+def test_a_switch_change_on_slot_port_names_and_a_lag_is_not_withheld() -> None:
+    """Issue 29: `1/1/1` was refused by the switch interface grammar, so every fix on such a switch was
+    withheld. The values a switch step carries are checked by the grammar its platform names."""
+    from hostlint.fixes.identifiers import check_values
+
+    values = {"port": "1/1/1", "members": [{"port": "1/1/1"}, {"port": "1/1/2"}], "name": "lag1", "mode": "active"}
+    assert check_values(values, "cisco_nxos") is None
+    assert check_values({**values, "port": "1/1/1\nexit"}, "cisco_nxos") == "interface name contains a newline"

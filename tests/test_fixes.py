@@ -60,7 +60,7 @@ PLATFORMS: dict[str, dict[str, Any]] = {
         "channel": "ae{}",
         "hash": ("src-dst-ip-port", None),
         "pair": None,
-        # An EX ELS switch; tests/test_fixes_junos_families.py varies the family.
+        # An EX ELS switch; tests/test_junos_families.py varies the family.
         "model": "ex4300-48t",
     },
 }

@@ -150,6 +150,7 @@ def test_two_scans_with_one_mtu_changed_diff_shows_drift_and_new_finding(db_url:
         "newly_skipped": 0,
         "no_longer_skipped": 0,
         "drift": 1,
+        "probes_changed": 0,
     }
 
     code, human, _ = run("diff", "1", "2", "--db", db_url)

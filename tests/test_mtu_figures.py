@@ -26,6 +26,17 @@ DOC = (Path(__file__).resolve().parent.parent / "docs" / "mtu.md").read_text(enc
         ("cisco_nxos", "N9K-C93180YC-FX", "trunk", "mtu"),
         ("cisco_nxos", "C93180YC-FX3", "trunk", "mtu"),
         ("cisco_nxos", "N5K-C5672UP", "routed", "mtu"),
+        # As `show version` names them (`cisco Nexus 5596 Chassis`, `cisco Nexus5548 Chassis`, `C3064PQ`);
+        # Nexus 3000 models with a per-port MTU (Cisco Document 118994) bridge up to the interface mtu.
+        ("cisco_nxos", "5596", "trunk", "l2_mtu"),
+        ("cisco_nxos", "Nexus5548", "trunk", "l2_mtu"),
+        ("cisco_nxos", "C3064PQ", "trunk", "l2_mtu"),
+        ("cisco_nxos", "N3K-C3132Q-40GX", "trunk", "l2_mtu"),
+        ("cisco_nxos", "N6K-C6001-64P", "access", "l2_mtu"),
+        ("cisco_nxos", "N3K-C3132Q-V", "trunk", "mtu"),
+        ("cisco_nxos", "N3K-C31108PC-V", "trunk", "mtu"),
+        ("cisco_nxos", "C3232C", "trunk", "mtu"),
+        ("cisco_nxos", "N3K-C3164Q-40GE", "trunk", "mtu"),
         # IOS: the older Catalysts' `system mtu jumbo`; Catalyst 9000 per interface.
         ("cisco_ios", "WS-C3750X-48P", "access", "l2_mtu"),
         ("cisco_ios", "WS-C2960X-48TD-L", "trunk", "l2_mtu"),
@@ -58,3 +69,20 @@ def test_docs_name_every_family_setting_and_reference(platform: registry.SwitchP
         assert row in DOC, row
         assert f"| {family.bridged_setting} |" in DOC, family.bridged_setting
         assert family.reference.rsplit(" ", 1)[-1] in DOC, family.reference
+
+
+@pytest.mark.parametrize(
+    ("platform", "model", "interface", "figure"),
+    [
+        ("arista_eos", None, "Ethernet1", "l2 mtu"),
+        ("cisco_nxos", "N5K-C5672UP", "Ethernet1/1", "network-qos class-default mtu"),
+        ("cisco_ios", "WS-C3750X-48P-S", "GigabitEthernet1/0/1", "system mtu jumbo"),
+        ("cisco_ios", "WS-C3750X-48P-S", "FastEthernet1/0/1", "system mtu"),
+        ("cisco_ios", "C9300-48P", "GigabitEthernet1/0/1", "mtu"),
+    ],
+)
+def test_each_family_names_the_figure_findings_compare(
+    platform: str, model: str | None, interface: str, figure: str
+) -> None:
+    family = registry.switch(platform).mtu_family(model)
+    assert family is not None and family.figure_at(interface) == figure

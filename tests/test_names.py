@@ -46,3 +46,62 @@ def test_interface_keys_match_across_spellings() -> None:
 )
 def test_device_key(reported: str, key: str) -> None:
     assert names.device_key(reported) == key
+
+
+@pytest.mark.parametrize(
+    ("printed", "canonical"),
+    [
+        ("lag1", "lag1"),
+        ("lag 1", "lag1"),  # AOS-CX configuration: `interface lag 1`
+        ("LAG1", "lag1"),
+        ("1/1/1", "1/1/1"),  # AOS-CX ports: member/slot/port, no type word
+        ("Eth-Trunk 1", "Eth-Trunk1"),
+        ("BAGG10", "Bridge-Aggregation10"),
+        ("Route-Aggregation1", "Route-Aggregation1"),
+        ("Trk2", "Trk2"),
+    ],
+)
+def test_other_vendors_channel_and_port_forms(printed: str, canonical: str) -> None:
+    assert names.interface(printed) == canonical
+
+
+@pytest.mark.parametrize(
+    ("name", "channel"),
+    [
+        ("Port-channel10", True),
+        ("ae0", True),
+        ("lag1", True),
+        ("Bridge-Aggregation10", True),
+        ("Route-Aggregation1", True),
+        ("Eth-Trunk1", True),
+        ("Trk1", True),
+        ("1/1/1", False),
+        ("Ethernet1", False),
+        ("xe-0/0/1", False),
+        ("GigabitEthernet1/0/1", False),
+        ("Port-channel10.100", False),  # a subinterface of the channel, not the channel
+        ("lag1.10", False),
+        ("track1", False),
+    ],
+)
+def test_a_channel_is_told_by_its_form_not_by_its_platform(name: str, channel: bool) -> None:
+    from hostlint.collect.switches.kinds import is_channel, is_port
+
+    assert names.is_channel_name(name) is channel
+    assert is_channel(name) is channel
+    if channel:
+        assert not is_port(name)  # issue 29: AOS-CX `lag1` was taken for a physical port
+
+
+def test_a_bare_slot_port_name_keeps_its_subinterface_apart() -> None:
+    assert names.physical_port("1/1/1.100") == "1/1/1"
+    assert names.physical_port("10.1") == "10.1"  # a number with a unit is no port
+
+
+@pytest.mark.parametrize(
+    "name", ["M-GigabitEthernet0/0/0", "MEth0/0/1", "InLoopBack0", "Register-Tunnel0", "Vlanif100", "Vlan-interface100"]
+)
+def test_other_vendors_management_and_internal_interfaces_are_not_ports(name: str) -> None:
+    from hostlint.collect.switches.kinds import is_read
+
+    assert not is_read(name)

@@ -75,3 +75,18 @@ def test_an_error_where_nothing_was_lost_is_a_false_collection_error(tmp_path):
 
 def test_an_empty_corpus_is_an_error(tmp_path):
     assert _bench(tmp_path).returncode == 2
+
+
+def test_a_platform_scored_on_its_templates_names_what_it_lost_silently(tmp_path):
+    """Comware is scored on its template's records (it is not collected yet): a VLAN the reviewed parse
+    has and the output does not hold is lost without a collection error, and named under its row."""
+    folder = tmp_path / "hp_comware" / "display_vlan_all"
+    folder.mkdir(parents=True)
+    (folder / "sample.raw").write_text(" VLAN ID: 7\n Name: seven\n", encoding="utf-8")
+    truth = "parsed_sample:\n  - vlan_id: '7'\n    vlan_name: seven\n  - vlan_id: '8'\n    vlan_name: eight\n"
+    (folder / "sample.yml").write_text(truth, encoding="utf-8")
+    result = _bench(tmp_path)
+    assert result.returncode == 1
+    row = next(line for line in result.stdout.splitlines() if "display vlan all" in line)
+    assert row.split()[4:9] == ["1", "0", "1", "0", "1/2"]  # files, crashes, silent, false errors, records
+    assert "silently lost: sample.raw: VLAN 8" in result.stdout

@@ -47,7 +47,7 @@ def _line(probe: Probe) -> str:
 
 
 @click.command("probe")
-@click.argument("snapshots", nargs=-1, required=True, type=click.Path(exists=True, path_type=Path))
+@click.argument("snapshots", nargs=-1, type=click.Path(exists=True, path_type=Path))
 @click.option("--vsphere", "server", metavar="SERVER", help="vCenter (or ESXi) to send the probes through.")
 @login_options
 @click.option(
@@ -78,6 +78,14 @@ def _line(probe: Probe) -> str:
     metavar="SECONDS",
     help="Time for the whole run; probes not started by then are recorded as not sent.",
 )
+@click.option(
+    "--plan",
+    "plan_dir",
+    type=click.Path(exists=True, file_okay=False, path_type=Path),
+    metavar="DIR",
+    help="A fix folder (check --fix-script, plan --fix-script): run its step --step N's MTU verify as probes.",
+)
+@click.option("--step", type=click.IntRange(min=1), metavar="N", help="With --plan: the step of PLAN.md to verify.")
 @optional_output_option("Write the snapshot with the probes' evidence (`probes`) here, for `hostlint check`.")
 def probe(
     snapshots: tuple[Path, ...],
@@ -96,6 +104,8 @@ def probe(
     timeout: float,
     concurrency: int,
     budget: float,
+    plan_dir: Path | None,
+    step: int | None,
     output: Path | None,
 ) -> int:
     """Send don't-fragment pings between the VMkernel ports (and KVM interfaces) of SNAPSHOTS' hosts.
@@ -106,8 +116,27 @@ def probe(
     above 1500 are probed with `ping -M do` over SSH (--ssh-user). Exit 0 when every probe was
     delivered, 1 when one was lost or refused locally (a path does not carry its MTU), 3 when some
     could not be sent (a refused privilege, no answer), 2 on a usage error.
+
+    With --plan DIR --step N (no SNAPSHOTS): run step N of the fix folder's PLAN.md, a vmk MTU step,
+    as its verify's don't-fragment ping and a control ping, and print pass or fail per probe: exit 0
+    pass, 1 fail, 3 not sent, 2 when step N is not an MTU verify step (named).
     """
     from hostlint.collect.probe.pairs import choose
+
+    if (plan_dir is None) != (step is None):
+        raise click.UsageError("--plan DIR and --step N go together")
+    if plan_dir is not None and step is not None:
+        if snapshots or output is not None or ssh_user:
+            raise click.UsageError("--plan takes no SNAPSHOTS, -o or --ssh-user (the plan names the host and peer)")
+        from hostlint.cli.probe_plan import run_plan_step
+        from hostlint.collect.probe.run import Limits
+
+        limits = Limits(count=count, wait_s=wait, timeout_s=timeout, concurrency=2, budget_s=budget)
+        vsphere = _Vsphere(server, user, insecure, ca_bundle) if server else None
+        sender = (lambda chosen: _send(chosen, vsphere, None, limits)) if vsphere else None
+        return run_plan_step(plan_dir, step, dry_run, sender, _say)
+    if not snapshots:
+        raise click.UsageError("give SNAPSHOTS to probe, or --plan DIR --step N")
 
     try:
         site = load_site(list(snapshots))

@@ -50,6 +50,10 @@ def exit_code(result: CheckResult, fail_on: str = "info") -> Exit:
     return Exit.FINDINGS if failing(result.findings, fail_on) else Exit.CLEAN
 
 
+def _say(message: str) -> None:
+    click.echo(f"hostlint: {message}", err=True)
+
+
 @contextlib.contextmanager
 def _progress(enabled: bool) -> Iterator[Callable[[Source], Progress | None]]:
     """On a terminal, a progress bar per source (then per host or switch in it) on stderr; quiet otherwise."""
@@ -102,6 +106,18 @@ def _progress(enabled: bool) -> Iterator[Callable[[Source], Progress | None]]:
     help="Tell this Apprise URL (mailto://, json://, slack://...) of new, resolved and expiring findings; "
     "added to the inventory's notify.",
 )
+@click.option(
+    "--probe",
+    is_flag=True,
+    help="With --inventory: also send don't-fragment pings to prove jumbo paths (as hostlint probe; it sends "
+    "traffic), through the inventory's vCenters and KVM SSH sessions, within the inventory's probe: bounds.",
+)
+@click.option(
+    "--probe-budget",
+    type=click.FloatRange(min=0, min_open=True),
+    metavar="SECONDS",
+    help="With --probe: seconds for every probe of the scan [default: the inventory's probe.budget, else 600].",
+)
 @config_options
 @rules_dir_option
 @host_key_options
@@ -120,6 +136,8 @@ def scan(
     baseline_file: Path | None,
     fail_on: str | None,
     notify_urls: tuple[str, ...],
+    probe: bool,
+    probe_budget: float | None,
     config_file: Path | None,
     isolated: bool,
     rules_dirs: tuple[Path, ...],
@@ -133,6 +151,10 @@ def scan(
         raise click.UsageError("give snapshot files or lab folders, or --inventory FILE")
     if (known_hosts or accept_new_host_keys) and not inventory_file:
         raise click.UsageError("--known-hosts and --accept-new-host-keys need --inventory")
+    if probe_budget and not probe:
+        raise click.UsageError("--probe-budget needs --probe")
+    if probe and not inventory_file:
+        raise click.UsageError("--probe needs --inventory (its vCenters and KVM hosts send the probes)")
     # The database layer (SQLAlchemy, Alembic) loads only for the commands that use it, not for every hostlint run.
     from hostlint.history.notify import NotifyError, scan_news, send, targets
     from hostlint.history.sites import DEFAULT_SITE, SiteError, check_site_name
@@ -163,6 +185,10 @@ def scan(
         concurrency = inventory.concurrency if inventory else 1
         with _progress(sys.stderr.isatty()) as watch:
             snapshot = gather(sources, watch, concurrency)
+        if probe and inventory is not None:
+            from hostlint.history.scan_probes import probe_scan
+
+            snapshot = probe_scan(snapshot, sources, inventory.probe, probe_budget, _say)
     except (SnapshotError, RuleError, ConfigError, SiteError) as exc:
         echo_error(exc)
         return Exit.USAGE

@@ -301,6 +301,26 @@ def _distributed(snapshot: Snapshot) -> list[Sheet]:
     return [switches, portgroups, uplinks, lags]
 
 
+def _probes(snapshot: Snapshot) -> Sheet:
+    """`hostlint probe` evidence, one row per probe: the snapshot's record of what each path carried."""
+    sheet = Sheet(
+        "Probes",
+        "probes",
+        (
+            *("Source host", "Source", "Netstack", "Target host", "Target", "Target IP", "Size", "MTU"),
+            *("Don't fragment", "Purpose", "Via", "Sent", "Received", "Round trip ms", "Error kind", "Error", "At"),
+        ),
+    )
+    for probe in snapshot.probes:
+        sheet.add(
+            *(probe.source_host, probe.source_vmk, probe.netstack, probe.target_host, probe.target_vmk),
+            *(probe.target_ip, probe.size, probe.mtu, probe.dont_fragment, probe.purpose, probe.via),
+            *(probe.sent, probe.received, probe.round_trip_ms, probe.error_kind, probe.error),
+            probe.at.isoformat() if probe.at is not None else None,
+        )
+    return sheet
+
+
 def inventory(snapshot: Snapshot) -> list[Sheet]:
     """Every table, in a fixed order, each present (with its header) even when it has no rows."""
     index = SwitchIndex(snapshot)
@@ -312,4 +332,5 @@ def inventory(snapshot: Snapshot) -> list[Sheet]:
         _port_channels(snapshot),
         _bonds(snapshot),
         *_distributed(snapshot),
+        _probes(snapshot),
     ]

@@ -79,9 +79,16 @@ def _g(what: str, max_length: int, pattern: str | None = None, allowed: str = ""
 _HOSTNAME = r"[A-Za-z0-9_](?:[A-Za-z0-9_.:-]{0,252})"
 # Switch interface names. IOS / NX-OS / EOS: a type word (letters, `-`), then slot/port numbers,
 # optionally a breakout `:n` or a subinterface `.n` (GigabitEthernet1/0/1, Port-channel10,
-# Ethernet55/1, Eth1/1/1, TenGigabitEthernet1/1/3.100). Junos: type-fpc/pic/port, breakout `:n`,
-# unit `.n` (xe-0/0/1, et-0/0/48:1, ge-1/0/0.0) or an aggregate or other numbered name (ae0, irb, lo0).
-_CISCO_LIKE_INTERFACE = r"[A-Za-z][A-Za-z-]{0,39}[0-9]{1,5}(?:/[0-9]{1,5}){0,3}(?::[0-9]{1,3})?(?:\.[0-9]{1,5})?"
+# Ethernet55/1, Eth1/1/1, TenGigabitEthernet1/1/3.100). The same shape holds other vendors' names: a
+# channel `lag1` (AOS-CX), `Eth-Trunk1` (Huawei), `Bridge-Aggregation1` (Comware); and ports named by
+# member/slot/port alone, without a type word (AOS-CX `1/1/1`, breakout `1/1/1:2`, subinterface
+# `1/1/1.100`; a bare form needs a slash). Digits, `/`, `:` and `.` are no CLI syntax anywhere.
+# Junos: type-fpc/pic/port, breakout `:n`, unit `.n` (xe-0/0/1, et-0/0/48:1, ge-1/0/0.0) or an aggregate
+# or other numbered name (ae0, irb, lo0).
+_CISCO_LIKE_INTERFACE = (
+    r"(?:[A-Za-z][A-Za-z-]{0,39}[0-9]{1,5}(?:/[0-9]{1,5}){0,3}|[0-9]{1,5}(?:/[0-9]{1,5}){1,3})"
+    r"(?::[0-9]{1,3})?(?:\.[0-9]{1,5})?"
+)
 _JUNOS_INTERFACE = (
     r"(?:[a-z]{2,5}-[0-9]{1,3}/[0-9]{1,3}/[0-9]{1,3}(?::[0-9]{1,3})?|[a-z]{2,5}[0-9]{0,5})(?:\.[0-9]{1,5})?"
 )
@@ -108,7 +115,9 @@ GRAMMARS: dict[str, Grammar] = {
     "libvirt_domain": _g("domain name", MAX_NAME, r"[^/]+", "anything but '/'"),
     "mac": _g("MAC address", 17, r"[0-9a-fA-F]{2}(?::[0-9a-fA-F]{2}){5}", "six hex pairs separated by ':'"),
     # Switch interface names, by the family a switch platform names (hostlint.platforms).
-    "cisco_like_interface": _g("interface name", 64, _CISCO_LIKE_INTERFACE, "a type word and slot/port numbers"),
+    "cisco_like_interface": _g(
+        "interface name", 64, _CISCO_LIKE_INTERFACE, "a type word and slot/port numbers, or slot/port numbers"
+    ),
     "junos_interface": _g("interface name", 64, _JUNOS_INTERFACE, "type-fpc/pic/port, aeN or similar"),
     # Words of a switch command argument hostlint read back from the switch (a load-balance setting).
     "switch_words": _g(

@@ -4,7 +4,8 @@ A later run into the same folder removes exactly the files the manifest lists an
 refuses (FixFolderError) a non-empty folder without a manifest, a listed file changed since it was
 written, and a file of someone else's where it would write one, unless forced. Manifest entries are
 names, never paths: an entry with a separator or `..` makes the manifest invalid, so nothing outside
-the folder is ever removed.
+the folder is ever removed. A fix plan's manifest also holds its steps as data (`steps`), which
+`hostlint probe --plan DIR --step N` reads.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ import json
 import os
 from collections.abc import Iterable
 from pathlib import Path
-from typing import BinaryIO
+from typing import Any, BinaryIO
 
 from hostlint import __version__
 
@@ -103,10 +104,13 @@ def claim(directory: Path, names: set[str], force: bool) -> None:
         raise FixFolderError(f"{directory}: cannot remove an earlier run's file: {exc.strerror or exc}") from exc
 
 
-def record(directory: Path, names: Iterable[str]) -> Path:
-    """Write the manifest for the files just written (hashes read back from disk)."""
+def record(directory: Path, names: Iterable[str], steps: list[dict[str, Any]] | None = None) -> Path:
+    """Write the manifest for the files just written (hashes read back from disk); `steps`, a fix plan's
+    steps as data (hostlint.fixes.plan_steps), so a later command can run one step's verify."""
     files = {name: {"sha256": _digest(directory / name)} for name in sorted(names)}
-    data = {"generator": "hostlint", "version": __version__, "format": _FORMAT, "files": files}
+    data: dict[str, Any] = {"generator": "hostlint", "version": __version__, "format": _FORMAT, "files": files}
+    if steps is not None:
+        data["steps"] = steps
     path = directory / MANIFEST
     partial = directory / f"{MANIFEST}.partial"
     with create_new(partial) as stream:

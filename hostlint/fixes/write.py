@@ -7,6 +7,7 @@ from pathlib import Path
 from hostlint.fixes.manifest import MANIFEST, FixFolderError, claim, create_new, record
 from hostlint.fixes.plan import Plan, build_plan
 from hostlint.fixes.plan_md import plan_markdown
+from hostlint.fixes.plan_steps import steps_data
 from hostlint.fixes.scripts import device_scripts
 from hostlint.results import CheckResult
 from hostlint.snapshot import Snapshot
@@ -28,7 +29,7 @@ def write_plan(plan: Plan, snapshot: Snapshot, directory: Path, force: bool = Fa
             with create_new(path) as stream:  # a symlink left here (with --force) is replaced, never followed
                 stream.write(text.encode("utf-8"))
             written.append(path)
-        record(directory, files)
+        record(directory, files, steps_data(plan.steps))
     except OSError as exc:
         raise FixFolderError(f"{directory}: cannot write: {exc.strerror or exc}") from exc
     return written

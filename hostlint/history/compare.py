@@ -1,4 +1,5 @@
-"""Comparing stored scans: new and resolved findings, skips that came or went, and configuration drift."""
+"""Comparing stored scans: new and resolved findings, skips that came or went, configuration drift, and
+probed paths whose outcome changed."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from hostlint.history.drift import Drift, snapshot_drift
 from hostlint.history.sites import SiteError, check_site_name, choose_site, same_site
 from hostlint.history.store import HistoryStore, ScanRecord, StoreError
 from hostlint.results import SEVERITY_RANK, Finding, Skipped
+from hostlint.snapshot.probe import Probe
 
 HISTORY_SCHEMA_VERSION = 1
 
@@ -23,6 +25,17 @@ class Trend(BaseModel):
     resolved: int
 
 
+class ProbeChange(BaseModel):
+    """A path probed in both scans whose outcome changed (hostlint.snapshot.probe.Probe.outcome): one that
+    carried its MTU last night and is lost tonight, or the reverse."""
+
+    probe: str
+    before: str
+    after: str
+    before_detail: str
+    after_detail: str
+
+
 class ScanDiff(BaseModel):
     before: ScanRecord
     after: ScanRecord
@@ -32,6 +45,7 @@ class ScanDiff(BaseModel):
     newly_skipped: list[Skipped]
     no_longer_skipped: list[Skipped]
     drift: list[Drift]
+    probes: list[ProbeChange] = []
 
 
 def finding_key(finding: Finding) -> tuple[str, str]:
@@ -104,4 +118,34 @@ def diff_scans(store: HistoryStore, before: ScanRecord, after: ScanRecord) -> Sc
         newly_skipped=[s for key, s in sorted(new_skips.items()) if key not in old_skips],
         no_longer_skipped=[s for key, s in sorted(old_skips.items()) if key not in new_skips],
         drift=snapshot_drift(store.snapshot(before.id), store.snapshot(after.id)),
+        probes=probe_changes(store.probes(before.id), store.probes(after.id)),
     )
+
+
+# Worse first: a path that stopped carrying its MTU is what a nightly diff is read for.
+_RANK = {"lost": 0, "refused-locally": 1, "not-proven": 2, "delivered": 3}
+
+
+def _detail(probe: Probe) -> str:
+    if probe.outcome == "not-proven":
+        return f"{probe.error_kind}: {probe.error}"
+    if probe.outcome == "refused-locally":
+        return probe.error or "Message too long"
+    return f"{probe.received}/{probe.sent} replies"
+
+
+def probe_changes(before: list[Probe], after: list[Probe]) -> list[ProbeChange]:
+    """The probes of both scans (by label: source, target and MTU) whose outcome differs."""
+    old = {probe.label: probe for probe in before}
+    changes = [
+        ProbeChange(
+            probe=probe.label,
+            before=old[probe.label].outcome,
+            after=probe.outcome,
+            before_detail=_detail(old[probe.label]),
+            after_detail=_detail(probe),
+        )
+        for probe in after
+        if probe.label in old and old[probe.label].outcome != probe.outcome
+    ]
+    return sorted(changes, key=lambda change: (_RANK[change.after], change.probe))

@@ -18,6 +18,13 @@
     notify: [mailto://netops@example.com]    # optional: Apprise URLs told of new, resolved, expiring findings
     known_hosts: ssh/known_hosts             # optional: SSH host keys of switches, ESXi and KVM hosts
     accept_new_host_keys: false              # optional: trust on first use, recorded in known_hosts
+    probe:                                   # optional: how `scan --probe` proves jumbo paths (sends traffic)
+      budget: 900                            # seconds for every probe of the scan (scan --probe-budget wins)
+      concurrency: 8                         # probes in flight at once
+      count: 3                               # pings per probe; wait: seconds per reply; peers: per vmk
+
+A vsphere or kvm entry may set its own `probe:` (the same keys; its `budget` bounded by the scan's
+remaining budget), or `probe: false` never to send probes from its hosts.
 
 Each source collects its part; a source that fails entirely (vCenter unreachable,
 wrong password, unreadable inventory) becomes a collection error naming it, the
@@ -44,6 +51,17 @@ from hostlint.yamlfile import load_model
 DEFAULT_CONCURRENCY = 16
 
 
+class ProbeSettings(Strict):
+    """How `scan --probe` sends its don't-fragment pings (hostlint.collect.probe.run.Limits); a key left out
+    is taken from the inventory's top-level `probe:`, then from `hostlint probe`'s defaults."""
+
+    budget: float | None = Field(default=None, gt=0, description="Seconds for the probes (per source: at most).")
+    concurrency: int | None = Field(default=None, ge=1, le=64, description="Probes in flight at once.")
+    count: int | None = Field(default=None, ge=1, le=20, description="Pings per probe.")
+    wait: int | None = Field(default=None, ge=1, le=10, description="Seconds to wait for each reply.")
+    peers: int | None = Field(default=None, ge=1, le=16, description="Peers probed per VMkernel port.")
+
+
 class VsphereEntry(Strict):
     """A vCenter or ESXi host to collect; its password from HOSTLINT_VSPHERE_PASSWORD or the keyring."""
 
@@ -54,6 +72,8 @@ class VsphereEntry(Strict):
     esxi_ssh_user: str | None = None
     esxi_ssh_config: Path | None = None
     timeout: float = Field(default=VSPHERE_TIMEOUT_S, gt=0)
+    # `scan --probe` through this vCenter's esxcli executor: false never, settings override the inventory's.
+    probe: ProbeSettings | bool = True
 
     @model_validator(mode="after")
     def _ssh_config_needs_user(self) -> VsphereEntry:
@@ -71,6 +91,8 @@ class KvmEntry(Strict):
     no_lldp: bool = False
     ssh_options: list[str] = Field(default_factory=list)  # KEY=VALUE, as `collect kvm --ssh-option`
     timeout: float = Field(default=KVM_TIMEOUT_S, gt=0)  # as `collect kvm --timeout`
+    # `scan --probe` over this host's SSH session: false never, settings override the inventory's.
+    probe: ProbeSettings | bool = True
 
     @model_validator(mode="after")
     def _options_are_key_value(self) -> KvmEntry:
@@ -101,6 +123,10 @@ class ScanInventory(Strict):
         default_factory=list,
         description="Apprise URLs told of new, resolved and expiring findings after each scan (mailto://, "
         "json://, slack://...; needs hostlint[notify]).",
+    )
+    probe: ProbeSettings = Field(
+        default_factory=ProbeSettings,
+        description="`scan --probe`: the probes' budget and bounds, for every source that sets none of its own.",
     )
 
 

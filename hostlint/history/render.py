@@ -57,6 +57,12 @@ def _trend_text(trend: Trend | None) -> Text:
     return text
 
 
+def _probes_text(probes: int, failed: int) -> Text:
+    if not probes:
+        return Text("-", style="dim")
+    return Text(f"{probes} ({failed} failed)" if failed else str(probes), style="red" if failed else "")
+
+
 def history_human(
     database: str, site: str | None, scans: list[ScanRecord], trends: dict[int, Trend], color: bool = True
 ) -> str:
@@ -72,6 +78,9 @@ def history_human(
     table.add_column("label")
     for heading in ("errors", "warnings", "info", "skipped", "unresolved"):
         table.add_column(heading, justify="right")
+    probed = any(scan.counts.probes for scan in scans)
+    if probed:
+        table.add_column("probes", justify="right", no_wrap=True)
     table.add_column("exit", justify="right")
     table.add_column("trend vs previous scan")
     for scan in scans:
@@ -85,6 +94,7 @@ def history_human(
             Text(str(counts.info), style=SEVERITY_STYLE["info"] if counts.info else "dim"),
             Text(str(counts.skipped), style="magenta" if counts.skipped else "dim"),
             Text(str(counts.unresolved), style="magenta" if counts.unresolved else "dim"),
+            *([_probes_text(counts.probes, counts.probes_failed)] if probed else []),
             str(scan.exit_code),
             _trend_text(trends.get(scan.id)),
         )
@@ -104,12 +114,14 @@ def diff_json(diff: ScanDiff) -> str:
             "newly_skipped": len(diff.newly_skipped),
             "no_longer_skipped": len(diff.no_longer_skipped),
             "drift": len(diff.drift),
+            "probes_changed": len(diff.probes),
         },
         "new": [f.model_dump(mode="json") for f in diff.new],
         "resolved": [f.model_dump(mode="json") for f in diff.resolved],
         "newly_skipped": [s.model_dump(mode="json") for s in diff.newly_skipped],
         "no_longer_skipped": [s.model_dump(mode="json") for s in diff.no_longer_skipped],
         "drift": [d.model_dump(mode="json") for d in diff.drift],
+        "probes": [change.model_dump(mode="json") for change in diff.probes],
     }
     return json.dumps(document, indent=2) + "\n"
 
@@ -157,6 +169,18 @@ def diff_human(diff: ScanDiff, color: bool = True) -> str:
         line.append(" → ")
         line.append(drift_value(change, change.after), style="green")
         console.print(line)
+    if diff.probes:
+        console.print()
+        console.print(Text(f"Probed paths that changed ({len(diff.probes)})", style="bold underline"))
+        for moved in diff.probes:
+            line = Text("  ")
+            line.append(moved.probe, style="bold")
+            line.append("  ")
+            ends = ((moved.before, moved.before_detail), (moved.after, moved.after_detail))
+            for n, (state, detail) in enumerate(ends):
+                line.append(" → " if n else "")
+                line.append(f"{state} ({detail})", style="green" if state == "delivered" else "red")
+            console.print(line)
     if diff.newly_skipped or diff.no_longer_skipped:
         console.print()
         console.print(Text("Skipped rule checks", style="bold underline magenta"))
@@ -171,5 +195,7 @@ def diff_human(diff: ScanDiff, color: bool = True) -> str:
         f"{diff.unchanged} unchanged",
         plural(len(diff.drift), "configuration change"),
     ]
+    if diff.probes:
+        parts.append(plural(len(diff.probes), "probed path changed", "probed paths changed"))
     console.print(Text(" · ".join(parts), style="bold"))
     return out.getvalue()

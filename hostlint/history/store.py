@@ -37,15 +37,16 @@ from sqlalchemy.exc import ArgumentError, SQLAlchemyError
 from sqlalchemy.orm import Session
 
 from hostlint import __version__
-from hostlint.history.schema import DEFAULT_SITE, FindingRow, ScanRow, SkippedRow, SnapshotRow
+from hostlint.history.schema import DEFAULT_SITE, FindingRow, ProbeRow, ScanRow, SkippedRow, SnapshotRow
 from hostlint.results import CheckResult, Finding, FixRequest, Skipped
 from hostlint.snapshot import Snapshot
+from hostlint.snapshot.probe import Probe
 
 MIGRATIONS = Path(__file__).parent / "migrations"
 VERSION_TABLE = "hostlint_alembic_version"
 # The newest revision under migrations/versions (a test keeps them equal): opening an up-to-date
 # database then reads one row and does not load Alembic at all.
-HEAD_REVISION = "0002"
+HEAD_REVISION = "0003"
 SNAPSHOT_ENCODING = "json+zlib"
 SQLITE_BUSY_TIMEOUT_S = 60
 SQLITE_LOCKED_RETRY_S = 0.2  # pause before opening a SQLite file again that another process is setting up
@@ -70,6 +71,9 @@ class ScanCounts(BaseModel):
     unresolved: int
     collection_errors: int
     ignored: int
+    # `hostlint probe` evidence in the scanned snapshot: probes, and those lost or refused by their source.
+    probes: int = 0
+    probes_failed: int = 0
 
     @property
     def findings(self) -> int:
@@ -135,6 +139,8 @@ def _record(row: ScanRow) -> ScanRecord:
             unresolved=row.unresolved_count,
             collection_errors=row.collection_error_count,
             ignored=row.ignored_count,
+            probes=row.probe_count or 0,
+            probes_failed=row.probe_failed_count or 0,
         ),
     )
 
@@ -265,7 +271,7 @@ class HistoryStore:
         inputs: list[str] | None = None,
         settings: dict[str, Any] | None = None,
     ) -> ScanRecord:
-        """Store one scan (snapshot, findings, skipped) in one transaction, and return it."""
+        """Store one scan (snapshot, findings, skipped, probes) in one transaction, and return it."""
         severities = [f.severity for f in result.findings]
         snapshot_json = snapshot.model_dump_json().encode("utf-8")
         row = ScanRow(
@@ -286,6 +292,8 @@ class HistoryStore:
             unresolved_count=len(result.unresolved),
             collection_error_count=len(result.collection_errors),
             ignored_count=len(result.ignored),
+            probe_count=len(snapshot.probes),
+            probe_failed_count=sum(p.outcome in ("lost", "refused-locally") for p in snapshot.probes),
             details={
                 "unresolved": [u.model_dump(mode="json") for u in result.unresolved],
                 "collection_errors": [e.model_dump(mode="json") for e in result.collection_errors],
@@ -304,6 +312,7 @@ class HistoryStore:
                 session.add_all(
                     SkippedRow(scan_id=row.id, code=s.code, object=s.object, reason=s.reason) for s in result.skipped
                 )
+                session.add_all(_probe_row(row.id, probe) for probe in snapshot.probes)
                 session.add(
                     SnapshotRow(
                         scan_id=row.id,
@@ -345,7 +354,7 @@ class HistoryStore:
             # Children first: SQLite enforces ON DELETE CASCADE only with PRAGMA foreign_keys on.
             for start in range(0, len(doomed), 500):
                 chunk = doomed[start : start + 500]
-                for table in (FindingRow, SkippedRow, SnapshotRow):
+                for table in (FindingRow, SkippedRow, ProbeRow, SnapshotRow):
                     session.execute(delete(table).where(table.scan_id.in_(chunk)))
                 session.execute(delete(ScanRow).where(ScanRow.id.in_(chunk)))
         return sorted(doomed)
@@ -402,6 +411,32 @@ class HistoryStore:
             rows = session.scalars(select(SkippedRow).where(SkippedRow.scan_id == scan_id).order_by(SkippedRow.id))
             return [Skipped(code=r.code, object=r.object, reason=r.reason) for r in rows]
 
+    def probes(self, scan_id: int) -> list[Probe]:
+        """The scan's probes, as the snapshot held them."""
+        with self._errors(f"read the probes of scan {scan_id}"), Session(self.engine) as session:
+            rows = session.scalars(select(ProbeRow).where(ProbeRow.scan_id == scan_id).order_by(ProbeRow.id))
+            return [
+                Probe(
+                    source_host=r.source_host,
+                    source_vmk=r.source,
+                    netstack=r.netstack,
+                    target_host=r.target_host,
+                    target_vmk=r.target,
+                    target_ip=r.target_ip,
+                    size=r.size,
+                    dont_fragment=r.dont_fragment,
+                    purpose=r.purpose,  # type: ignore[arg-type]
+                    via=r.via,  # type: ignore[arg-type]
+                    sent=r.sent,
+                    received=r.received,
+                    round_trip_ms=r.round_trip_ms,
+                    error_kind=r.error_kind,  # type: ignore[arg-type]
+                    error=r.error,
+                    at=_as_utc(r.at) if r.at is not None else None,
+                )
+                for r in rows
+            ]
+
     def snapshot(self, scan_id: int) -> Snapshot:
         with self._errors(f"read the snapshot of scan {scan_id}"), Session(self.engine) as session:
             row = session.get(SnapshotRow, scan_id)
@@ -414,6 +449,30 @@ class HistoryStore:
             return Snapshot.model_validate_json(zlib.decompress(data))
         except (zlib.error, ValidationError) as exc:
             raise StoreError(f"{self.url}: scan {scan_id}: stored snapshot unreadable: {exc}") from exc
+
+
+def _probe_row(scan_id: int, probe: Probe) -> ProbeRow:
+    return ProbeRow(
+        scan_id=scan_id,
+        label=probe.label,
+        outcome=probe.outcome,
+        source_host=probe.source_host,
+        source=probe.source_vmk,
+        netstack=probe.netstack,
+        target_host=probe.target_host,
+        target=probe.target_vmk,
+        target_ip=probe.target_ip,
+        size=probe.size,
+        dont_fragment=probe.dont_fragment,
+        purpose=probe.purpose,
+        via=probe.via,
+        sent=probe.sent,
+        received=probe.received,
+        round_trip_ms=probe.round_trip_ms,
+        error_kind=probe.error_kind,
+        error=probe.error,
+        at=probe.at,
+    )
 
 
 def _pause_for_tests() -> None:

@@ -30,7 +30,7 @@ def probe_facts(probes: list[Probe], facts: Facts) -> None:
     controls = {(p.source_host, p.source_vmk, p.target_host, p.target_vmk): p for p in probes if p.purpose == "control"}
     for probe in probes:
         fact = ProbeFact(
-            object=f"{probe.source_host}/{probe.source_vmk} -> {probe.target_host}/{probe.target_vmk} at {probe.mtu}",
+            object=probe.label,
             host=probe.source_host,
             source_vmk=probe.source_vmk,
             target_host=probe.target_host,

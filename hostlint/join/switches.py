@@ -246,7 +246,7 @@ def _fill_mtu(
         uplink.missing[field] = f"{switch.name} {interface.name}: which MTU limits its frames is unknown ({limiting})"
         return
     figure, family = limiting
-    uplink.mtu_figure = "mtu" if figure == "mtu" else "l2 mtu"
+    uplink.mtu_figure = _figure_name(platform, family, interface, mode)
     value = interface.mtu if figure == "mtu" else interface.l2_mtu
     setattr(uplink, field, value)
     if value is not None:
@@ -255,9 +255,30 @@ def _fill_mtu(
         unknown(field, interface.name, "mtu" if field == "port_mtu" else "channel_mtu")
     elif family is not None:
         uplink.missing[field] = (
-            f"{switch.name} {interface.name}: L2 MTU not shown by `{family.bridged_source}` "
-            f"({platform.label} {family.family}: bridged frames are limited by {family.bridged_setting})"
+            f"{switch.name} {interface.name}: {family.figure_at(interface.name, _members(interface))} not shown by "
+            f"`{family.bridged_source}` ({platform.label} {family.family}: bridged frames are limited by "
+            f"{family.bridged_setting})"
         )
+
+
+def _members(interface: SwitchPort | PortChannel) -> tuple[str, ...]:
+    return tuple(interface.members) if isinstance(interface, PortChannel) else ()
+
+
+def _figure_name(
+    platform: registry.SwitchPlatform,
+    family: registry.MtuFamily | None,
+    interface: SwitchPort | PortChannel,
+    mode: str | None,
+) -> str:
+    """Which figure was compared, for findings: `bridged: EOS l2 mtu`, `bridged: NX-OS Nexus 3000/5000/6000
+    network-qos class-default mtu`, `routed: NX-OS mtu` (the family named where the platform has several)."""
+    if mode == "routed" or family is None:
+        return f"routed: {platform.label} mtu"
+    named = f" {family.family}" if len(platform.mtu_families) > 1 else ""
+    # A port whose mode was not shown, on a family that bridges and routes by the interface `mtu`.
+    kind = "bridged: " if mode in ("access", "trunk") else ""
+    return f"{kind}{platform.label}{named} {family.figure_at(interface.name, _members(interface))}"
 
 
 def _fill_vlans(

@@ -8,7 +8,9 @@ findings by switch, the affected hosts first, each with a picture of its uplinks
 bond -> host NIC with its member state -> switch port -> port-channel with its status and
 vPC/MLAG span) with the problem parts marked, the hosts without findings in one collapsed list on
 a large site, then skipped rule checks counted by rule and cause (every object in a collapsed
-list), unresolved uplinks, collection errors and what the baseline accepted. The template is
+list), unresolved uplinks, collection errors, the probes' evidence (hostlint.report.evidence: failures
+listed, each linked from the findings that cite it; deliveries counted) and what the baseline
+accepted. The template is
 templates/report.html.j2.
 """
 
@@ -25,6 +27,7 @@ from pydantic import BaseModel
 from hostlint import __version__, names
 from hostlint.join import build_facts
 from hostlint.join.facts import Facts, TeamFact, UplinkFact
+from hostlint.report.evidence import anchor, counts_line, one_by_one, section, unproven_groups, verdict
 from hostlint.report.html_groups import Filters, by_switch, filters, groups
 from hostlint.report.human import finding_switches, summary_line, value_text
 from hostlint.report.skips import group_skips
@@ -464,6 +467,7 @@ def render(
     flt = filters(result.findings, host_names)
     fixes = {code: rule.fix.summary for code, rule in rules_by_code.items() if rule.fix is not None}
     sections, clean_hosts = _hosts(result, snapshot, facts, flt)
+    probes = section(result)
     template = _environment().get_template("report.html.j2")
     return template.render(
         version=__version__,
@@ -487,4 +491,10 @@ def render(
         skipped=_skipped_groups(result, {code: rule.name for code, rule in rules_by_code.items()}),
         width=WIDTH,
         line_height=LINE,
+        probes=probes,
+        probes_line=counts_line(probes.counts) if probes else "",
+        probe_anchors={item.id: anchor(item.id) for item in probes.listed} if probes else {},
+        probe_verdict=verdict,
+        probe_rows=one_by_one(probes.listed) if probes else [],
+        probe_unproven=unproven_groups(probes.listed) if probes else [],
     )

@@ -18,6 +18,7 @@ from typing import Any
 from rich.console import Console
 from rich.text import Text
 
+from hostlint.report.evidence import counts_line, describe, one_by_one, section, unproven_groups
 from hostlint.report.skips import UNRESOLVED_REASON, group_skips, skipped_hosts
 from hostlint.results import SEVERITY_RANK, CheckResult, Finding
 from hostlint.rules.model import Rule
@@ -87,6 +88,7 @@ def render(
         _skipped_counts(console, result, names)
     _unresolved(console, result)
     _collection_errors(console, result)
+    _probes(console, result)
     _baseline(console, result)
     _verdict(console, result)
     console.print(Text(summary_line(result), style="bold"))
@@ -424,6 +426,34 @@ def _collection_errors(console: Console, result: CheckResult) -> None:
     _heading(console, f"Collection errors ({len(result.collection_errors)}: these were not fully checked)")
     for error in result.collection_errors:
         console.print(Text.assemble(INDENT, (error.target, "bold red"), f" ({error.kind})  {error.reason}"))
+
+
+def _probes(console: Console, result: CheckResult) -> None:
+    """The probes' evidence: delivered ones counted, the others (and any a finding cites) one line each."""
+    probes = section(result)
+    if probes is None:
+        return
+    _heading(console, f"Probe evidence ({counts_line(probes.counts)})")
+    for item in one_by_one(probes.listed):
+        line = Text(INDENT)
+        style = {"delivered": "green", "not-proven": "magenta"}.get(item.outcome, "bold red")
+        line.append(f"{item.outcome:<16}", style=style)
+        line.append(describe(item))
+        if item.findings:
+            line.append(f"  ({', '.join(item.findings)})", style="bold")
+        console.print(line)
+    # A refused executor repeats on every probe of its host: one line per cause, its probes after it.
+    for cause, items in unproven_groups(probes.listed):
+        head = f"{plural(len(items), 'probe')}: {cause}"
+        console.print(Text.assemble(INDENT, (f"{'not-proven':<16}", "magenta"), head))
+        shown = ", ".join(item.id for item in items[:SKIPS_SHOWN])
+        hidden_unproven = len(items) - SKIPS_SHOWN
+        more = f" and {hidden_unproven} more (--format json lists every one)" if hidden_unproven > 0 else ""
+        console.print(Text(DETAIL + shown + more, style="dim"))
+    hidden = probes.counts.delivered - sum(item.outcome == "delivered" for item in probes.listed)
+    if hidden:
+        note = f"{INDENT}{plural(hidden, 'delivered probe')} not listed (the snapshot's `probes` hold each)"
+        console.print(Text(note, "dim"))
 
 
 def _verdict(console: Console, result: CheckResult) -> None:

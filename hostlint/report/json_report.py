@@ -14,6 +14,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
+from hostlint.report.evidence import section
 from hostlint.results import RESULT_SCHEMA_VERSION, CheckResult
 
 
@@ -41,6 +42,13 @@ def render(result: CheckResult) -> str:
             "ignored": len(result.ignored),
         },
     }
+    probes = section(result)
+    if probes is not None:
+        # Present only when the snapshot holds probe results: a check without them reads as before.
+        tail["probes"] = {
+            "counts": probes.counts.model_dump(mode="json"),
+            "listed": [item.model_dump(mode="json") for item in probes.listed],
+        }
     parts = [f"  {json.dumps(key)}: {json.dumps(value)}" for key, value in head.items()]
     parts += [f"  {json.dumps(key)}: {_items(models)}" for key, models in lists.items()]
     parts += [f"  {json.dumps(key)}: {json.dumps(value, indent=2).replace(chr(10), chr(10) + '  ')}"

@@ -5,7 +5,9 @@ and the checks a rule skipped for one cause are one skipped test named after the
 cause (hostlint.report.skips), with the count and the first objects: the file grows
 with findings, not with what could not be checked (the JSON report lists every
 skipped object). Unresolved uplinks and collection errors go in one more suite,
-`hostlint`, so a CI view that only counts tests still sees them.
+`hostlint`, so a CI view that only counts tests still sees them. Probe evidence (hostlint probe) is
+the suite `hostlint probes`: a failure per probe lost, one skipped test per cause that left probes
+unproven, one passing test counting the delivered ones.
 
 The elements and attributes are those of the JUnit schema Jenkins validates
 against (jenkinsci/xunit-plugin, junit-10.xsd): `testsuites` carries no
@@ -18,6 +20,7 @@ import xml.etree.ElementTree as ET
 from collections import defaultdict
 from dataclasses import dataclass, field
 
+from hostlint.report.evidence import describe, section, unproven_groups
 from hostlint.report.human import value_text
 from hostlint.report.skips import group_skips
 from hostlint.results import CheckResult, Finding
@@ -45,9 +48,9 @@ def render(result: CheckResult, rules: list[Rule]) -> str:
 
 def junit_tree(result: CheckResult, rules: list[Rule]) -> ET.Element:
     suites = _rule_suites(result, rules)
-    extra = _hostlint_suite(result)
-    if extra.cases:
-        suites.append(extra)
+    for extra in (_hostlint_suite(result), _probe_suite(result)):
+        if extra.cases:
+            suites.append(extra)
     root = ET.Element("testsuites", name="hostlint")
     for suite in suites:
         root.append(_suite_element(suite))
@@ -111,6 +114,32 @@ def _hostlint_suite(result: CheckResult) -> _Suite:
         case = _case("collection", f"{error.kind} {error.target}")
         ET.SubElement(case, "error", message=error.reason, type="collection")
         suite.cases.append(case)
+    return suite
+
+
+def _probe_suite(result: CheckResult) -> _Suite:
+    """`hostlint probes`: a failure per probe lost or refused by its own host, a skipped test per cause
+    that left probes unproven, and one passing test counting the delivered probes."""
+    suite = _Suite("hostlint probes")
+    probes = section(result)
+    if probes is None:
+        return suite
+    for item in probes.listed:
+        if item.outcome in ("lost", "refused-locally"):
+            case = _case("probe", item.id)
+            failure = ET.SubElement(case, "failure", message=f"{item.outcome}: {item.id}", type=item.outcome)
+            failure.text = describe(item) + (f"\nfindings: {', '.join(item.findings)}" if item.findings else "")
+            suite.cases.append(case)
+    for cause, items in unproven_groups(probes.listed):
+        case = _case("probe", f"not proven: {cause}")
+        skipped = ET.SubElement(case, "skipped", message=f"{len(items)} probes: {cause}")
+        listed = [item.id for item in items[:SKIPPED_LISTED]]
+        hidden = len(items) - len(listed)
+        more = f"\nand {hidden} more (the JSON report lists every one)" if hidden else ""
+        skipped.text = "\n".join(listed) + more
+        suite.cases.append(case)
+    if probes.counts.delivered:
+        suite.cases.append(_case("probe", f"{probes.counts.delivered} probes delivered"))
     return suite
 
 

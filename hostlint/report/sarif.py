@@ -6,7 +6,9 @@ and the JSON pointer of the host in the file (code scanning needs a file locatio
 checks (one notification per rule and cause, with the count and the first objects: the log grows
 with findings, not with what could not be checked; hostlint.report.skips), unresolved uplinks and
 collection errors are tool execution notifications: the run succeeded, but these parts were not
-checked.
+checked. With `hostlint probe` evidence, a finding about a probed path (MT020/MT021) carries its
+probe in `properties.probe`, the run's `properties.probes` counts every probe, and probes that
+proved nothing are one notification per cause.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from typing import Any
 from urllib.parse import quote
 
 from hostlint import __version__
+from hostlint.report.evidence import ProbeEvidence, ProbeSection, section, unproven_groups
 from hostlint.report.locations import Location, Locator
 from hostlint.report.skips import SkipGroup, group_skips
 from hostlint.results import CheckResult, Finding
@@ -41,6 +44,8 @@ def sarif_log(
 ) -> dict[str, Any]:
     driver_rules = _unique(rules)
     index = {rule.code: n for n, rule in enumerate(driver_rules)}
+    probes = section(result)
+    cited = {item.id: item for item in probes.listed} if probes else {}
     run: dict[str, Any] = {
         "tool": {
             "driver": {
@@ -52,13 +57,18 @@ def sarif_log(
         "invocations": [
             {
                 "executionSuccessful": True,
-                "toolExecutionNotifications": _notifications(result, index),
+                "toolExecutionNotifications": _notifications(result, index) + _unproven(probes),
             }
         ],
-        "results": [_result(finding, index, locator) for finding in result.findings],
+        "results": [_result(finding, index, locator, cited) for finding in result.findings],
     }
+    properties: dict[str, Any] = {}
     if snapshot is not None and (snapshot.source or snapshot.collected_at):
-        run["properties"] = {"snapshot": snapshot.model_dump(mode="json", include={"source", "collected_at"})}
+        properties["snapshot"] = snapshot.model_dump(mode="json", include={"source", "collected_at"})
+    if probes is not None:
+        properties["probes"] = probes.counts.model_dump(mode="json")
+    if properties:
+        run["properties"] = properties
     return {"$schema": SCHEMA_URI, "version": SARIF_VERSION, "runs": [run]}
 
 
@@ -115,7 +125,9 @@ def _rule_reference(code: str, index: dict[str, int]) -> dict[str, Any]:
     return reference
 
 
-def _result(finding: Finding, index: dict[str, int], locator: Locator | None) -> dict[str, Any]:
+def _result(
+    finding: Finding, index: dict[str, int], locator: Locator | None, cited: dict[str, ProbeEvidence]
+) -> dict[str, Any]:
     dumped = finding.model_dump(mode="json")
     location = _logical(finding.object)
     found = locator.locate(finding.object) if locator else None
@@ -137,6 +149,9 @@ def _result(finding: Finding, index: dict[str, int], locator: Locator | None) ->
     }
     if finding.code in index:
         result["ruleIndex"] = index[finding.code]
+    if finding.object in cited:
+        # The probe that proves (or contradicts) the finding: its evidence, as the JSON report lists it.
+        result["properties"]["probe"] = cited[finding.object].model_dump(mode="json")
     return result
 
 
@@ -160,6 +175,20 @@ def _notifications(result: CheckResult, index: dict[str, int]) -> list[dict[str,
         for e in result.collection_errors
     ]
     return notes
+
+
+def _unproven(probes: ProbeSection | None) -> list[dict[str, Any]]:
+    """Probes that proved nothing (not sent, refused executor, no answer): one notification per cause."""
+    if probes is None:
+        return []
+    return [
+        {
+            "level": "warning",
+            "message": {"text": f"{len(items)} probe{'' if len(items) == 1 else 's'} not proven: {cause}"},
+            "properties": {"count": len(items), "probes": [item.id for item in items[:SKIPPED_LISTED]]},
+        }
+        for cause, items in unproven_groups(probes.listed)
+    ]
 
 
 def _skipped(group: SkipGroup, index: dict[str, int]) -> dict[str, Any]:

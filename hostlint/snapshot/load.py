@@ -80,6 +80,7 @@ def merge(snapshots: list[tuple[Path, Snapshot]]) -> Snapshot:
                 owners[key] = path
                 getattr(site, field).append(item)
         site.cabling.extend(snap.cabling)
+        site.probes.extend(snap.probes)
         site.collection_errors.extend(snap.collection_errors)
         site.collected_at = max(filter(None, (site.collected_at, snap.collected_at)), default=None)
         site.source = site.source or snap.source

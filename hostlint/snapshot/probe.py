@@ -21,6 +21,7 @@ ProbeVia = Literal["vcenter-esxcli", "ssh"]
 # - `refused`: the server refused to run it (a privilege), `failed`: it ran and failed otherwise;
 # - `no-answer`: the call to the host did not return in time; `not-sent`: the run's budget was spent.
 ProbeErrorKind = Literal["too-big-locally", "refused", "failed", "no-answer", "not-sent"]
+ProbeOutcome = Literal["delivered", "lost", "refused-locally", "not-proven"]
 # An IPv4 ICMP payload: the largest datagram (65535) less the IP and ICMP headers (28).
 ProbeSize = Annotated[StrictInt, Field(ge=0, le=65507)]
 Count = Annotated[StrictInt, Field(ge=0, le=1000)]
@@ -50,6 +51,21 @@ class Probe(Model):
     @property
     def mtu(self) -> int:
         return self.size + 28
+
+    @property
+    def label(self) -> str:
+        """The probe as findings name it (their `object`): source, target and the MTU it proves."""
+        return f"{self.source_host}/{self.source_vmk} -> {self.target_host}/{self.target_vmk} at {self.mtu}"
+
+    @property
+    def outcome(self) -> ProbeOutcome:
+        """What the probe proved: `delivered`, `lost`, `refused-locally` (the source's own MTU is below
+        it) or `not-proven` (it was not sent or not answered)."""
+        if self.error_kind == "too-big-locally":
+            return "refused-locally"
+        if self.delivered is None:
+            return "not-proven"
+        return "delivered" if self.delivered else "lost"
 
     @property
     def delivered(self) -> bool | None:

@@ -69,7 +69,8 @@ class SwitchPort:
     duplex: Duplex | None = None
     mtu: SwitchMtu | None = None
     # The largest IP packet a bridged frame carries, where the platform limits bridged frames by a figure
-    # other than `mtu` (EOS `l2 mtu`; hostlint.platforms.MtuFamily); None where it has none or it was not read.
+    # other than `mtu` (EOS `l2 mtu`; a switch-wide figure: Nexus 3000/5000/6000 network-qos, older Catalysts'
+    # `system mtu jumbo`; hostlint.platforms.MtuFamily); None where it has none or it was not read.
     # Left out of a snapshot when None, so snapshots of platforms without the figure read as before.
     l2_mtu: SwitchMtu | None = Field(default=None, exclude_if=lambda value: value is None)
     port_channel: Name | None = None

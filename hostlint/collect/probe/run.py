@@ -185,6 +185,12 @@ def send(
         return list(pool.map(one, pairs))
 
 
+def not_sent(pair: Pair, reason: str) -> Probe:
+    """A probe that was never sent (no way to reach its host, no budget left), with why."""
+    via: ProbeVia = "ssh" if pair.source.kind == "kvm" else "vcenter-esxcli"
+    return _probe(pair, via, error_kind="not-sent", error=reason)
+
+
 def _probe(pair: Pair, via: ProbeVia, **facts: object) -> Probe:
     return Probe(
         source_host=pair.source.host,

@@ -17,7 +17,7 @@ from typing import Any, TypeVar
 
 from hostlint import names, vlans
 from hostlint import platforms as registry
-from hostlint.collect.switches import normalise
+from hostlint.collect.switches import global_mtu, normalise
 from hostlint.collect.switches.inventory import Device
 from hostlint.collect.switches.kinds import is_channel, is_port
 from hostlint.collect.switches.parse import Parsed, Record
@@ -52,6 +52,8 @@ class _Context:
     commands: dict[str, str]
     warnings: list[str] = field(default_factory=list)
     model: str | None = None
+    # Switch-wide L2 figures already read (hostlint.collect.switches.global_mtu).
+    global_l2: dict[str, int | None] = field(default_factory=dict)
 
     def records(self, section: str, group: str) -> list[Record]:
         parsed = self.sections.get(section)
@@ -102,13 +104,22 @@ def _l3_mtu(platform: str, record: Record, tagged: bool) -> int:
     return normalise.l3_mtu(platform, _int(record["mtu"]), tagged=tagged)
 
 
-def _l2_mtu(name: str, config: Record, mode: PortMode | None, context: _Context) -> int | None:
+def _l2_mtu(
+    name: str, config: Record, mode: PortMode | None, context: _Context, members: list[str] | None = None
+) -> int | None:
     """A switchport's L2 figure as the largest IP packet it carries, where the platform reads it from each
     interface's configuration (EOS `l2 mtu N`, the frame size): the configured frame, or the vendor's
-    default when the configuration is silent. None where the platform has no such line, the port is
-    routed, or the configuration was not read (never the L3 `mtu` in its place)."""
+    default when the configuration is silent; where the family's figure is global, that figure
+    (hostlint.collect.switches.global_mtu). None where the platform has no such figure, the port is
+    routed, or what shows it was not read (never the L3 `mtu` in its place). A channel's `members` say
+    which ports it bundles (a global figure may differ by port speed)."""
     family = registry.switch(context.platform).mtu_family(context.model)
-    if family is None or family.l2_config is None or family.l2_default_frame is None or mode == "routed":
+    if family is None or mode == "routed":
+        return None
+    if family.l2_global is not None:
+        ports = members or [name]
+        return _global_l2_mtu(family.l2_global, all(p.startswith("FastEthernet") for p in ports), context)
+    if family.l2_config is None or family.l2_default_frame is None:
         return None
     if "config" not in context.sections:
         return None
@@ -116,6 +127,23 @@ def _l2_mtu(name: str, config: Record, mode: PortMode | None, context: _Context)
     frame = context.read("config", f"{name} {family.l2_config}", lambda: _int(configured)) if configured else None
     tag = 4 if mode == "trunk" else 0
     return min(frame or family.l2_default_frame, family.l2_default_frame) - family.l2_header - tag
+
+
+def _global_l2_mtu(kind: str, fast_ethernet: bool, context: _Context) -> int | None:
+    """A switch-wide figure, read once per switch (and per port kind: 10/100 or faster), so a value that
+    makes no sense is one warning, not one per port."""
+    section = "config" if kind == "network-qos" else "system_mtu"
+    key = f"{kind} {fast_ethernet}"
+    if key not in context.global_l2:
+        if section not in context.sections:
+            context.global_l2[key] = None
+        elif kind == "network-qos":
+            qos = partial(global_mtu.network_qos_mtu, context.records)
+            context.global_l2[key] = context.read(section, "network-qos class-default mtu", qos)
+        else:
+            system = partial(global_mtu.system_mtu, context.records, fast_ethernet)
+            context.global_l2[key] = context.read(section, "system mtu", system)
+    return context.global_l2[key]
 
 
 def _members_mode(members: list[str], ports: list[SwitchPort]) -> PortMode | None:
@@ -483,7 +511,7 @@ def _channels(
                 members=members,
                 mtu=mtu,
                 # A channel without switchport lines of its own tags as its members do.
-                l2_mtu=_l2_mtu(name, config, _mode(config) or _members_mode(members, ports), context),
+                l2_mtu=_l2_mtu(name, config, _mode(config) or _members_mode(members, ports), context, members),
                 status=_channel_status(own, summary.get(name, {})),
                 load_balance=None,
                 multichassis_id=context.read("config", f"{name} multichassis id", partial(_int, mc_id))
@@ -623,8 +651,12 @@ def build_switch(
     `config_lines`: each interface's own configuration lines (hostlint.collect.switches.stanzas), when the
     configuration was read."""
     context = _Context(device=device, platform=device.platform, sections=sections, commands=commands)
-    for record in context.records("version", "version"):
-        context.model = context.model or record.get("model") or record.get("hw_model")
+    version: Record = {}
+    for record in context.records("version", "version"):  # one record per line: the first value wins
+        version.update({k: v for k, v in record.items() if k not in version})
+    # The model the switch records, the family the MTU figures follow (a `Model number` line before a
+    # `cisco ... processor` line, whatever their order).
+    context.model = version.get("model") or version.get("hw_model")
     shown = _by_name(context.records("interfaces", "interfaces"), context, "interfaces")
     configured = _by_name(context.records("config", "interfaces"), context, "config")
     neighbours = _neighbours(context)
@@ -646,9 +678,6 @@ def build_switch(
             item.config_lines = list(own.get(names.interface_key(item.name), []))
     if registry.switch(device.platform).channel_static_unless_lacp:
         _static_members(ports, channels)
-    version: Record = {}
-    for record in context.records("version", "version"):  # one record per line: the first value wins
-        version.update({k: v for k, v in record.items() if k not in version})
     hostname = next((r["hostname"] for r in context.records("config", "system") if r.get("hostname")), None)
     aliases = [hostname] if hostname and names.device_key(hostname) != names.device_key(device.name) else []
     switch = Switch(
@@ -656,7 +685,7 @@ def build_switch(
         aliases=aliases,
         mgmt_address=device.hostname,
         platform=device.platform,
-        model=version.get("model") or version.get("hw_model"),
+        model=context.model,
         os_version=version.get("os_version")
         or version.get("xe_version")
         or version.get("system_version")

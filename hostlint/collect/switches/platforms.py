@@ -27,7 +27,7 @@ from hostlint.data import data_dir
 from hostlint.platforms import UnsupportedPlatform, canonical_switch
 from hostlint.yamlfile import load_model
 
-__all__ = ["CommandSpec", "PlatformSpec", "UnsupportedPlatform", "command_slug", "load_platform"]
+__all__ = ["CommandSpec", "PlatformSpec", "UnsupportedPlatform", "command_slug", "load_folder", "load_platform"]
 
 
 @dataclass(frozen=True)
@@ -68,8 +68,23 @@ def command_slug(command: str) -> str:
 def load_platform(name: str) -> PlatformSpec:
     platform = canonical_switch(name)
     folder = data_dir("collectors") / registry.switch(platform).folder
+    return load_folder(folder, platform)
+
+
+def _registry_name(platform: str) -> str:
+    """A registered platform's name as the registry spells it (aliases too); another name as written."""
+    try:
+        return canonical_switch(platform)
+    except UnsupportedPlatform:
+        return platform
+
+
+def load_folder(folder: Path, platform: str | None = None) -> PlatformSpec:
+    """The spec in `folder`, read as strictly as a registered platform's. Without `platform` the folder
+    need not be registered (the parser score and the spec tests read templates of platforms that
+    `hostlint collect switches` does not run yet); with it, the spec must name that platform."""
     spec = load_model(folder / "spec.yaml", SpecFile, "collector spec", UnsupportedPlatform)
-    if canonical_switch(spec.platform) != platform:
+    if platform is not None and _registry_name(spec.platform) != platform:
         raise UnsupportedPlatform(f"{folder / 'spec.yaml'}: platform {spec.platform!r} is not {platform!r}")
     commands = tuple(
         CommandSpec(
@@ -85,7 +100,7 @@ def load_platform(name: str) -> PlatformSpec:
         for entry in spec.commands
     )
     return PlatformSpec(
-        platform=platform,
+        platform=platform or spec.platform,
         device_type=spec.device_type,
         rejected=tuple(spec.rejected),
         commands=commands,

@@ -12,7 +12,9 @@ from pydantic import AfterValidator, Field, StrictBool
 from hostlint.strict import Strict
 
 # What a command's records describe (hostlint.collect.switches.assemble reads each by this name).
-Section = Literal["version", "config", "interfaces", "channels", "load_balance", "cdp", "lldp", "multichassis"]
+Section = Literal[
+    "version", "config", "interfaces", "channels", "load_balance", "cdp", "lldp", "multichassis", "system_mtu"
+]
 
 
 def _compiles(text: str) -> str:

@@ -1,8 +1,8 @@
 """Configuration sessions for cisco_ios, cisco_nxos and arista_eos over hostlint's Switch model.
 
 The dialects (grammar, texts, platform behaviour) are here, the shared machinery in cisco_base.py.
-The grammar is the configuration hostlint's fix templates write for these platforms (rules/fixes/
-switch-*.yaml) and what an engineer types around them; each rule names the vendor reference it
+The grammar is the configuration hostlint's fix templates write for these platforms (hostlint/fixes/
+actions/switch_*/action.yaml) and what an engineer types around them; each rule names the vendor reference it
 follows. References (cited by their short names below):
 
 - IOS-CMD: Cisco Catalyst 9300 Series Switches Interface and Hardware Components Command Reference,

@@ -16,6 +16,7 @@ from hostlint import names, vlans
 from hostlint.collect.switches import normalise
 from hostlint.snapshot.common import Neighbour
 from hostlint.snapshot.switch import PortChannel, Switch, SwitchPort
+from switch_emulator.stateful.render_global_mtu import ios_system_mtu, nxos_network_qos
 
 Render = Callable[[Switch], str]
 
@@ -780,7 +781,8 @@ def _nxos_config(state: Switch) -> str:
     out += [f"hostname {_hostname(state)}", "", "feature lacp"]
     if state.multichassis and state.multichassis.kind == "vpc":
         out.append("feature vpc")
-    out += ["feature lldp", "", f"port-channel load-balance {_spelled('cisco_nxos', state)}", ""]
+    out += ["feature lldp", "", *nxos_network_qos(state)]
+    out += [f"port-channel load-balance {_spelled('cisco_nxos', state)}", ""]
     if state.multichassis and state.multichassis.kind == "vpc":
         out += [f"vpc domain {state.multichassis.domain_id}", "  peer-switch", ""]
     out += _interfaces_config("cisco_nxos", state, "  ", None)
@@ -834,6 +836,7 @@ _IOS: dict[str, Render] = {
     "show lldp neighbors detail": _ios_lldp_detail,
     "show lldp neighbors": _ios_lldp_table,
     "show switch": _ios_show_switch,
+    "show system mtu": ios_system_mtu,
 }
 _NXOS: dict[str, Callable[[Switch], str | None]] = {
     "show version": _nxos_version,

@@ -41,8 +41,8 @@ def _limit(switch: Switch, item: SwitchPort | PortChannel, mode: str | None, mtu
         before = _mtu(switch, item.name, item.mtu)
         return {"name": item.name, "figure": "l3", "before": before} if before < mtu else None
     if family is None or not family.writes_bridged or family.l2_default_frame is None:
-        setting = family.bridged_setting if family else "an L2 MTU"
-        raise CannotFix(f"{switch.name} limits bridged frames by {setting}, a global setting hostlint does not script")
+        setting, why = (family.bridged_setting, family.not_written) if family else ("an L2 MTU", "a global setting")
+        raise CannotFix(f"{switch.name} limits bridged frames by {setting}, {why}: hostlint does not script it")
     before = _mtu(switch, item.name, item.l2_mtu)
     if before >= mtu:
         return None
