@@ -11,7 +11,8 @@ bench/plan_invariants.py). Each violation names its invariant by number:
    and a team is left with one uplink only where the step says it loses failover;
 4. a rollback restores the device exactly, where that is checkable without the device: a rollback
    that re-creates a removed port-channel types every line the channel's collected configuration had,
-   and every member's own collected lines (else it names what it cannot restore); a vPC/MLAG id change
+   and every member's own collected lines (else it names what it cannot restore); a channel mode change
+   types back each member's own channel-group line and a Junos ae's LACP lines; a vPC/MLAG id change
    removes the old id first and its rollback restores it; a Junos rollback sets no link statement
    (speed, link-mode, no-auto-negotiation) the port's collected configuration did not have;
 5. the spanning-tree warning is on exactly the steps that make a new spanning-tree port on a trunk;
@@ -284,12 +285,25 @@ def _junos_invented(step: Step, before: Snapshot) -> list[Violation]:
     return found
 
 
+def _mode_change(step: Step) -> list[Violation]:
+    """A channel mode change's rollback types each member's own collected channel-group line (its LACP
+    role) and, on Junos, the ae's collected LACP lines the change deleted."""
+    values = step.change.values
+    wanted = [r["line"] for r in values.get("restore", []) if r.get("line")] + (values.get("lacp_lines") or [])
+    rollback = _lines(render(step, step.change.platforms[0], "rollback"))
+    return [
+        Violation(4, step.number, f"the rollback does not restore {line!r}") for line in wanted if line not in rollback
+    ]
+
+
 def rollback_restores(states: list[tuple[Step, Snapshot, Snapshot]]) -> list[Violation]:
     """Invariant 4, where the snapshot holds what the device had (each step read on the state before it)."""
     found = []
     for step, before, _ in states:
         if step.action.action == "switch-remove-port-channel":
             found += _removed_channel(step, before)
+        if step.action.action == "switch-channel-mode-static":
+            found += _mode_change(step)
         found += _id_change(step)
         found += _junos_invented(step, before)
     return found
