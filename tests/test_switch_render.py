@@ -23,7 +23,7 @@ from switch_emulator.stateful.render_cisco import peer_link
 from hostlint import names, vlans
 from hostlint import platforms as registry
 from hostlint.collect.hostkeys import HostKeyPolicy
-from hostlint.collect.switches import Device, collect_switches, load_platform
+from hostlint.collect.switches import Device, collect_switches, load_platform, stanzas
 from hostlint.collect.switches.assemble import build_switch
 from hostlint.collect.switches.inventory import PASSWORD_ENV
 from hostlint.collect.switches.parse import Parsed, parse_output
@@ -37,6 +37,8 @@ LOOPBACK = "127.0.0.1"
 
 # Fields a collection cannot give back as the state holds them; everything else comes back exactly.
 NOT_COLLECTABLE = {
+    "config_lines": "each interface's own running-configuration lines as the switch shows them (its modelled "
+    "lines and those the session keeps as typed); a state holds none, or (a lab) its stanza",
     "mgmt_address": "the collector records the address it connected to (the inventory's): the loopback here",
     "aliases": "the configured hostname is an alias only when its short name differs from the device's name",
     "interface names": "collected in hostlint's canonical long form (hostlint.names): `port-channel11` and "
@@ -121,7 +123,15 @@ def expected(state: Switch, hostname: str) -> tuple[Switch, set[str]]:
         if want.multichassis.kind == "vpc" and link is None:
             up = want.multichassis.peer_link_up
             want.multichassis.peer_link_up = change("multichassis.peer_link_up", up, None)  # type: ignore[assignment]
+    shown = stanzas.interface_lines(RENDERERS[state.platform](state, _config_command(state.platform)) or "")
+    for item in [*want.ports, *want.port_channels]:
+        lines = shown.get(names.interface(item.name), [])
+        item.config_lines = change("config_lines", item.config_lines, lines)  # type: ignore[assignment]
     return want, used
+
+
+def _config_command(platform: str) -> str:
+    return next(c.command for c in load_platform(platform).commands if c.section == "config")
 
 
 def offline(state: Switch) -> tuple[Switch, list[str]]:
@@ -130,6 +140,7 @@ def offline(state: Switch) -> tuple[Switch, list[str]]:
     sections: dict[str, Parsed] = {}
     commands: dict[str, str] = {}
     errors: list[str] = []
+    config: str | None = None
     for command in spec.commands:
         text = RENDERERS[state.platform](state, command.command)
         if text is None:
@@ -138,8 +149,10 @@ def offline(state: Switch) -> tuple[Switch, list[str]]:
             continue
         commands.setdefault(command.section, command.command)
         sections.setdefault(command.section, Parsed()).merge(parse_output(command, text, state.name))
+        config = text if command.section == "config" else config
     device = Device(name=state.name, hostname=LOOPBACK, platform=state.platform)
-    switch, warnings = build_switch(device, sections, commands)
+    own = stanzas.interface_lines(config) if config is not None else None
+    switch, warnings = build_switch(device, sections, commands, own)
     return switch, errors + [w for p in sections.values() for w in p.warnings] + warnings
 
 
