@@ -60,9 +60,9 @@ def test_every_synthetic_site_plan_keeps_the_invariants(platform: str) -> None:
 def _as_collected(snapshot: Snapshot) -> Snapshot:
     """The site's switches as the collector reads them from the emulators: each interface's own
     running-configuration lines kept (config_lines), so invariant 4 is checked on them."""
+    from support.offline_collect import offline
     from switch_emulator.stateful import StatefulSwitch
     from switch_rehearsal import emulated
-    from test_switch_render import offline
 
     network = emulated(snapshot)
     switches = [offline(StatefulSwitch(s).state)[0] for s in network.switches]

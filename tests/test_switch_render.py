@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from support.offline_collect import offline
 from switch_emulator import EmulatedSwitch, SwitchEmulator
 from switch_emulator.stateful import RENDERERS, StatefulSwitch
 from switch_emulator.stateful.render_cisco import peer_link
@@ -24,9 +25,7 @@ from hostlint import names, vlans
 from hostlint import platforms as registry
 from hostlint.collect.hostkeys import HostKeyPolicy
 from hostlint.collect.switches import Device, collect_switches, load_platform, stanzas
-from hostlint.collect.switches.assemble import build_switch
 from hostlint.collect.switches.inventory import PASSWORD_ENV
-from hostlint.collect.switches.parse import Parsed, parse_output
 from hostlint.snapshot import Snapshot
 from hostlint.snapshot.common import Neighbour
 from hostlint.snapshot.switch import LoadBalance, MultiChassis, PortChannel, Switch, SwitchPort
@@ -132,28 +131,6 @@ def expected(state: Switch, hostname: str) -> tuple[Switch, set[str]]:
 
 def _config_command(platform: str) -> str:
     return next(c.command for c in load_platform(platform).commands if c.section == "config")
-
-
-def offline(state: Switch) -> tuple[Switch, list[str]]:
-    """The collector's parse and assembly of the rendered outputs, without SSH (for generated states)."""
-    spec = load_platform(state.platform)
-    sections: dict[str, Parsed] = {}
-    commands: dict[str, str] = {}
-    errors: list[str] = []
-    config: str | None = None
-    for command in spec.commands:
-        text = RENDERERS[state.platform](state, command.command)
-        if text is None:
-            if not command.optional:
-                errors.append(f"{command.command}: not rendered")
-            continue
-        commands.setdefault(command.section, command.command)
-        sections.setdefault(command.section, Parsed()).merge(parse_output(command, text, state.name))
-        config = text if command.section == "config" else config
-    device = Device(name=state.name, hostname=LOOPBACK, platform=state.platform)
-    own = stanzas.interface_lines(config) if config is not None else None
-    switch, warnings = build_switch(device, sections, commands, own)
-    return switch, errors + [w for p in sections.values() for w in p.warnings] + warnings
 
 
 class ShowOnly:
