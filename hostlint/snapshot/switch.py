@@ -74,6 +74,11 @@ class SwitchPort:
     port_channel: Name | None = None
     member_state: MemberState | None = None
     neighbours: list[Neighbour] = Field(default_factory=list)
+    # The interface's own running-configuration lines, verbatim and in order, as the switch showed them
+    # (IOS, NX-OS, EOS: the lines of its `interface` stanza without their indent; Junos: its `set
+    # interfaces NAME ...` lines), so a rollback can restore what no other field models. `[]`: nothing
+    # configured; None: the configuration was not read (left out of a snapshot, as `l2_mtu`).
+    config_lines: list[Text] | None = Field(default=None, exclude_if=lambda value: value is None)
 
 
 class PortChannel(Model):
@@ -92,6 +97,8 @@ class PortChannel(Model):
     status: ChannelStatus | None = None
     load_balance: Text | None = None
     multichassis_id: int | None = None
+    # The channel interface's own running-configuration lines, as SwitchPort's.
+    config_lines: list[Text] | None = Field(default=None, exclude_if=lambda value: value is None)
 
 
 class LoadBalance(Model):
