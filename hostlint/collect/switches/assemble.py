@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from functools import partial
 from typing import Any, TypeVar
 
-from hostlint import names, vlans
+from hostlint import names, switches, vlans
 from hostlint import platforms as registry
 from hostlint.collect.switches import global_mtu, normalise
 from hostlint.collect.switches.inventory import Device
@@ -549,7 +549,9 @@ def _eos_load_balance(context: _Context, source: str) -> LoadBalance | None:
 def _junos_load_balance(context: _Context, source: str) -> LoadBalance | None:
     records = context.records("config", "load_balance")
     options = sorted({str(r["option"]) for r in records if r.get("option")})
-    name = context.read("config", "hash", lambda: normalise.junos_hash(set(options)))
+    # The platform folder's hash table (hostlint/switches/<platform>/hashes.py): its options, sorted.
+    table = switches.hashes(context.platform)
+    name = context.read("config", "hash", lambda: table.read(" ".join(options)) if table else None)
     return LoadBalance(hash=name, raw=" ".join(options) or "default") if name else None
 
 
