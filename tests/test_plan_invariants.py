@@ -216,6 +216,74 @@ def test_a_step_equal_to_the_current_state_is_not_planned() -> None:
     assert [m.reason for m in plan.unchanged] == ["already as wanted once the steps before it run"]
 
 
+def _noop_override() -> tuple[Snapshot, Plan]:
+    """portgroup-ip-hash-override with the plan a naive planner wrote: NFS-A's LG005 fixed by one
+    host-active-uplinks step setting exactly its current order (a port group cannot remove vmnic3)."""
+    from hostlint.fixes.actions import load_actions
+    from hostlint.fixes.steps import Change, Source, Step
+
+    snapshot = load_site([LABS / "portgroup-ip-hash-override"])
+    [finding] = check_snapshot(snapshot, RULES).findings
+    current = {"active": ["vmnic1"], "standby": ["vmnic3"], "failure_detection": "link"}
+    change = Change(
+        action="host-active-uplinks",
+        device="esx-sin-03.dc.example.sg",
+        platforms=("esxcli", "powercli", "vsphere-api"),
+        target="vSwitch1/NFS-A",
+        values={
+            "kind": "vss-portgroup",
+            "vswitch": "vSwitch1",
+            "portgroup": "NFS-A",
+            "inherits": ["failure_detection", "notify_switches", "failback"],
+            **current,
+            "remove": [],
+        },
+        after={**current, "removed": []},
+        before=current,
+    )
+    source = Source(finding.code, finding.object, finding.message, finding.applicability, 0)
+    step = Step(action=load_actions()["host-active-uplinks"], stage="host", change=change, sources=[source], seq=0)
+    step.number = 1
+    return snapshot, Plan(steps=[step])
+
+
+def test_a_port_group_step_setting_its_current_values_is_refused_and_port_id_written_instead() -> None:
+    """The naive step only pins the inherited failure detection: the simulated state differs, the team
+    does not, and LG005 stays. The checker sees it; the planner moves NFS-A to port ID instead."""
+    naive_site, naive = _noop_override()
+    assert [v.invariant for v in check_plan(naive_site, naive, RULES)] == [2, 2]
+    snapshot = load_site([LABS / "portgroup-ip-hash-override"])
+    plan = build_plan(check_snapshot(snapshot, RULES), snapshot)
+    [step] = plan.steps
+    assert (step.action.action, step.change.target, step.change.before, step.change.after) == (
+        "host-teaming",
+        "vSwitch1/NFS-A",
+        "loadbalance_ip",
+        "loadbalance_srcid",
+    )
+    assert step.change.notes == ["no port of vSwitch1 is in a port-channel: port ID with vmnic3 standby"]
+    assert _violations(snapshot, plan) == []
+
+
+def test_a_port_group_step_that_could_only_set_its_current_values_names_the_finding() -> None:
+    """vmnic1's port in a channel (port ID is no option) and vmnic3's in none (not made active): the
+    only step left sets NFS-A's current order. It is refused and PLAN.md names LG005 with the reason."""
+    from hostlint.fixes.plan_md import plan_markdown
+    from hostlint.snapshot.switch import PortChannel
+
+    snapshot = load_site([LABS / "portgroup-ip-hash-override"])
+    leaf = snapshot.switches[0]
+    port = next(p for p in leaf.ports if p.name == "Ethernet1/13")
+    port.port_channel, port.member_state = "port-channel13", "bundled"
+    leaf.port_channels.append(PortChannel(name="port-channel13", mode="static", members=[port.name], status="up"))
+    plan = build_plan(check_snapshot(snapshot, RULES), snapshot, unsafe=True)
+    assert [s for s in plan.steps if s.change.target == "vSwitch1/NFS-A"] == []
+    [manual] = [m for m in plan.manual if m.source.code == "LG005"]
+    assert "sets exactly its current values" in manual.reason and "cannot remove uplinks" in manual.reason
+    assert manual.reason in plan_markdown(plan, snapshot)
+    assert _violations(snapshot, plan) == []
+
+
 def test_powercli_never_looks_a_name_up_as_a_pattern() -> None:
     """`-Name 'vSwitch1*'` matches vSwitch10-19 too; the scripts filter with -ceq instead."""
     snapshot = load_site([LABS / "demo"])

@@ -376,6 +376,11 @@ def simulate_plan(
             continue
         if _dump(before) == _dump(state):
             found.append(Violation(2, step.number, f"{step.action.action} on {step.device} changes nothing"))
+        elif step.change.changes_nothing():
+            # The simulated state may still differ (a port group pins the values it inherited): the
+            # step sets exactly what is there, which is no fix.
+            message = f"{step.action.action} on {step.device} sets exactly the current values of {step.change.target}"
+            found.append(Violation(2, step.number, message))
         states.append((step, before, state.model_copy(deep=True)))
     return found, states, state
 
