@@ -361,6 +361,27 @@ def test_two_devices_never_share_a_script_file(names: tuple[str, str], tmp_path:
     assert len(host_files) == len({p.name for p in host_files}) == 2 * 2 * 3  # 2 hosts x change/rollback x 3
 
 
+def test_the_colliding_names_lab_writes_each_hosts_own_files(tmp_path: Path) -> None:
+    """script-name-collisions: `esx:01` and `esx_01`, one step each; every file holds its host's step
+    alone (the rehearsals run each step from its host's file: test_fix_rehearse*.py)."""
+    snapshot = load_site([LABS / "script-name-collisions"])
+    plan = build_plan(check_snapshot(snapshot, RULES), snapshot)
+    assert [s.device for s in plan.steps] == ["esx:01", "esx_01"]
+    assert files_owned(plan) == []
+    written = {p.name for p in write_plan(plan, snapshot, tmp_path)}
+    for step in plan.steps:
+        for platform in step.change.platforms:
+            for rollback in (False, True):
+                name = script_name(step.device, platform, rollback)
+                assert name in written
+                text = (tmp_path / name).read_text(encoding="utf-8")
+                assert f"{step.sources[0].object}:" in text
+                other = next(s for s in plan.steps if s is not step)
+                assert f"{other.sources[0].object}:" not in text
+    names = {script_name(s.device, p, r) for s in plan.steps for p in s.change.platforms for r in (False, True)}
+    assert len(names) == 12
+
+
 def test_a_host_named_like_a_rollback_file_gets_its_own_files() -> None:
     assert script_name("esx01.rollback", "esxcli") != script_name("esx01", "esxcli", rollback=True)
     assert script_name("esx01.rollback", "powercli") != script_name("esx01", "powercli", rollback=True)
