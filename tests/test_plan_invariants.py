@@ -115,6 +115,40 @@ def test_generated_site_plans_keep_the_invariants(snapshot: Snapshot) -> None:
     assert _violations(snapshot, build_plan(result, snapshot, unsafe=True)) == []
 
 
+def test_generated_sites_exercise_each_spanning_tree_case() -> None:
+    """Invariant 5 on generated sites meets all three: a new spanning-tree port warned about (no edge
+    lines), one whose edge settings are unknown (lines not collected; Junos), and an edge port, unwarned."""
+    from hostlint.fixes.invariants import simulate_plan
+    from hostlint.fixes.members import PAIRS, edge_port, new_stp_ports
+
+    seen: dict[object, int] = {}
+
+    @seed(26)
+    @settings(max_examples=150, deadline=None, database=None, suppress_health_check=list(HealthCheck))
+    @given(sites())
+    def count(snapshot: Snapshot) -> None:
+        plan = build_plan(check_snapshot(snapshot, RULES), snapshot, unsafe=True)
+        _, states, _ = simulate_plan(snapshot, plan)
+        for step, before, after in states:
+            if step.action.device != "switch":
+                continue
+            old = next(s for s in before.switches if s.name == step.device)
+            new = next(s for s in after.switches if s.name == step.device)
+            pair = old.multichassis.peer if old.multichassis and old.multichassis.kind in PAIRS else None
+            peer = next((s for s in before.switches if s.name == pair), None)
+            moved = [p["port"] if isinstance(p, dict) else p for p in step.change.values.get("members", [])]
+            for name in new_stp_ports(old, new, moved, peer):
+                lines = next((i.config_lines for i in [*old.port_channels, *old.ports] if i.name == name), [])
+                edge = edge_port(old.platform, lines)
+                kind = edge if isinstance(edge, bool) else "unknown"
+                seen[kind] = seen.get(kind, 0) + 1
+                notes = " ".join(step.change.notes)
+                assert (name in notes and "spanning tree" in notes) is (edge is not True)
+
+    count()
+    assert set(seen) == {True, False, "unknown"}, seen
+
+
 # --- the cases that motivated them ----------------------------------------------------------------
 
 
