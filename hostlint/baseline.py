@@ -43,6 +43,9 @@ class Baseline(Strict):
     ignore: list[BaselineEntry] = Field(default_factory=list)
 
 
+_LOOK_ALIKE = str.maketrans({"O": "0", "I": "1", "L": "1"})
+
+
 def load_baseline(path: Path) -> Baseline:
     return load_model(path, Baseline, "baseline", SnapshotError)
 
@@ -52,8 +55,12 @@ def check_baseline_codes(baseline: Baseline, rules: list[Rule], path: Path) -> N
     codes = {rule.code for rule in rules}
     for entry in baseline.ignore:
         if entry.code.upper() not in codes:
-            close = difflib.get_close_matches(entry.code.upper(), sorted(codes), n=1)
-            hint = f"; did you mean {close[0]}?" if close else ""
+            # Letter O for digit 0 (and I or L for 1) is the usual typo in a code; difflib alone ranks LG0O1
+            # nearer LG014 than LG001, so the look-alike digits are tried first.
+            code = entry.code.upper()
+            digits = code[:2] + code[2:].translate(_LOOK_ALIKE)  # a code is two letters, then digits
+            close = [digits] if digits in codes else difflib.get_close_matches(code, sorted(codes), n=3)
+            hint = f"; did you mean {' or '.join(close)}?" if close else ""
             raise RuleError(f"{path}: baseline entry {entry.code} {entry.object}: no rule {entry.code}{hint}")
 
 

@@ -15,8 +15,10 @@ https://developer.broadcom.com/xapis/esxcli-command-reference/latest/), per name
 - `esxcli network vswitch standard uplink` (add, remove: -u|--uplink-name, -v|--vswitch-name),
   reference page: namespace/esxcli_network_vswitch_standard_uplink.html
 - `esxcli network vswitch standard policy failover` (get: -v; set: -v, -l|--load-balancing
-  {explicit,iphash,mac,portid}, -a|--active-uplinks, -s|--standby-uplinks (comma-separated; an empty
-  value empties the list), -f|--failure-detection {beacon,link}),
+  {explicit,iphash,mac,portid}, -a|--active-uplinks, -s|--standby-uplinks ("a comma separated list
+  of values with the uplink name and no spaces"; the reference has no --unused-uplinks, so an empty
+  value, which the reference neither documents nor forbids, is taken to empty the list as the API's
+  HostNicOrderPolicy does with an empty standbyNic), -f|--failure-detection {beacon,link}),
   reference page: namespace/esxcli_network_vswitch_standard_policy_failover.html
 - `esxcli network vswitch standard portgroup policy failover` (get: -p|--portgroup-name; set: -p and
   the options above), reference page: namespace/esxcli_network_vswitch_standard_portgroup_policy_failover.html

@@ -257,6 +257,8 @@ _STILL_NAMED = {
     "hostlint/fixes/actions/switch_remove_port_channel/__init__.py": 1,
     "hostlint/fixes/invariants.py": 3,
     "hostlint/fixes/switch_steps.py": 1,
+    # The spanning-tree edge lines per platform (main's n26 work): the folders' piece for it is to come.
+    "hostlint/fixes/members.py": 7,
     "hostlint/fixes/spelling.py": 1,
     "hostlint/collect/switches/assemble.py": 1,
 }

@@ -209,3 +209,21 @@ def test_csv_folder_is_owned_and_errors_are_one_line(tmp_path: Path) -> None:
     assert code == Exit.USAGE and ".xlsx" in err
     code, err = run("export", str(tmp_path / "nowhere"), "--format", "xlsx", "-o", str(tmp_path / "x.xlsx"))
     assert code == Exit.USAGE and "no such file" in err and not (tmp_path / "x.xlsx").exists()
+
+
+def test_no_export_write_follows_a_symlink(tmp_path: Path) -> None:
+    """Symlinks planted as an export's `.partial` workbook, a CSV or the folder manifest's `.partial` are
+    replaced, never written through (issue #26, invariant 8; real links in a real folder)."""
+    target = tmp_path / "elsewhere.txt"
+    target.write_text("not hostlint's\n", encoding="utf-8")
+    workbook = tmp_path / "inventory.xlsx"
+    (tmp_path / "inventory.xlsx.partial").symlink_to(target)
+    assert run("export", str(LABS / "demo"), "--format", "xlsx", "-o", str(workbook))[0] == Exit.CLEAN
+    assert zipfile.is_zipfile(workbook) and not (tmp_path / "inventory.xlsx.partial").exists()
+    folder = tmp_path / "csv"
+    folder.mkdir()
+    for planted in ("pnics.csv", ".hostlint-fix.json.partial"):
+        (folder / planted).symlink_to(target)
+    assert run("export", str(LABS / "demo"), "--format", "csv", "-o", str(folder), "--force")[0] == Exit.CLEAN
+    assert target.read_text(encoding="utf-8") == "not hostlint's\n"
+    assert not (folder / "pnics.csv").is_symlink() and not (folder / ".hostlint-fix.json.partial").is_symlink()

@@ -207,7 +207,13 @@ def test_port_group_steps_in_powershell_roll_back_to_inheriting(tmp_path: Path) 
     team = next(t for t in build_facts(snapshot).teams if t.object == "esx01/vSwitch1/vMotion")
     findings = [
         finding("LG900", team, [("host-teaming", "host", {"policy": "failover_explicit"})]),
-        finding("LG901", team, [("host-active-uplinks", "host", {"active": ["vmnic2"], "failure_detection": "link"})]),
+        # Both uplinks active: one active uplink of an IP-hash team in no channel would move the port
+        # group to port ID instead (hostlint.fixes.actions.host_active_uplinks).
+        finding(
+            "LG901",
+            team,
+            [("host-active-uplinks", "host", {"active": ["vmnic2", "vmnic3"], "failure_detection": "link"})],
+        ),
     ]
     scripts = _written(build_plan(CheckResult(findings=findings), snapshot, unsafe=True), snapshot, tmp_path)
     _check(scripts)

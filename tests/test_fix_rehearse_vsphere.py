@@ -418,7 +418,13 @@ def test_port_group_teaming_steps_run_and_roll_back_to_inheriting(site_sim) -> N
     team = next(t for t in build_facts(snapshot).teams if t.object == "esx01/vSwitch1/vMotion")
     findings = [
         finding("LG900", team, [("host-teaming", "host", {"policy": "failover_explicit"})]),
-        finding("LG901", team, [("host-active-uplinks", "host", {"active": ["vmnic2"], "failure_detection": "link"})]),
+        # Both uplinks, in the other order: one active uplink of an IP-hash team in no channel would move
+        # the port group to port ID instead (hostlint.fixes.actions.host_active_uplinks).
+        finding(
+            "LG901",
+            team,
+            [("host-active-uplinks", "host", {"active": ["vmnic3", "vmnic2"], "failure_detection": "link"})],
+        ),
     ]
     plan = build_plan(CheckResult(findings=findings), snapshot, unsafe=True)
     assert [(s.change.action, s.change.values["kind"]) for s in plan.steps] == [
@@ -432,7 +438,7 @@ def test_port_group_teaming_steps_run_and_roll_back_to_inheriting(site_sim) -> N
     changed = next(p for p in collect(sim, folder / "pg-1.json").esxi_hosts[0].portgroups if p.name == "vMotion")
     assert changed.teaming is not None and (changed.teaming.policy, changed.teaming.active) == (
         "failover_explicit",
-        ["vmnic2"],
+        ["vmnic3", "vmnic2"],
     )
     for step in reversed(plan.steps):
         run_script(sim, folder / "pg", step.device, step.number, rollback=True)

@@ -115,6 +115,40 @@ def test_generated_site_plans_keep_the_invariants(snapshot: Snapshot) -> None:
     assert _violations(snapshot, build_plan(result, snapshot, unsafe=True)) == []
 
 
+def test_generated_sites_exercise_each_spanning_tree_case() -> None:
+    """Invariant 5 on generated sites meets all three: a new spanning-tree port warned about (no edge
+    lines), one whose edge settings are unknown (lines not collected; Junos), and an edge port, unwarned."""
+    from hostlint.fixes.invariants import simulate_plan
+    from hostlint.fixes.members import PAIRS, edge_port, new_stp_ports
+
+    seen: dict[object, int] = {}
+
+    @seed(26)
+    @settings(max_examples=150, deadline=None, database=None, suppress_health_check=list(HealthCheck))
+    @given(sites())
+    def count(snapshot: Snapshot) -> None:
+        plan = build_plan(check_snapshot(snapshot, RULES), snapshot, unsafe=True)
+        _, states, _ = simulate_plan(snapshot, plan)
+        for step, before, after in states:
+            if step.action.device != "switch":
+                continue
+            old = next(s for s in before.switches if s.name == step.device)
+            new = next(s for s in after.switches if s.name == step.device)
+            pair = old.multichassis.peer if old.multichassis and old.multichassis.kind in PAIRS else None
+            peer = next((s for s in before.switches if s.name == pair), None)
+            moved = [p["port"] if isinstance(p, dict) else p for p in step.change.values.get("members", [])]
+            for name in new_stp_ports(old, new, moved, peer):
+                lines = next((i.config_lines for i in [*old.port_channels, *old.ports] if i.name == name), [])
+                edge = edge_port(old.platform, lines)
+                kind = edge if isinstance(edge, bool) else "unknown"
+                seen[kind] = seen.get(kind, 0) + 1
+                notes = " ".join(step.change.notes)
+                assert (name in notes and "spanning tree" in notes) is (edge is not True)
+
+    count()
+    assert set(seen) == {True, False, "unknown"}, seen
+
+
 # --- the cases that motivated them ----------------------------------------------------------------
 
 
@@ -216,6 +250,74 @@ def test_a_step_equal_to_the_current_state_is_not_planned() -> None:
     assert [m.reason for m in plan.unchanged] == ["already as wanted once the steps before it run"]
 
 
+def _noop_override() -> tuple[Snapshot, Plan]:
+    """portgroup-ip-hash-override with the plan a naive planner wrote: NFS-A's LG005 fixed by one
+    host-active-uplinks step setting exactly its current order (a port group cannot remove vmnic3)."""
+    from hostlint.fixes.actions import load_actions
+    from hostlint.fixes.steps import Change, Source, Step
+
+    snapshot = load_site([LABS / "portgroup-ip-hash-override"])
+    [finding] = check_snapshot(snapshot, RULES).findings
+    current = {"active": ["vmnic1"], "standby": ["vmnic3"], "failure_detection": "link"}
+    change = Change(
+        action="host-active-uplinks",
+        device="esx-sin-03.dc.example.sg",
+        platforms=("esxcli", "powercli", "vsphere-api"),
+        target="vSwitch1/NFS-A",
+        values={
+            "kind": "vss-portgroup",
+            "vswitch": "vSwitch1",
+            "portgroup": "NFS-A",
+            "inherits": ["failure_detection", "notify_switches", "failback"],
+            **current,
+            "remove": [],
+        },
+        after={**current, "removed": []},
+        before=current,
+    )
+    source = Source(finding.code, finding.object, finding.message, finding.applicability, 0)
+    step = Step(action=load_actions()["host-active-uplinks"], stage="host", change=change, sources=[source], seq=0)
+    step.number = 1
+    return snapshot, Plan(steps=[step])
+
+
+def test_a_port_group_step_setting_its_current_values_is_refused_and_port_id_written_instead() -> None:
+    """The naive step only pins the inherited failure detection: the simulated state differs, the team
+    does not, and LG005 stays. The checker sees it; the planner moves NFS-A to port ID instead."""
+    naive_site, naive = _noop_override()
+    assert [v.invariant for v in check_plan(naive_site, naive, RULES)] == [2, 2]
+    snapshot = load_site([LABS / "portgroup-ip-hash-override"])
+    plan = build_plan(check_snapshot(snapshot, RULES), snapshot)
+    [step] = plan.steps
+    assert (step.action.action, step.change.target, step.change.before, step.change.after) == (
+        "host-teaming",
+        "vSwitch1/NFS-A",
+        "loadbalance_ip",
+        "loadbalance_srcid",
+    )
+    assert step.change.notes == ["no port of vSwitch1 is in a port-channel: port ID with vmnic3 standby"]
+    assert _violations(snapshot, plan) == []
+
+
+def test_a_port_group_step_that_could_only_set_its_current_values_names_the_finding() -> None:
+    """vmnic1's port in a channel (port ID is no option) and vmnic3's in none (not made active): the
+    only step left sets NFS-A's current order. It is refused and PLAN.md names LG005 with the reason."""
+    from hostlint.fixes.plan_md import plan_markdown
+    from hostlint.snapshot.switch import PortChannel
+
+    snapshot = load_site([LABS / "portgroup-ip-hash-override"])
+    leaf = snapshot.switches[0]
+    port = next(p for p in leaf.ports if p.name == "Ethernet1/13")
+    port.port_channel, port.member_state = "port-channel13", "bundled"
+    leaf.port_channels.append(PortChannel(name="port-channel13", mode="static", members=[port.name], status="up"))
+    plan = build_plan(check_snapshot(snapshot, RULES), snapshot, unsafe=True)
+    assert [s for s in plan.steps if s.change.target == "vSwitch1/NFS-A"] == []
+    [manual] = [m for m in plan.manual if m.source.code == "LG005"]
+    assert "sets exactly its current values" in manual.reason and "cannot remove uplinks" in manual.reason
+    assert manual.reason in plan_markdown(plan, snapshot)
+    assert _violations(snapshot, plan) == []
+
+
 def test_powercli_never_looks_a_name_up_as_a_pattern() -> None:
     """`-Name 'vSwitch1*'` matches vSwitch10-19 too; the scripts filter with -ceq instead."""
     snapshot = load_site([LABS / "demo"])
@@ -291,6 +393,27 @@ def test_two_devices_never_share_a_script_file(names: tuple[str, str], tmp_path:
     written = write_plan(plan, snapshot, tmp_path)
     host_files = [p for p in written if p.name.startswith("esx")]
     assert len(host_files) == len({p.name for p in host_files}) == 2 * 2 * 3  # 2 hosts x change/rollback x 3
+
+
+def test_the_colliding_names_lab_writes_each_hosts_own_files(tmp_path: Path) -> None:
+    """script-name-collisions: `esx:01` and `esx_01`, one step each; every file holds its host's step
+    alone (the rehearsals run each step from its host's file: test_fix_rehearse*.py)."""
+    snapshot = load_site([LABS / "script-name-collisions"])
+    plan = build_plan(check_snapshot(snapshot, RULES), snapshot)
+    assert [s.device for s in plan.steps] == ["esx:01", "esx_01"]
+    assert files_owned(plan) == []
+    written = {p.name for p in write_plan(plan, snapshot, tmp_path)}
+    for step in plan.steps:
+        for platform in step.change.platforms:
+            for rollback in (False, True):
+                name = script_name(step.device, platform, rollback)
+                assert name in written
+                text = (tmp_path / name).read_text(encoding="utf-8")
+                assert f"{step.sources[0].object}:" in text
+                other = next(s for s in plan.steps if s is not step)
+                assert f"{other.sources[0].object}:" not in text
+    names = {script_name(s.device, p, r) for s in plan.steps for p in s.change.platforms for r in (False, True)}
+    assert len(names) == 12
 
 
 def test_a_host_named_like_a_rollback_file_gets_its_own_files() -> None:

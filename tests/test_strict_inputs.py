@@ -58,7 +58,7 @@ def test_a_baseline_entry_for_no_rule_is_exit_2(tmp_path):
     baseline.write_text(yaml.safe_dump({"ignore": [{"code": "LG0O1", "object": "*", "reason": "typo"}]}))
     code, _, err = run("check", str(LAB), "--isolated", "--baseline", str(baseline))
     assert code == Exit.USAGE
-    assert err == f"hostlint: {baseline}: baseline entry LG0O1 *: no rule LG0O1; did you mean LG012?\n"
+    assert err == f"hostlint: {baseline}: baseline entry LG0O1 *: no rule LG0O1; did you mean LG001?\n"
 
 
 def test_every_shipped_rule_expression_validates():

@@ -22,7 +22,6 @@ from switch_emulator.stateful import RENDERERS, StatefulSwitch
 from switch_emulator.stateful.render_cisco import peer_link
 
 from hostlint import names, vlans
-from hostlint import platforms as registry
 from hostlint.collect.hostkeys import HostKeyPolicy
 from hostlint.collect.switches import Device, collect_switches, load_platform, stanzas
 from hostlint.collect.switches.inventory import PASSWORD_ENV
@@ -52,8 +51,6 @@ NOT_COLLECTABLE = {
     "unknown when the state has no peer-link channel or its members show no neighbour",
     "multichassis.peer_link_up": "read from the peer-link row of `show vpc brief`: unknown when the state has "
     "no peer-link channel (a channel of the pair without a vPC id)",
-    "network-qos default": "a Nexus 3000/5000/6000 state that holds no bridged figure (a lab written before it "
-    "was collected): its running configuration shows no network-qos policy, and that is the default, 1500",
 }
 
 
@@ -106,13 +103,6 @@ def expected(state: Switch, hostname: str) -> tuple[Switch, set[str]]:
                 port.allowed_vlans, port.native_vlan = list(vlans.ALL), 1
             else:
                 port.access_vlan = 1
-    family = registry.switch(want.platform).mtu_family(want.model)
-    bridged = [i for i in want.ports if i.mode != "routed"] + [
-        c for c in want.port_channels if c.switchport != "routed"
-    ]
-    if family is not None and family.l2_global == "network-qos" and all(i.l2_mtu is None for i in bridged):
-        for item in bridged:
-            item.l2_mtu = change("network-qos default", item.l2_mtu, 1500)  # type: ignore[assignment]
     if want.multichassis is not None and want.multichassis.kind in ("vpc", "mlag"):
         link = peer_link(state)
         members = {names.interface(m) for m in link.members} if link else set()

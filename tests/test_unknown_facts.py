@@ -56,7 +56,7 @@ def test_port_without_mtu_skips_mt002_naming_the_field(tmp_path: Path) -> None:
     assert ("MT002", team) not in _codes(after, "findings")
     skipped = _codes(after, "skipped")
     assert skipped[("MT002", team)] == (
-        "lon1-leaf02 Ethernet22: L2 MTU not shown by `show running-config` (EOS (all): bridged frames are "
+        "lon1-leaf02 Ethernet22: l2 mtu not shown by `show running-config` (EOS (all): bridged frames are "
         "limited by l2 mtu (the platform maximum by default))"
     )
     # The rest of the site is still checked: the vmk MTU findings stay.

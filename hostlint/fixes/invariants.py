@@ -15,7 +15,10 @@ bench/plan_invariants.py). Each violation names its invariant by number:
    types back each member's own channel-group line and a Junos ae's LACP lines; a vPC/MLAG id change
    removes the old id first and its rollback restores it; a Junos rollback sets no link statement
    (speed, link-mode, no-auto-negotiation) the port's collected configuration did not have;
-5. the spanning-tree warning is on exactly the steps that make a new spanning-tree port on a trunk;
+5. the spanning-tree warning is on exactly the steps that make a new spanning-tree port on a trunk, naming
+   each such port without edge settings in its collected lines, and saying it cannot tell for each whose
+   lines do not show them either way (not collected; a platform that keeps them elsewhere); never an
+   edge port;
 6. no MTU beyond the platform's limit (hostlint.platforms); a KVM guest's MTU is never lowered where
    its switch path carries it and every driver on its host path accepts it (the host path is raised
    instead, as ESXi's vSwitch is), and a raised host path never goes beyond the switch's figure or a
@@ -32,17 +35,17 @@ running configuration line for line).
 
 from __future__ import annotations
 
-import copy
 import json
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import Any
 
 from hostlint import names
 from hostlint import platforms as registry
 from hostlint.check import check_snapshot
 from hostlint.fixes.apply import ApplyError, apply_change
-from hostlint.fixes.members import spanning_tree_notes
+from hostlint.fixes.members import PAIRS, edge_port, new_stp_ports
 from hostlint.fixes.plan import Plan
 from hostlint.fixes.render import render
 from hostlint.fixes.scripts import device_scripts, script_name
@@ -50,6 +53,7 @@ from hostlint.fixes.steps import Step
 from hostlint.join import build_facts
 from hostlint.rules.model import Rule
 from hostlint.snapshot import Snapshot
+from hostlint.snapshot.switch import PortChannel, Switch, SwitchPort
 
 # PowerShell variables every script has without defining them: automatic ones and the step parameter.
 _PS_AUTOMATIC = frozenset({"_", "true", "false", "null", "env", "step", "erroractionpreference", "psitem"})
@@ -240,20 +244,61 @@ def files_owned(plan: Plan) -> list[Violation]:
     return found
 
 
-def traffic_described(plan: Plan, snapshot: Snapshot) -> list[Violation]:
-    """Invariant 5: the spanning-tree warning sits on exactly the steps that, simulated, make a new
-    spanning-tree port on a trunk (hostlint.fixes.members.new_stp_ports)."""
-    expected = copy.deepcopy(plan.steps)
-    spanning_tree_notes(expected, snapshot)
+def _stp_ports(note: str) -> set[str]:
+    """The ports a spanning-tree note names (its text before the first colon)."""
+    return {name.strip() for name in note.split(":", 1)[0].split(",")}
+
+
+def traffic_described(states: list[tuple[Step, Snapshot, Snapshot]], plan: Plan) -> list[Violation]:
+    """Invariant 5: a spanning-tree warning on every step that, simulated, makes a new spanning-tree port
+    on a trunk (hostlint.fixes.members.new_stp_ports) whose collected lines show no edge settings, one
+    saying it cannot tell where the lines do not show them either way, none for an edge port, and none
+    on any other step."""
+    simulated = {id(step): (before, after) for step, before, after in states}
     found = []
-    for step, wanted in zip(plan.steps, expected, strict=True):
-        has = [n for n in step.change.notes if "spanning tree" in n]
-        should = [n for n in wanted.change.notes if "spanning tree" in n]
-        if has != should:
-            found.append(
-                Violation(5, step.number, f"spanning-tree warning {has or 'missing'}, expected {should or 'none'}")
-            )
+    for step in plan.steps:
+        said = [n for n in step.change.notes if "spanning tree" in n]
+        definite = set().union(*(_stp_ports(n) for n in said if "cannot tell" not in n))
+        unsure = set().union(*(_stp_ports(n) for n in said if "cannot tell" in n))
+        expected: dict[str, bool | str] = {}
+        if id(step) in simulated and step.action.device == "switch":
+            before, after = (_switch_named(state, step.device) for state in simulated[id(step)])
+            if before is not None and after is not None:
+                moved = [p["port"] if isinstance(p, dict) else p for p in _moved(step)]
+                peer = before.multichassis.peer if before.multichassis and before.multichassis.kind in PAIRS else None
+                pair = _switch_named(simulated[id(step)][0], peer) if peer else None
+                for name in new_stp_ports(before, after, moved, pair):
+                    lines = _interface_lines(before, name)
+                    expected[name] = edge_port(before.platform, lines)
+        for name, edge in expected.items():
+            if edge is True and name in definite | unsure:
+                found.append(Violation(5, step.number, f"warns about {name}, an edge port by its configuration"))
+            elif edge is False and name not in definite:
+                found.append(Violation(5, step.number, f"{name}: new STP port without edge settings, no warning"))
+            elif isinstance(edge, str) and name not in unsure:
+                found.append(Violation(5, step.number, f"{name}: edge settings unknown ({edge}), not said"))
+        for name in (definite | unsure) - set(expected):
+            found.append(Violation(5, step.number, f"warns about {name}, which is no new spanning-tree port"))
     return found
+
+
+def _switch_named(snapshot: Snapshot, name: str) -> Switch | None:
+    key = names.device_key(name)
+    return next((s for s in snapshot.switches if key in {names.device_key(a) for a in [s.name, *s.aliases]}), None)
+
+
+def _moved(step: Step) -> list[Any]:
+    members = step.change.values.get("members", [])
+    ports = step.change.values.get("ports", [])
+    return [*members, *ports]
+
+
+def _interface_lines(switch: Switch, name: str) -> list[str] | None:
+    """The interface's collected lines; [] for one the plan creates (hostlint writes no spanning-tree line)."""
+    key = names.interface_key(name)
+    items: list[SwitchPort | PortChannel] = [*switch.port_channels, *switch.ports]
+    found = next((i for i in items if names.interface_key(i.name) == key), None)
+    return found.config_lines if found is not None else []
 
 
 _JUNOS_LINK = re.compile(r"^set interfaces (\S+) (?:(?:gig)?ether-options )?(?:speed|link-mode|no-auto-negotiation)\b")
@@ -376,6 +421,11 @@ def simulate_plan(
             continue
         if _dump(before) == _dump(state):
             found.append(Violation(2, step.number, f"{step.action.action} on {step.device} changes nothing"))
+        elif step.change.changes_nothing():
+            # The simulated state may still differ (a port group pins the values it inherited): the
+            # step sets exactly what is there, which is no fix.
+            message = f"{step.action.action} on {step.device} sets exactly the current values of {step.change.target}"
+            found.append(Violation(2, step.number, message))
         states.append((step, before, state.model_copy(deep=True)))
     return found, states, state
 
@@ -407,5 +457,5 @@ def check_plan(snapshot: Snapshot, plan: Plan, rules: Iterable[Rule]) -> list[Vi
     found += one_object(plan, snapshot)
     found += files_owned(plan)
     found += real_conflicts(plan)
-    found += traffic_described(plan, snapshot)
+    found += traffic_described(states, plan)
     return found

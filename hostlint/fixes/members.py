@@ -8,6 +8,8 @@ while its two ends disagree.
 
 from __future__ import annotations
 
+import re
+
 from hostlint import names
 from hostlint.fixes.apply import ApplyError, apply_change
 from hostlint.fixes.apply import _switch as _switch_in
@@ -21,10 +23,70 @@ from hostlint.snapshot.switch import Switch
 CHANNEL_ACTIONS = ("switch-static-port-channel", "switch-channel-mode-static", "switch-channel-mode-lacp")
 REMOVE = "switch-remove-port-channel"
 STP_NOTE = (
-    "{ports}: a new spanning-tree port on a trunk; spanning tree holds it about 30 s (listening, learning)"
-    " before it forwards, unless it is an edge port (portfast trunk, spanning-tree port type edge trunk);"
-    " check it forwards before the next step"
+    "{ports}: a new spanning-tree port on a trunk without edge settings in its configuration; spanning tree"
+    " holds it about 30 s (listening, learning) before it forwards; check it forwards before the next step"
 )
+STP_UNKNOWN_NOTE = (
+    "{ports}: a new spanning-tree port on a trunk; hostlint cannot tell whether it is an edge port ({why}):"
+    " unless it is, spanning tree holds it about 30 s (listening, learning) before it forwards; check it"
+    " forwards before the next step"
+)
+# The interface lines that make a trunk an edge port (it forwards at once), per platform. On IOS and NX-OS
+# the bare `spanning-tree portfast` / `spanning-tree port type edge` act on access ports only (a trunk
+# needs the `trunk` keyword: Cisco IOS "Configuring Optional Spanning-Tree Features", PortFast; Cisco
+# NX-OS "Configuring STP Extensions", spanning-tree port type edge trunk); EOS's `spanning-tree portfast`
+# applies to trunks too (Arista EOS User Manual, Spanning Tree Protocol, PortFast) and `portfast network`
+# or `auto` are no edge setting. A Junos interface's lines (`set interfaces NAME ...`) never hold its
+# spanning tree, which lives under `protocols rstp|mstp|vstp interface NAME edge`: known only where such
+# a line was kept with the interface.
+# (When the platform folders of issue #29 land, these belong in each platform's folder.)
+_EDGE_LINES = {
+    "cisco_ios": re.compile(r"spanning-tree portfast (?:edge )?trunk"),
+    "cisco_nxos": re.compile(r"spanning-tree (?:port type edge|portfast) trunk"),
+    "arista_eos": re.compile(r"spanning-tree portfast"),
+    "juniper_junos": re.compile(r"set protocols (?:rstp|mstp|vstp)(?: vlan \S+| msti \S+)? interface \S+ edge"),
+}
+_LINES_HOLD_STP = {"cisco_ios", "cisco_nxos", "arista_eos"}
+
+
+def edge_port(platform: str, lines: list[str] | None) -> bool | str:
+    """Whether the interface with these collected lines is an edge port (forwards at once on a trunk):
+    True, False, or why that cannot be told (lines not collected, a platform whose interface lines do
+    not hold its spanning-tree settings)."""
+    if lines is None:
+        return "its configuration was not read"
+    pattern = _EDGE_LINES.get(platform)
+    if pattern is not None and any(pattern.fullmatch(line.strip()) for line in lines):
+        return True
+    if platform not in _LINES_HOLD_STP:
+        return f"{platform} keeps spanning-tree settings outside an interface's lines"
+    return False
+
+
+def _own_lines(switch: Switch, name: str) -> list[str] | None:
+    """The interface's collected lines on `switch`; [] for one the plan creates (hostlint writes no
+    spanning-tree line)."""
+    key = names.interface_key(name)
+    found = next((c for c in switch.port_channels if names.interface_key(c.name) == key), None) or next(
+        (p for p in switch.ports if names.interface_key(p.name) == key), None
+    )
+    return found.config_lines if found is not None else []
+
+
+def stp_warnings(before: Switch, created: list[str]) -> list[str]:
+    """The notes for the new spanning-tree ports `created` (read on the switch as it was before the step):
+    none for an edge port, one saying so where it is not, one saying why it cannot be told otherwise."""
+    definite: list[str] = []
+    unknown: dict[str, list[str]] = {}
+    for name in created:
+        edge = edge_port(before.platform, _own_lines(before, name))
+        if edge is False:
+            definite.append(name)
+        elif edge is not True:
+            unknown.setdefault(edge, []).append(name)
+    notes = [STP_NOTE.format(ports=", ".join(definite))] if definite else []
+    notes += [STP_UNKNOWN_NOTE.format(ports=", ".join(ports), why=why) for why, ports in unknown.items()]
+    return notes
 
 
 def _touched(change: Change) -> list[str]:
@@ -135,16 +197,20 @@ def _forwarding_ids(switch: Switch) -> set[int | None]:
     return {_id(switch, name) for name in _forwarding_ports(switch)} - {None}
 
 
+PAIRS = ("vpc", "mlag")
+
+
 def _peer(snapshot: Snapshot, switch: Switch) -> Switch | None:
     pair = switch.multichassis
-    if pair is None or pair.peer is None or pair.kind not in ("vpc", "mlag"):
+    if pair is None or pair.peer is None or pair.kind not in PAIRS:
         return None
     return _switch_copy(snapshot, pair.peer)
 
 
 def spanning_tree_notes(steps: list[Step], snapshot: Snapshot) -> None:
-    """Each step that makes a new spanning-tree port on a trunk (about 30 s blocking without edge
-    settings, which the snapshot does not show) says so, and no other step does (invariant 5)."""
+    """Each step that makes a new spanning-tree port on a trunk without edge settings (about 30 s
+    blocking) says so, one whose edge settings are unknown says it cannot tell, and no other step warns
+    (invariant 5)."""
     state = snapshot.model_copy(deep=True)
     for step in steps:
         step.change.notes = [note for note in step.change.notes if "spanning tree holds" not in note]
@@ -159,8 +225,7 @@ def spanning_tree_notes(steps: list[Step], snapshot: Snapshot) -> None:
         touched = [*_touched(step.change), *step.change.values.get("ports", [])]
         moved = [p["port"] if isinstance(p, dict) else p for p in touched]
         created = new_stp_ports(before, after, moved, _peer(state, before))
-        if created:
-            step.change.notes.append(STP_NOTE.format(ports=", ".join(created)))
+        step.change.notes += stp_warnings(before, created)
 
 
 def _switch_copy(snapshot: Snapshot, name: str) -> Switch | None:

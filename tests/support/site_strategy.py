@@ -73,6 +73,9 @@ class TeamPlan:
     # Whether the switch side's own configuration lines were collected (config_lines), with lines no
     # field models (descriptions, LACP timers, spanning-tree): a rollback must type them back.
     lines: bool = False
+    # Whether those lines make the channel and its members edge ports (no spanning-tree warning when a
+    # step makes them new spanning-tree ports; without them the warning, without lines "cannot tell").
+    edge: bool = False
 
 
 @st.composite
@@ -99,15 +102,24 @@ def team_plans(draw: st.DrawFn, platform: str, paired: bool) -> TeamPlan:
         # Which switch of a pair each uplink is cabled to.
         spread=[draw(st.integers(0, 1)) if paired else 0 for _ in roles],
         lines=draw(st.booleans()),
+        edge=draw(st.booleans()),
     )
 
 
 # Lines an engineer adds that no field models, per platform (each vendor's interface configuration).
 _CHANNEL_LINES = {
-    "cisco_ios": ["spanning-tree portfast edge trunk", "spanning-tree bpduguard enable"],
-    "cisco_nxos": ["spanning-tree port type edge trunk", "spanning-tree bpduguard enable"],
-    "arista_eos": ["spanning-tree portfast", "port-channel lacp fallback timeout 30"],
+    "cisco_ios": ["spanning-tree bpduguard enable"],
+    "cisco_nxos": ["spanning-tree bpduguard enable"],
+    "arista_eos": ["port-channel lacp fallback timeout 30"],
     "juniper_junos": ["aggregated-ether-options lacp periodic fast"],
+}
+# The edge-port line of a trunk (hostlint.fixes.members.edge_port); Junos keeps it under `protocols`,
+# outside an interface's lines, so its ports stay "cannot tell".
+_EDGE_LINES = {
+    "cisco_ios": ["spanning-tree portfast edge trunk"],
+    "cisco_nxos": ["spanning-tree port type edge trunk"],
+    "arista_eos": ["spanning-tree portfast"],
+    "juniper_junos": [],
 }
 _MEMBER_LINES = {
     "cisco_ios": ["lacp rate fast"],
@@ -170,6 +182,7 @@ def _build_team(
             if platform == "juniper_junos":
                 own = [f"ether-options 802.3ad {channel}"] if bundled else []
             extra = _MEMBER_LINES[platform] if team.channel == "lacp-active" and bundled else []
+            extra = [*extra, *(_EDGE_LINES[platform] if team.edge else [])]
             ports.ports[side][-1].config_lines = _own_lines(platform, port_name, f"{host} {nic}", [*extra, *own])
         pnics.append(
             PhysicalNic(
@@ -194,7 +207,10 @@ def _build_team(
                     status="up",
                     multichassis_id=number if paired and all(members.values()) else None,
                     config_lines=_own_lines(
-                        platform, _channel_name(platform, number), f"{host} team", _CHANNEL_LINES[platform]
+                        platform,
+                        _channel_name(platform, number),
+                        f"{host} team",
+                        [*_CHANNEL_LINES[platform], *(_EDGE_LINES[platform] if team.edge else [])],
                     )
                     if team.lines
                     else None,

@@ -588,6 +588,9 @@ def _inherit(name: str, first: SwitchPort) -> PortChannel:
         native_vlan=first.native_vlan,
         allowed_vlans=None if first.allowed_vlans is None else list(first.allowed_vlans),
         mtu=first.mtu,
+        # Where a switch-wide figure limits bridged frames (Nexus 3000/5000/6000 network-qos, older Catalysts'
+        # system mtu jumbo: render_global_mtu), a new channel carries it as its first member does.
+        l2_mtu=first.l2_mtu,
         status="down",
     )
 

@@ -16,6 +16,7 @@ from hostlint import platforms as registry
 from hostlint.collect.switches import normalise
 from hostlint.snapshot.switch import ChannelMode, MemberState, PortChannel, Switch, SwitchPort
 from switch_emulator.stateful.cli import Args, BadWord, Reject, Rule, parse, words_of
+from switch_emulator.stateful.render_global_mtu import switch_wide_l2_mtu
 
 Mode = Literal["exec", "config", "config-if"]
 
@@ -258,6 +259,8 @@ class CiscoLikeSession:
         """Into the list in channel-number order, where `show` lists it."""
         key = names.interface_key(channel.name)
         self.created.add(key)
+        if channel.l2_mtu is None:
+            channel.l2_mtu = switch_wide_l2_mtu(self.state)
         if key in self.removed_at:  # created again: where it was (the order the lab's `show` gave)
             self.state.port_channels.insert(self.removed_at.pop(key), channel)
             return

@@ -35,6 +35,13 @@ def _bridged(state: Switch, fast: bool) -> int | None:
     return figures[0] if figures else None
 
 
+def switch_wide_l2_mtu(state: Switch) -> int | None:
+    """The bridged figure a new interface of `state` carries where one switch-wide setting limits bridged
+    frames (network-qos, system mtu jumbo), as its other switchports show it; None elsewhere."""
+    family = registry.switch(state.platform).mtu_family(state.model)
+    return _bridged(state, fast=False) if family is not None and family.l2_global is not None else None
+
+
 def nxos_network_qos(state: Switch) -> list[str]:
     """The network-qos lines of a Nexus 3000/5000/6000 state's running configuration; none at the default."""
     mtu = _bridged(state, fast=False) if _global(state, "network-qos") else None

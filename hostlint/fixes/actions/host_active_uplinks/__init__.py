@@ -28,8 +28,10 @@ def host_active_uplinks(params: dict[str, Any], fact: Fact, site: Site) -> list[
     spare = [site.uplink(team.host, nic) for nic in team.unused]
     channel = {u.nic: u.port_channel for u in [*team.uplinks, *(u for u in spare if u is not None)]}
     # One active uplink and no channel (LG001 asks for none: it wants two active uplinks): removing the
-    # spare ones would leave no failover, port ID keeps them as standby.
-    if team.policy == "loadbalance_ip" and team.kind == "vss" and len(active) < 2 and not any(channel.values()):
+    # spare ones would leave no failover, port ID keeps them as standby. A port group that overrides its
+    # vSwitch with IP hash too: it cannot remove an uplink, so only port ID clears the finding.
+    alone = len(active) < 2 and not any(channel.values())
+    if team.policy == "loadbalance_ip" and team.kind in ("vss", "vss-portgroup") and alone:
         return _port_id_instead(team, active, remove, detection, site)
     # The switch keeps hashing flows to a port bundled in the channel: its NIC is made active, never
     # taken off the vSwitch (that black-holes those flows and loses failover; issue #26, invariant 3).
@@ -58,18 +60,22 @@ def host_active_uplinks(params: dict[str, Any], fact: Fact, site: Site) -> list[
         values["inherits"] = _inherits(team, site)
     before = {"active": team.active, "standby": team.standby, "failure_detection": team.failure_detection}
     after = {"active": active, "standby": standby, "failure_detection": detection, "removed": remove}
-    return [
-        Change(
-            action="host-active-uplinks",
-            device=team.host,
-            platforms=HOST_PLATFORMS,
-            target=_team_target(team),
-            values=values,
-            after=after,
-            before=before,
-            notes=notes,
-        )
-    ]
+    change = Change(
+        action="host-active-uplinks",
+        device=team.host,
+        platforms=HOST_PLATFORMS,
+        target=_team_target(team),
+        values=values,
+        after=after,
+        before=before,
+        notes=notes,
+    )
+    if change.changes_nothing():
+        # Setting exactly the current values would only pin them on the port group: a step that
+        # changes nothing is refused and the finding named, never presented as its fix (invariant 2).
+        said = f" ({'; '.join(notes)})" if notes else ""
+        raise CannotFix(f"{_team_target(team)}: the only step possible sets exactly its current values{said}")
+    return [change]
 
 
 def _port_id_instead(team: TeamFact, active: list[str], spare: list[str], detection: str, site: Site) -> list[Change]:
@@ -91,7 +97,11 @@ def _port_id_instead(team: TeamFact, active: list[str], spare: list[str], detect
         before=before,
         notes=[note],
     )
-    return [*teaming, order] if not order.changes_nothing() else teaming
+    if order.changes_nothing():
+        # The failover order is already as wanted: the policy step alone, saying why.
+        teaming[0].notes.append(note)
+        return teaming
+    return [*teaming, order]
 
 
 def _host_active_uplinks(snapshot: Snapshot, change: Change) -> None:
