@@ -186,7 +186,8 @@ def test_broken_pieces_are_named(tmp_path: Path) -> None:
     folder, emulators = _example(tmp_path, _switch_actions())
     (folder / "hashes.py").write_text(
         "from hostlint.switches.base import HashTable\n"
-        "HASHES = HashTable(pairs=(('x', 'src-dst-ip'), ('X', 'src-dst-mac')), command='lb {}', writes=True)\n",
+        "HASHES = HashTable(pairs=(('x', 'src-dst-ip'), ('X', 'src-dst-mac'), ('y', 'fancy')), command='lb {}', "
+        "writes=True)\n",
         encoding="utf-8",
     )
     (folder / "members.py").write_text("MEMBER_FLAGS = {'P': 'bundled'}\n", encoding="utf-8")
@@ -196,11 +197,12 @@ def test_broken_pieces_are_named(tmp_path: Path) -> None:
     fixes.write_text(fixes.read_text(encoding="utf-8").replace("switch-hash:", "switch-hush:"), encoding="utf-8")
     problems = "\n".join(contract.check(folder, _switch_actions(), emulators))
     assert "piece `hashes` HASHES writes 'src-dst-mac' as 'X', which reads back as another hash" in problems
+    assert "piece `hashes` HASHES names fancy, not in hostlint's hash vocabulary (hostlint.vocab)" in problems
     assert "piece `members` MEMBER_FLAGS is a dict, not a MemberFlags" in problems
     assert "piece `commands` 'show interfaces' has no show_interfaces.txt" in problems
     assert f"piece `emulator` {emulators / 'example.py'} lacks RENDER" in problems
     assert "piece `fix text` no text for switch-hash" in problems
-    assert len(problems.splitlines()) == 5
+    assert len(problems.splitlines()) == 6
 
 
 def test_a_hash_the_table_lacks_is_a_named_unknown() -> None:

@@ -40,6 +40,7 @@ from hostlint.switches.base import (
     command_slug,
     load_fix_text,
 )
+from hostlint.vocab import HASH_FIELDS
 
 __all__ = ["LEGACY", "PIECES", "PIECE_NAMES", "Piece", "check"]
 
@@ -207,6 +208,11 @@ def _hashes(folder: Path, _: _Asked) -> list[str]:
     if problem is not None:
         return [problem]
     problems = []
+    unnamed = sorted({name for _, name in hashes.pairs if name not in HASH_FIELDS} - {""})
+    if hashes.default is not None and hashes.default not in HASH_FIELDS:
+        unnamed.append(hashes.default)
+    if unnamed:
+        problems.append(f"HASHES names {', '.join(unnamed)}, not in hostlint's hash vocabulary (hostlint.vocab)")
     for name in hashes.written():
         words = hashes.write(name)
         if words is None or hashes.read(words) != name:
