@@ -4,29 +4,15 @@ with the channels, members, VLANs, MTU, hash, IRF and neighbours the samples sho
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 import pytest
+from switch_emulator.platforms.hp_comware import RENDER, SPEC, sample_records, sample_switch
 
 from hostlint.collect.switches.parse import parse_output
-from hostlint.collect.switches.platforms import load_folder
-from hostlint.switches.hp_comware import hashes, members, mtu, names, records
+from hostlint.switches.hp_comware import assemble, hashes, members, mtu, names, records
 
-FOLDER = Path(__file__).resolve().parent.parent / "hostlint" / "switches" / "hp_comware"
-SPEC = load_folder(FOLDER)
-
-
-def sample_records() -> dict[str, list[dict[str, Any]]]:
-    """Every group of every command's sample, as the templates read them (no warning allowed)."""
-    found: dict[str, list[dict[str, Any]]] = {}
-    for command in SPEC.commands:
-        parsed = parse_output(command, (FOLDER / f"{command.slug}.txt").read_text(encoding="utf-8"), "hpe-tor1")
-        assert parsed.warnings == [] and parsed.notes == [], command.command
-        for group, items in parsed.records.items():
-            assert group not in found, f"group {group!r} filled by two commands"
-            found[group] = items
-    return found
+XGE = "Ten-GigabitEthernet"
 
 
 # --- names ------------------------------------------------------------------------------------------------
@@ -61,6 +47,8 @@ def test_names_channels_ports_and_script_grammar() -> None:
     for unsafe in ("Ten-GigabitEthernet1/0/1 ; reboot", "XGE1/0/1", "Ten-GigabitEthernet1/0/1\nquit", "1/0/1"):
         assert not names.SCRIPT.match(unsafe), unsafe
     assert names.neighbour_forms("XGE1/0/1") == ("Ten-GigabitEthernet1/0/1", "XGE1/0/1")
+    assert names.NAMES.is_channel("BAGG10") and not names.NAMES.is_channel("XGE1/0/1")
+    assert names.NAMES.scriptable("Ten-GigabitEthernet1/0/1") and not names.NAMES.scriptable("XGE1/0/1")
 
 
 def test_every_interface_of_the_samples_is_a_port_a_channel_or_neither_by_name() -> None:
@@ -76,17 +64,20 @@ def test_every_interface_of_the_samples_is_a_port_a_channel_or_neither_by_name()
 
 
 def test_hash_table_round_trips_every_name_it_writes() -> None:
-    for name in hashes.HASHES.names:
+    assert len(hashes.HASHES.written()) == 14
+    for name in hashes.HASHES.written():
         assert hashes.HASHES.read(hashes.HASHES.write(name)) == name
 
 
 def test_hash_read_ignores_field_order_and_names_an_unknown() -> None:
     assert hashes.HASHES.read("source-ip destination-ip") == "src-dst-ip"
     assert hashes.HASHES.read("destination-ip source-ip destination-port source-port") == "src-dst-ip-port"
-    with pytest.raises(hashes.UnknownHash, match="no Comware load-sharing mode 'ingress-port'"):
+    with pytest.raises(hashes.UnknownHash, match="reads no 'ingress-port' load-balance syntax"):
         hashes.HASHES.read("ingress-port")
-    with pytest.raises(hashes.UnknownHash, match="src-dst-ip-vlan"):
-        hashes.HASHES.write("src-dst-ip-vlan")
+    # Without the line the mode depends on the model: unknown, never a default taken.
+    with pytest.raises(hashes.UnknownHash, match="no documented default"):
+        hashes.HASHES.read(None)
+    assert hashes.HASHES.write("src-dst-ip-vlan") is None
 
 
 def test_every_hash_the_samples_show_is_read() -> None:
@@ -102,7 +93,8 @@ def test_every_hash_the_samples_show_is_read() -> None:
 
 def test_member_flags_of_the_samples_map_to_states() -> None:
     flags = {m["status"] for m in sample_records()["members"]}
-    assert flags <= set(members.MEMBER_FLAGS)
+    assert flags == {"S", "U"}
+    assert all(members.MEMBER_FLAGS.state(flag) for flag in flags)
     assert members.member_state("S", True) == "bundled"
     assert members.member_state("U", True) == "suspended"
     assert members.member_state("U", False) == "down"
@@ -138,3 +130,76 @@ def test_a_field_no_model_declares_is_named() -> None:
         records.typed("members", [{"channel": "Bridge-Aggregation10", "port": "XGE1/0/1", "status": "S", "flags": "x"}])
     with pytest.raises(records.RecordError, match="group 'lacp' has no model"):
         records.typed("lacp", [{}])
+
+
+# --- assembly ---------------------------------------------------------------------------------------------
+
+
+def test_the_samples_assemble_into_a_switch() -> None:
+    switch, warnings = sample_switch()
+    assert warnings == []
+    assert switch.platform == "hp_comware" and switch.aliases == ["hpe-tor1"]
+    assert switch.model == "HPE FF 5940 48SFP+ 6QSFP28 Switch" and switch.os_version == "7.1.070"
+    assert switch.load_balance is not None and switch.load_balance.hash == "src-dst-ip"
+    assert switch.multichassis is not None and switch.multichassis.kind == "stack"
+    channels = {c.name: c for c in switch.port_channels}
+    assert {name: (c.mode, c.members) for name, c in channels.items()} == {
+        "Bridge-Aggregation10": ("lacp-active", [f"{XGE}1/0/1", f"{XGE}2/0/1"]),
+        "Bridge-Aggregation20": ("lacp-active", [f"{XGE}1/0/3", f"{XGE}2/0/3"]),
+        "Bridge-Aggregation30": ("static", [f"{XGE}1/0/5", f"{XGE}2/0/5"]),
+    }
+    assert channels["Bridge-Aggregation20"].load_balance == "src-dst-ip-port"
+    assert channels["Bridge-Aggregation20"].allowed_vlans == [(100, 100), (110, 110)]  # VLAN 1 undone
+    assert channels["Bridge-Aggregation10"].allowed_vlans == [(1, 1), (100, 110)]
+    ports = {p.name: p for p in switch.ports}
+    assert ports[f"{XGE}1/0/1"].member_state == "bundled"
+    assert ports[f"{XGE}2/0/3"].member_state == "suspended"
+    assert ports[f"{XGE}1/0/1"].mtu == 9216  # a 9416-byte frame: more than the snapshot stores
+    spare = ports[f"{XGE}1/0/2"]
+    assert (spare.status, spare.mode, spare.access_vlan, spare.mtu) == ("disabled", "access", 100, 1518)
+    assert [(n.device_id, n.port_id) for n in ports[f"{XGE}1/0/1"].neighbours] == [("esx01.example.com", "vmnic0")]
+    assert all(names.is_port(p.name) for p in switch.ports)
+
+
+def test_a_value_that_makes_no_sense_is_a_warning_and_the_rest_is_built() -> None:
+    found = sample_records()
+    found["load_balance"] = [{"fields": "ingress-port"}]
+    found["members"] = [{**found["members"][0], "status": "X"}, *found["members"][1:]]
+    switch, warnings = assemble.build("hpe-tor1", found)
+    assert switch.load_balance is None
+    assert warnings == [
+        "hpe-tor1: display link-aggregation verbose: Ten-GigabitEthernet1/0/1 status: unknown Comware member status "
+        "'X' (known: S, U, I)",
+        "hpe-tor1: display current-configuration: link-aggregation global load-sharing mode: hostlint reads no "
+        "'ingress-port' load-balance syntax",
+    ]
+    assert len(switch.port_channels) == 3
+
+
+def test_the_emulator_renders_the_switch_the_collector_reads_back() -> None:
+    """RENDER writes a Switch as Comware prints it; the folder's templates and assembly read the same
+    channels, members, VLANs, MTU, hash and neighbours back."""
+    switch, _ = sample_switch()
+    read: dict[str, list[dict[str, Any]]] = {}
+    for command in SPEC.commands:
+        text = RENDER(switch, command.command)
+        assert text is not None, command.command
+        parsed = parse_output(command, text, "hpe-tor1")
+        assert parsed.warnings == [], parsed.warnings
+        for group, items in parsed.records.items():
+            read.setdefault(group, []).extend(items)
+    again, warnings = assemble.build("hpe-tor1.example.com", read)
+    assert warnings == []
+    assert again.load_balance == switch.load_balance
+    assert again.multichassis == switch.multichassis
+    for field in ("mode", "members", "allowed_vlans", "native_vlan", "switchport"):
+        assert [getattr(c, field) for c in again.port_channels] == [getattr(c, field) for c in switch.port_channels]
+    ports = {p.name: p for p in switch.ports}
+    for port in again.ports:
+        before = ports[port.name]
+        for field in ("member_state", "port_channel", "mtu", "status", "mode", "access_vlan", "native_vlan"):
+            known = getattr(before, field)
+            # A fact the samples did not show (a port only in the configuration) is printed as something.
+            assert known is None or getattr(port, field) == known, (port.name, field)
+        shown = [(n.device_id, n.port_id) for n in port.neighbours]
+        assert shown == [(n.device_id, n.port_id) for n in before.neighbours]

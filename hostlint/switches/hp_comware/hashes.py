@@ -12,42 +12,23 @@ knows no hash then, and does not invent one.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from hostlint.switches.base import HashTable, UnknownHash
+
+__all__ = ["HASHES", "ComwareHashes", "UnknownHash"]
 
 
-class UnknownHash(ValueError):
-    """A load-sharing mode this table does not hold: named, never taken for another."""
+class ComwareHashes(HashTable):
+    """The platform's HashTable, read as a set of fields: Comware prints them in its own order."""
 
-
-@dataclass(frozen=True)
-class HashTable:
-    """Pairs of (what the switch says, hostlint's hash name, hostlint.vocab.HASH_FIELDS)."""
-
-    pairs: tuple[tuple[str, str], ...]
-    # Whether hostlint's switch-hash action writes the hash here.
-    writes: bool = True
-
-    def read(self, shown: str) -> str:
-        """hostlint's name for a load-sharing mode as the switch shows it; UnknownHash for another."""
-        fields = frozenset(shown.split())
+    def read(self, shown: str | None) -> str:
+        fields = frozenset((shown or "").lower().split())
         for said, name in self.pairs:
-            if frozenset(said.split()) == fields:
+            if fields and frozenset(said.split()) == fields:
                 return name
-        raise UnknownHash(f"hostlint reads no Comware load-sharing mode {shown.strip()!r}")
-
-    def write(self, name: str) -> str:
-        """The load-sharing mode keywords for hostlint's hash `name`; UnknownHash for a name it cannot write."""
-        for said, known in self.pairs:
-            if known == name:
-                return said
-        raise UnknownHash(f"Comware has no load-sharing mode for hash {name!r}")
-
-    @property
-    def names(self) -> tuple[str, ...]:
-        return tuple(name for _, name in self.pairs)
+        return super().read(shown)  # the default when nothing is shown, else the named unknown
 
 
-HASHES = HashTable(
+HASHES = ComwareHashes(
     pairs=(
         ("source-mac", "src-mac"),
         ("destination-mac", "dst-mac"),
@@ -64,4 +45,7 @@ HASHES = HashTable(
         ("destination-mac source-mac destination-ip source-ip", "src-dst-mac-ip"),
         ("destination-mac source-mac destination-ip source-ip destination-port source-port", "src-dst-mac-ip-port"),
     ),
+    command="link-aggregation global load-sharing mode {}",
+    default=None,
+    writes=True,
 )

@@ -11,11 +11,9 @@ Individual port (`lacp edge-port`, no LACP partner) forwards on its own: individ
 
 from __future__ import annotations
 
-from typing import Literal
+from hostlint.switches.base import MemberFlags, MemberState
 
-MemberState = Literal["bundled", "hot-standby", "suspended", "individual", "down"]
-
-MEMBER_FLAGS: dict[str, MemberState] = {"S": "bundled", "U": "suspended", "I": "individual"}
+MEMBER_FLAGS = MemberFlags(flags=(("S", "bundled"), ("U", "suspended"), ("I", "individual")))
 # The state of an LACP member whose partner does not answer (Comware: Unselected).
 UNANSWERED_LACP_MEMBER: MemberState = "suspended"
 
@@ -23,8 +21,7 @@ UNANSWERED_LACP_MEMBER: MemberState = "suspended"
 def member_state(flag: str, link_up: bool | None) -> MemberState:
     """The state of a member shown with `flag`; its port's link, when known, tells a down port from a
     suspended one. An unknown flag is a ValueError naming it."""
-    try:
-        state = MEMBER_FLAGS[flag.strip()]
-    except KeyError:
-        raise ValueError(f"unknown Comware member status {flag!r} (known: S, U, I)") from None
+    state = MEMBER_FLAGS.state(flag) if flag.strip() in {f for f, _ in MEMBER_FLAGS.flags} else None
+    if state is None:
+        raise ValueError(f"unknown Comware member status {flag!r} (known: S, U, I)")
     return "down" if state == "suspended" and link_up is False else state

@@ -15,6 +15,8 @@ passes is the frame length less 18, less 22 tagged.
 
 from __future__ import annotations
 
+from hostlint.switches.base import MtuFamily, MtuLimits
+
 JUMBO_FRAME = 9416
 NO_JUMBO_FRAME = 1536
 MIN_FRAME = 1536
@@ -53,3 +55,20 @@ def configured_frame(value: str | None) -> int | None:
     if not MIN_FRAME <= frame <= JUMBO_FRAME:
         raise ValueError(f"jumboframe enable {frame} is outside {MIN_FRAME}..{JUMBO_FRAME}")
     return frame
+
+
+# The figure that limits bridged frames is each port's own (`display interface`'s frame length, read
+# into the port's `mtu` as the IP packet it carries): one family.
+MTU = MtuLimits(
+    jumbo=JUMBO_FRAME,
+    l2_header=HEADER,
+    families=(
+        MtuFamily(
+            family="(all)",
+            bridged="mtu",
+            bridged_setting="jumboframe enable (per port, the frame: Ethernet header and FCS included)",
+            bridged_source="display interface",
+            reference=REFERENCE,
+        ),
+    ),
+)

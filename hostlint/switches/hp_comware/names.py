@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import re
 
+from hostlint.switches.base import NameGrammar
+
 # Short form -> long form, longest short form first so `MGE` is not read as `GE`.
 LONG: dict[str, str] = {
     "BAGG": "Bridge-Aggregation",
@@ -85,3 +87,12 @@ def neighbour_forms(name: str) -> tuple[str, ...]:
     neighbours shorten it as Comware itself does."""
     text = long(name)
     return tuple(dict.fromkeys((text, short(text))))
+
+
+NAMES = NameGrammar(
+    long=LONG,
+    channel=r"(?:Bridge|Route)-Aggregation\d+",
+    # As neighbours print a Comware port: the long name, or Comware's own abbreviation.
+    neighbour=(SCRIPT.pattern.strip("^$"), rf"(?:{'|'.join(LONG)}){_NUMBER}"),
+    script=SCRIPT.pattern.strip("^$"),
+)
