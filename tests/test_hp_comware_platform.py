@@ -104,10 +104,12 @@ def test_member_flags_of_the_samples_map_to_states() -> None:
 
 
 def test_mtu_figures() -> None:
-    assert mtu.bridged_mtu(9416, tagged=False) == 9398
-    assert mtu.bridged_mtu(1536, tagged=True) == 1514
-    assert mtu.frame_for(9000, tagged=True) == 9022
-    assert mtu.frame_for(1500, tagged=False) == 1536  # Comware takes no smaller frame
+    assert mtu.bridged_mtu(9416) == 9398
+    assert mtu.bridged_mtu(1536) == 1518
+    assert mtu.frame_for(9000) == 9018
+    assert mtu.frame_for(1500) == 1536  # Comware takes no smaller frame
+    assert mtu.frame_for(mtu.bridged_mtu(5000)) == 5000  # read and written back: the same frame
+    assert mtu.JUMBO - mtu.HEADER == 9216  # the jumbo hostlint writes is the most a snapshot holds
     assert mtu.configured_frame("enabled") == 9416
     assert mtu.configured_frame("disabled") == 1536
     assert mtu.configured_frame(None) is None

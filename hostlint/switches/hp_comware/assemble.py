@@ -159,7 +159,6 @@ def _port_mtu(
 ) -> int | None:
     """The largest IP packet a bridged port passes: its frame length as shown, else as configured, less
     the header (mtu.py)."""
-    tagged = mode == "trunk"
     frame: int | None = None
     if shown and shown.frame_length:
         frame = context.read(r.INTERFACE, f"{name} maximum frame length", lambda: int(shown.frame_length or ""))
@@ -170,7 +169,7 @@ def _port_mtu(
     if frame is None:
         return None
     # The snapshot stores at most 9216 (hostlint.snapshot.common.SwitchMtu): a port passing more passes that.
-    return min(mtu.bridged_mtu(frame, tagged), SNAPSHOT_CEILING)
+    return min(mtu.bridged_mtu(frame), SNAPSHOT_CEILING)
 
 
 def build(device: str, outputs: Records, mgmt_address: str | None = None) -> tuple[Switch, list[str]]:

@@ -9,8 +9,11 @@ Two figures (HPE FlexFabric 5940 Ethernet Interface Command Reference):
   `port link-mode route`), the IP MTU, 1500 by default; `Maximum transmission unit: N`.
 
 A frame's length counts its Ethernet header (14 bytes) and FCS (4), as IEEE 802.3's 1518-byte frame
-carries a 1500-byte packet, and an 802.1Q tag (4) on a trunk: the largest IP packet a bridged port
-passes is the frame length less 18, less 22 tagged.
+carries a 1500-byte packet: the largest IP packet a bridged port passes is the frame length less 18.
+A trunk's 802.1Q tag is not taken off (as Junos media MTU, PLATFORM's one `l2_header`), so a figure
+read and written back is the same frame: rollbacks restore it exactly. The 4 bytes a tagged frame
+may lack are below what the rules ask (a host MTU of 9000 needs a 9018-byte frame, 9022 tagged, and the
+default is 9416).
 """
 
 from __future__ import annotations
@@ -21,9 +24,9 @@ JUMBO_FRAME = 9416
 NO_JUMBO_FRAME = 1536
 MIN_FRAME = 1536
 HEADER = 18
-TAG = 4
-# hostlint's jumbo MTU here: the IP packet a jumbo frame carries untagged.
-JUMBO = JUMBO_FRAME - HEADER
+# The frame hostlint writes for jumbo (`jumboframe enable 9234`): the 9216-byte IP packet that is the
+# most a snapshot stores (hostlint.snapshot.common.SwitchMtu), plus the header; Comware takes up to 9416.
+JUMBO = 9216 + HEADER
 DEFAULT_IP_MTU = 1500
 REFERENCE = (
     "HPE FlexFabric 5940 Ethernet Interface Command Reference, 'jumboframe enable' and 'mtu': "
@@ -31,15 +34,15 @@ REFERENCE = (
 )
 
 
-def bridged_mtu(frame: int, tagged: bool) -> int:
+def bridged_mtu(frame: int) -> int:
     """The largest IP packet a bridged port with this maximum frame length passes."""
-    return frame - HEADER - (TAG if tagged else 0)
+    return frame - HEADER
 
 
-def frame_for(mtu: int, tagged: bool) -> int:
+def frame_for(mtu: int) -> int:
     """The `jumboframe enable` size that passes IP packets of `mtu` bytes (the inverse of bridged_mtu),
     raised to the smallest size Comware takes."""
-    return max(mtu + HEADER + (TAG if tagged else 0), MIN_FRAME)
+    return max(mtu + HEADER, MIN_FRAME)
 
 
 def configured_frame(value: str | None) -> int | None:
@@ -60,7 +63,7 @@ def configured_frame(value: str | None) -> int | None:
 # The figure that limits bridged frames is each port's own (`display interface`'s frame length, read
 # into the port's `mtu` as the IP packet it carries): one family.
 MTU = MtuLimits(
-    jumbo=JUMBO_FRAME,
+    jumbo=JUMBO,
     l2_header=HEADER,
     families=(
         MtuFamily(

@@ -18,7 +18,7 @@ PLATFORM = SwitchPlatform(
     vocabulary=Vocabulary(comment="#", enter=("system-view",), leave=("return",)),
     channel_interface="Bridge-Aggregation{}",
     ethernet_short="XGE",
-    jumbo=mtu.JUMBO_FRAME,
+    jumbo=mtu.JUMBO,
     l2_header=mtu.HEADER,
     hash_source="folder",
     writes_hash=True,

@@ -30,6 +30,15 @@ def _vlans_of(item: SwitchPort | PortChannel) -> set[int]:
     return {v for low, high in item.allowed_vlans or [] for v in range(low, high + 1)}
 
 
+def _jumbo(figure: int | None) -> int | None:
+    """The `jumboframe enable` size for a snapshot MTU; None (the default, 9416) where the snapshot's
+    ceiling stands for it (assemble.SNAPSHOT_CEILING) or the MTU is unknown."""
+    if figure is None or figure >= assemble.SNAPSHOT_CEILING:
+        return None
+    frame = mtu.frame_for(figure)
+    return None if frame >= mtu.JUMBO_FRAME else frame
+
+
 def _interface(item: SwitchPort | PortChannel, channel: PortChannel | None) -> Interface:
     mode = item.mode if isinstance(item, SwitchPort) else item.switchport
     interface = Interface(
@@ -39,6 +48,7 @@ def _interface(item: SwitchPort | PortChannel, channel: PortChannel | None) -> I
         pvid=item.native_vlan or 1,
         permitted=_vlans_of(item) if mode == "trunk" else {1},
     )
+    interface.jumbo = _jumbo(item.mtu)
     if isinstance(item, PortChannel):
         interface.dynamic = (item.mode or "static").startswith("lacp")
         interface.speed_gbps = 0
@@ -47,9 +57,6 @@ def _interface(item: SwitchPort | PortChannel, channel: PortChannel | None) -> I
     interface.shutdown = item.status == "disabled"
     interface.link_up = item.status not in ("down", "err-disabled") and item.member_state != "down"
     interface.speed_gbps = (item.speed_mbps or 10000) // 1000
-    if item.mtu is not None:
-        frame = mtu.frame_for(item.mtu, tagged=mode == "trunk")
-        interface.jumbo = None if frame >= mtu.JUMBO_FRAME else frame
     if channel is not None:
         interface.group = names.channel_number(channel.name)
         interface.lacp_passive = channel.mode == "lacp-passive"
@@ -117,3 +124,18 @@ def sample_records() -> dict[str, list[dict[str, Any]]]:
 def sample_switch() -> tuple[Switch, list[str]]:
     """The switch the folder's samples show, as its assembly builds it, and its warnings."""
     return assemble.build("hpe-tor1.example.com", sample_records())
+
+
+def blocks(text: str) -> dict[int, list[str]]:
+    """Step number -> the configuration lines of its block in a Comware file hostlint wrote, without the
+    `system-view` / `return` that netmiko's send_config_set sends itself."""
+    found: dict[int, list[str]] = {}
+    number = None
+    for line in text.splitlines():
+        title = re.match(r"# (?:Undo step|Step) (\d+) of \d+ ", line)
+        if title:
+            number = int(title.group(1))
+            found[number] = []
+        elif number is not None and line.strip() and not line.startswith("#"):
+            found[number].append(line)
+    return {n: [line for line in lines if line not in ("system-view", "return")] for n, lines in found.items()}
