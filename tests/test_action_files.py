@@ -12,6 +12,7 @@ import yaml
 from support.cli import run
 from support.fix_sites import findings_for, site
 
+from hostlint import switches
 from hostlint.cli.exit import Exit
 from hostlint.fixes import build_plan
 from hostlint.fixes.actions import ActionError, check_site_rules, load_action, load_actions, load_units, units
@@ -119,11 +120,31 @@ def test_a_switch_action_without_text_for_a_switch_platform_is_refused(
     package = _package(tmp_path, monkeypatch, "switch_hash")
     path = package / "switch_hash" / "action.yaml"
     data = yaml.safe_load(path.read_text(encoding="utf-8"))
-    del data["platforms"]["juniper_junos"]
+    del data["platforms"]["arista_eos"]
     path.write_text(yaml.safe_dump(data, sort_keys=False), encoding="utf-8")
     with pytest.raises(ActionError) as error:
         load_units(package, "site_actions")
-    assert str(error.value) == (f"{path}: a switch action has text for every switch platform; missing juniper_junos")
+    assert str(error.value) == (
+        f"{path}: a switch action has text for every switch platform; missing arista_eos "
+        "(in this file or in hostlint/switches/<platform>/fixes.yaml)"
+    )
+
+
+def test_a_switch_platform_folder_gives_its_text_and_only_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Junos's text is in its folder (hostlint/switches/juniper_junos/fixes.yaml), merged in when the
+    action loads; written in the action file as well, the action is refused naming both files."""
+    package = _package(tmp_path, monkeypatch, "switch_hash")
+    loaded = load_units(package, "site_actions")["switch-hash"].action.platforms
+    assert loaded["juniper_junos"] == switches.fix_text("juniper_junos")["switch-hash"]
+    path = package / "switch_hash" / "action.yaml"
+    data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    data["platforms"]["juniper_junos"] = loaded["juniper_junos"].model_dump(exclude_none=True)
+    path.write_text(yaml.safe_dump(data, sort_keys=False), encoding="utf-8")
+    with pytest.raises(ActionError) as error:
+        load_units(package, "site_actions")
+    assert str(error.value) == (
+        f"{path}: text for juniper_junos is in both this file and {switches.folder('juniper_junos') / 'fixes.yaml'}"
+    )
 
 
 @pytest.mark.parametrize(("name", "what"), [("EXPAND", "the expander"), ("APPLY", "the simulated applier")])

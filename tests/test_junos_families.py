@@ -7,7 +7,7 @@ from support.fix_sites import findings_for, site
 
 from hostlint.fixes import build_plan
 from hostlint.fixes.render import render
-from hostlint.junos_families import family, unknown_reason
+from hostlint.switches.juniper_junos.families import family, unknown_reason
 
 
 @pytest.mark.parametrize(

@@ -21,7 +21,7 @@ ROOT = Path(__file__).resolve().parent.parent
 @pytest.mark.parametrize("switch", registry.SWITCHES, ids=lambda s: s.name)
 def test_each_switch_has_its_collector_folder(switch: registry.SwitchPlatform) -> None:
     spec = load_platform(switch.name)
-    raw = yaml.safe_load((spec.commands[0].template.parent / "spec.yaml").read_text(encoding="utf-8"))
+    raw = yaml.safe_load((spec.folder / "spec.yaml").read_text(encoding="utf-8"))
     assert raw["platform"] == switch.name
     assert spec.commands and all(command.template.is_file() for command in spec.commands)
     # Every source an unknown-fact reason names is a command the collector runs.

@@ -30,7 +30,7 @@ from hostlint.snapshot import Snapshot, load_site
 from hostlint.snapshot.switch import Switch
 
 ROOT = Path(__file__).resolve().parent.parent
-SAMPLES = ROOT / "collectors" / "juniper_junos"
+SAMPLES = ROOT / "hostlint" / "switches" / "juniper_junos"
 MODELS = {"els": "ex4300-48t", "non-els": "ex4200-48t", "qfx": "qfx5120-48y", "mx": "mx204"}
 
 
@@ -516,7 +516,7 @@ def test_deleting_what_is_not_there_only_warns() -> None:
 
 
 def _sample_state() -> Switch:
-    """The switch hostlint collects from the captured Junos samples (collectors/juniper_junos/*.txt)."""
+    """The switch hostlint collects from the captured Junos samples (hostlint/switches/juniper_junos/*.txt)."""
     spec = load_platform("juniper_junos")
     sections: dict[str, Parsed] = {}
     commands: dict[str, str] = {}

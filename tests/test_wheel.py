@@ -95,6 +95,16 @@ def test_wheel_ships_every_fix_action_folder(installed: Installed) -> None:
         assert f"hostlint/fixes/actions/{folder}/__init__.py" in names
 
 
+def test_wheel_ships_every_switch_platform_folder(installed: Installed) -> None:
+    """A platform folder's templates, samples, spec and fix text are package data (hostlint/switches/)."""
+    names = set(zipfile.ZipFile(installed.wheel).namelist())
+    folders = sorted(p.parent for p in (REPO / "hostlint" / "switches").glob("*/platform.py"))
+    assert folders
+    for folder in folders:
+        for file in sorted(f for f in folder.iterdir() if f.is_file() and f.suffix != ".pyc"):
+            assert f"hostlint/switches/{folder.name}/{file.name}" in names
+
+
 def test_venv_uses_the_installed_wheel(installed: Installed) -> None:
     probe = (
         "import json, sysconfig, hostlint, hostlint.data; "

@@ -66,8 +66,8 @@ def _context(step: Step, platform: str, mirror: bool = False) -> dict[str, Any]:
     change = step.change
     before, after = (change.after, change.before) if mirror else (change.before, change.after)
     return {
-        # A Junos change carries its switch's family (hostlint.fixes.families); None elsewhere.
-        "junos_family": None,
+        # A change on a platform with families carries its switch's family (hostlint.fixes.families).
+        "family": None,
         **change.values,
         "before": before,
         "after": after,

@@ -17,12 +17,13 @@ import importlib
 from importlib import resources
 from pathlib import Path
 
-from hostlint.switches.base import FixText, SwitchPlatform, load_fix_text
+from hostlint.switches.base import Families, FixText, SwitchPlatform, load_fix_text
 
 __all__ = [
     "SWITCH_NAMES",
     "UnsupportedPlatform",
     "canonical_switch",
+    "families",
     "find_switch",
     "fix_text",
     "folder",
@@ -101,3 +102,16 @@ def fix_text(name: str) -> dict[str, FixText]:
     FixTextError naming the file when it does not load."""
     path = folder(name) / "fixes.yaml"
     return load_fix_text(path) if path.is_file() else {}
+
+
+@functools.cache
+def families(name: str) -> Families | None:
+    """The platform's families (its folder's `families.py`); None for a platform without, or no platform."""
+    if name not in SWITCH_NAMES or not (folder(name) / "families.py").is_file():
+        return None
+    module = importlib.import_module(f"{__name__}.{name}.families")
+    return Families(
+        family=module.family,
+        unknown_reason=module.unknown_reason,
+        unsupported=getattr(module, "UNSUPPORTED", {}),
+    )

@@ -17,8 +17,10 @@ of each piece, as the names a folder's files define (docs/design/platform-folder
   right to left.
 - `members.py`: `MEMBER_FLAGS = MemberFlags(...)`: member-state flags and words.
 - `mtu.py`: `MTU = MtuLimits(...)`: jumbo, header bytes, the MTU families; `PLATFORM` carries the same.
-- `families.py` (needed when `fixes.yaml` reads `family`): `family(model: str | None) -> str | None` and
-  `unknown_reason(model: str | None) -> str`.
+- `families.py` (needed when `fixes.yaml` reads `family`): `family(model: str | None) -> str | None`,
+  `unknown_reason(model: str | None) -> str` and, optionally, `UNSUPPORTED: dict[family, dict[action,
+  why]]` (what hostlint does not write for a family); a change on the platform gets `family` in its
+  values (hostlint.fixes.families).
 - `fixes.yaml`: per switch action (its name, `switch-port-mtu`) a `FixText` (change, verify, expect,
   rollback, rollback_expect; Jinja2), merged into the action when the actions load
   (hostlint.fixes.actions).
@@ -31,7 +33,7 @@ This module imports only the shared leaves (hostlint.targets, hostlint.strict, h
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
@@ -316,6 +318,15 @@ class MemberFlags:
         if word:
             return word
         return next((state for flag, state in self.flags if flag in text), None)
+
+
+@dataclass(frozen=True, kw_only=True)
+class Families:
+    """A platform's families (`families.py`), as the registry hands them out (hostlint.switches.families)."""
+
+    family: Callable[[str | None], str | None]
+    unknown_reason: Callable[[str | None], str]
+    unsupported: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -129,7 +129,8 @@ def _load_unit(folder: Path, package: str) -> Unit:
         missing = [name for name in registry.SWITCH_NAMES if name not in action.platforms]
         if missing:
             raise ActionError(
-                f"{template_file}: a switch action has text for every switch platform; missing {', '.join(missing)}"
+                f"{template_file}: a switch action has text for every switch platform; missing {', '.join(missing)} "
+                "(in this file or in hostlint/switches/<platform>/fixes.yaml)"
             )
     module = importlib.import_module(f"{package}.{folder.name}")
     expand = _callable(module, "EXPAND", "the expander", module_file)

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from hostlint.switches.base import MtuFamily, SwitchPlatform
+from hostlint.switches.base import SwitchPlatform
+from hostlint.switches.juniper_junos.mtu import MTU
 from hostlint.targets import Vocabulary
 
 PLATFORM = SwitchPlatform(
@@ -21,8 +22,8 @@ PLATFORM = SwitchPlatform(
     ),
     channel_interface="ae{}",
     interface_names="junos_interface",
-    jumbo=9216,
-    l2_header=14,
+    jumbo=MTU.jumbo,
+    l2_header=MTU.l2_header,
     hash_source="junos",
     channel_static_unless_lacp=True,
     vlan_syntax="junos",
@@ -34,14 +35,5 @@ PLATFORM = SwitchPlatform(
         "member_state": "show lacp interfaces",
         "peer_link": "show virtual-chassis",
     },
-    mtu_families=(
-        MtuFamily(
-            family="(all)",
-            bridged="mtu",
-            bridged_setting="interface mtu (media MTU, Ethernet header included)",
-            bridged_source="show interfaces extensive",
-            reference="Junos, 'Media MTU Overview': https://www.juniper.net/documentation/us/en/software/junos/"
-            "interfaces-ethernet-switches/topics/topic-map/switches-interface-mtu.html",
-        ),
-    ),
+    mtu_families=MTU.families,
 )

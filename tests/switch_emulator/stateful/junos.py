@@ -5,7 +5,7 @@ The configuration is kept as Junos keeps it, a hierarchy of statements, here fla
 form: statement path -> values. It starts as the configuration the state implies (`configuration`),
 `set`/`delete`/`copy`/`rename` change a candidate, and only `commit` applies the candidate to the state
 (`_Deriver`). The grammar is the part of the Junos hierarchy hostlint's templates touch, per family
-(hostlint.junos_families: EX/QFX ELS, EX non-ELS); each rule cites the Junos page it follows:
+(hostlint/switches/juniper_junos/families.py: EX/QFX ELS, EX non-ELS); each rule cites the Junos page it follows:
 
 - CLI: Junos OS CLI User Guide, "Junos OS Configuration Mode" (`configure`, `configure private`,
   `exit configuration-mode`), "Modify the Configuration" (`set`, `delete`, `copy ... to`, `rename ... to`),
@@ -40,8 +40,8 @@ from dataclasses import dataclass, field
 
 from hostlint import vlans
 from hostlint.collect.switches import normalise
-from hostlint.junos_families import Family, family
 from hostlint.snapshot.switch import MemberState, PortChannel, PortMode, Switch, SwitchPort
+from hostlint.switches.juniper_junos.families import Family, family
 
 USER = "netadmin"
 L2_HEADER = 14  # Junos media MTU = IP MTU + Ethernet header (hostlint.collect.switches.normalise.l3_mtu)
@@ -1115,7 +1115,7 @@ def _physical(
     name: str, index: int, description: str | None, admin_up: bool, up: bool, link: str, channel: bool = False
 ) -> list[str]:
     """One `Physical interface:` block up to its logical units, in the shape of the captured sample
-    (collectors/juniper_junos/show_interfaces_extensive.txt); counters are zero."""
+    (hostlint/switches/juniper_junos/show_interfaces_extensive.txt); counters are zero."""
     mac = f"40:a6:77:e1:2c:{index:02x}"
     lines = [
         f"Physical interface: {name}, {'Enabled' if admin_up else 'Administratively down'}, "

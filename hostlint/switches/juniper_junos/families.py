@@ -22,8 +22,9 @@ moves `native-vlan-id` to the physical interface); "gigether-options" (MX).
 
 A model hostlint does not place (QFX3500/QFX3600 run either CLI depending on the release, any
 unknown model, or no model collected) has no family: a fix whose Junos text depends on the family
-is then not scripted, never guessed.
+(reads `family` in fixes.yaml) is then not scripted, never guessed.
 
+The folder's `families` piece (hostlint.switches.base): `family`, `unknown_reason`, `UNSUPPORTED`.
 This module imports nothing of hostlint's.
 """
 
@@ -42,6 +43,24 @@ _QFX_ELS = frozenset({5100, 5110, 5120, 5130, 5200, 5210, 5220, 5230, 5700, 1000
 _QFX_EITHER = frozenset({3500, 3600})
 
 _MODEL = re.compile(r"^(ex|qfx|mx)(\d+)", re.IGNORECASE)
+
+# What hostlint does not write for a family, and why (the manual step says it).
+_MX_VLANS = (
+    "MX: VLANs on a trunk live in `family bridge` / bridge domains or `flexible-ethernet-services`, "
+    "which this site's templates do not know; change them by hand"
+)
+_MX_MEMBERS = (
+    "MX: an ae's members join it under `gigether-options 802.3ad` and its unit 0 is `family bridge`, "
+    "which this site's templates do not write; change the bundle by hand"
+)
+UNSUPPORTED: dict[str, dict[str, str]] = {
+    "mx": {
+        "switch-trunk-allow-vlan": _MX_VLANS,
+        "switch-trunk-native-vlan": _MX_VLANS,
+        "switch-static-port-channel": _MX_MEMBERS,
+        "switch-remove-port-channel": _MX_MEMBERS,
+    },
+}
 
 
 def family(model: str | None) -> Family | None:
