@@ -4,9 +4,11 @@ with the channels, members, VLANs, MTU, hash, IRF and neighbours the samples sho
 
 from __future__ import annotations
 
+import os
 from typing import Any
 
 import pytest
+import yaml
 from switch_emulator.platforms.hp_comware import RENDER, SPEC, sample_records, sample_switch
 
 from hostlint.collect.switches.parse import parse_output
@@ -205,3 +207,19 @@ def test_the_emulator_renders_the_switch_the_collector_reads_back() -> None:
             assert known is None or getattr(port, field) == known, (port.name, field)
         shown = [(n.device_id, n.port_id) for n in port.neighbours]
         assert shown == [(n.device_id, n.port_id) for n in before.neighbours]
+
+
+# --- expected records beside each sample (sqlfluff's parse fixtures) ---------------------------------------
+
+
+@pytest.mark.parametrize("command", SPEC.commands, ids=lambda c: c.slug)
+def test_each_sample_gives_the_records_beside_it(command: Any) -> None:
+    """`<slug>.records.yaml` holds what the template reads from `<slug>.txt`, reviewed in the diff;
+    `HOSTLINT_UPDATE_GOLDEN=1` writes it again."""
+    folder = command.template.parent
+    parsed = parse_output(command, (folder / f"{command.slug}.txt").read_text(encoding="utf-8"), "hpe-tor1")
+    assert parsed.warnings == [] and parsed.notes == []
+    expected = folder / f"{command.slug}.records.yaml"
+    if os.environ.get("HOSTLINT_UPDATE_GOLDEN") == "1":
+        expected.write_text(yaml.safe_dump(parsed.records, sort_keys=True, allow_unicode=True), encoding="utf-8")
+    assert parsed.records == yaml.safe_load(expected.read_text(encoding="utf-8"))
