@@ -20,8 +20,8 @@ from typing import Any
 
 from netmiko import ConnectHandler
 from switch_emulator import EmulatedSwitch, SwitchEmulator
+from switch_emulator.platforms.juniper_junos import JunosSession
 from switch_emulator.stateful import RENDERERS, StatefulSwitch
-from switch_emulator.stateful.junos import JunosSession
 from switch_emulator.stateful.render_cisco import peer_link
 
 from hostlint import names

@@ -1,4 +1,4 @@
-"""The Junos stateful switch emulator (tests/switch_emulator/stateful/junos.py) against hostlint's Junos
+"""The Junos stateful switch emulator (tests/switch_emulator/platforms/juniper_junos.py) against hostlint's Junos
 scripts: every change and rollback hostlint writes for a Junos switch is pasted into the emulated CLI
 as an engineer would (each step's block, then its CONFIRM lines), is accepted, leaves the state the
 plan intends, and the rollback script restores the state exactly; what Junos rejects is rejected with
@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 from support.fix_sites import findings_for, site
 from support.kvm_sites import kvm_site
-from switch_emulator.stateful.junos import JunosSession, configuration, display_set, render
+from switch_emulator.platforms.juniper_junos import JunosSession, configuration, display_set, render
 
 from hostlint.check import check_snapshot
 from hostlint.collect.switches import Device, load_platform

@@ -9,6 +9,7 @@ from hostlint.collect.switches import normalise as n
 from hostlint.collect.switches.assemble import build_switch
 from hostlint.collect.switches.parse import Parsed, parse_output
 from hostlint.platforms import SWITCH_NAMES, UnsupportedPlatform, canonical_switch
+from hostlint.switches.juniper_junos.hashes import HASHES as JUNOS_HASHES
 from hostlint.vocab import HASH_FIELDS
 
 NAMES = {"cisco_ios": "sw-ios1", "cisco_nxos": "nx1", "arista_eos": "eos1", "juniper_junos": "ex1"}
@@ -270,7 +271,14 @@ def test_eos_hashes(fields, name):
     ],
 )
 def test_junos_hashes(options, name):
-    assert n.junos_hash(options) == name
+    assert JUNOS_HASHES.read(" ".join(sorted(options))) == name
+
+
+def test_a_junos_hash_the_table_lacks_is_a_named_unknown():
+    with pytest.raises(ValueError, match="hostlint reads no 'no-ipv4-destination-address no-ipv4-source-address'"):
+        JUNOS_HASHES.read("no-ipv4-destination-address no-ipv4-source-address")
+    with pytest.raises(ValueError, match="hostlint reads no 'symmetric-hash' load-balance syntax"):
+        JUNOS_HASHES.read("symmetric-hash")
 
 
 def test_every_normalised_hash_is_in_the_vocabulary_and_unknown_ones_are_errors():

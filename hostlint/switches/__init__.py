@@ -17,7 +17,7 @@ import importlib
 from importlib import resources
 from pathlib import Path
 
-from hostlint.switches.base import Families, FixText, SwitchPlatform, load_fix_text
+from hostlint.switches.base import Families, FixText, HashTable, SwitchPlatform, load_fix_text
 
 __all__ = [
     "SWITCH_NAMES",
@@ -28,6 +28,7 @@ __all__ = [
     "fix_text",
     "folder",
     "folder_names",
+    "hashes",
     "switch",
 ]
 
@@ -115,3 +116,14 @@ def families(name: str) -> Families | None:
         unknown_reason=module.unknown_reason,
         unsupported=getattr(module, "UNSUPPORTED", {}),
     )
+
+
+@functools.cache
+def hashes(name: str) -> HashTable | None:
+    """The platform's hash table (its folder's `hashes.py` `HASHES`); None while it has none."""
+    if name not in SWITCH_NAMES or not (folder(name) / "hashes.py").is_file():
+        return None
+    table = importlib.import_module(f"{__name__}.{name}.hashes").HASHES
+    if not isinstance(table, HashTable):
+        raise TypeError(f"hostlint/switches/{name}/hashes.py: HASHES is not a HashTable")
+    return table

@@ -24,8 +24,11 @@ of each piece, as the names a folder's files define (docs/design/platform-folder
 - `fixes.yaml`: per switch action (its name, `switch-port-mtu`) a `FixText` (change, verify, expect,
   rollback, rollback_expect; Jinja2), merged into the action when the actions load
   (hostlint.fixes.actions).
-- `emulator.yaml` (prompts, paging commands, refusal texts, cited) and, as test code outside the wheel,
-  `tests/switch_emulator/platforms/<platform>.py` defining `SESSION` and `RENDER`.
+- `emulator.yaml` (cited): `terminal` (each session command netmiko sends -> the switch's answer) and
+  `invalid` (the refusal of an unknown command, `{caret}` and `{word}` filled in), read by
+  tests/switch_emulator/cli_text.py; and, as test code outside the wheel,
+  `tests/switch_emulator/platforms/<platform>.py` defining `SESSION` (a ConfigSession subclass: the
+  configuration grammar) and `RENDER(state: Switch, command: str) -> str | None` (show output).
 
 This module imports only the shared leaves (hostlint.targets, hostlint.strict, hostlint.yamlfile).
 """

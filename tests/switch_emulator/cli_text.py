@@ -2,23 +2,29 @@
 
 from __future__ import annotations
 
+import yaml
+
+from hostlint import switches
+from hostlint.switches import SWITCH_NAMES
+
 # What each platform says to the commands netmiko sends before the first show command.
 TERMINAL = {
     "cisco_ios": {"terminal length 0": "", "terminal width 511": ""},
     "cisco_nxos": {"terminal length 0": "", "terminal width 511": ""},
     "arista_eos": {"terminal length 0": "Pagination disabled.", "terminal width 511": "Width set to 511 columns."},
-    "juniper_junos": {
-        "set cli screen-width 511": "Screen width set to 511",
-        "set cli complete-on-space off": "Disabling complete-on-space",
-        "set cli screen-length 0": "Screen length set to 0",
-    },
 }
 _INVALID = {
     "cisco_ios": "{caret}\n% Invalid input detected at '^' marker.\n",
     "cisco_nxos": "{caret}\n% Invalid command at '^' marker.\n",
     "arista_eos": "% Invalid input (at token 1: '{word}')\n",
-    "juniper_junos": "{caret}\nsyntax error, expecting <command>.\n",
 }
+# A platform folder's `emulator.yaml` (hostlint/switches/<platform>/) says the same: `terminal` and `invalid`.
+for _name in SWITCH_NAMES:
+    _path = switches.folder(_name) / "emulator.yaml"
+    if _path.is_file():
+        _text = yaml.safe_load(_path.read_text(encoding="utf-8"))
+        TERMINAL[_name] = dict(_text["terminal"])
+        _INVALID[_name] = str(_text["invalid"])
 
 
 def terminal(platform: str, command: str) -> str | None:

@@ -550,7 +550,9 @@ def _eos_load_balance(context: _Context, source: str) -> LoadBalance | None:
 def _junos_load_balance(context: _Context, source: str) -> LoadBalance | None:
     records = context.records("config", "load_balance")
     options = sorted({str(r["option"]) for r in records if r.get("option")})
-    name = context.read("config", "hash", lambda: normalise.junos_hash(set(options)))
+    # The platform folder's hash table (hostlint/switches/<platform>/hashes.py): its options, sorted.
+    table = switches.hashes(context.platform)
+    name = context.read("config", "hash", lambda: table.read(" ".join(options)) if table else None)
     return LoadBalance(hash=name, raw=" ".join(options) or "default") if name else None
 
 

@@ -116,28 +116,6 @@ def eos_hash(fields: str | None) -> str:
     return _checked(f"{direction}-{kind}", str(fields))
 
 
-def junos_hash(options: set[str]) -> str:
-    """Junos IPv4 hash from `[enhanced-]hash-key family inet` options.
-
-    EX/QFX hash IPv4 on source and destination address and L4 ports unless told
-    otherwise: `no-ipv4-source-address`, `no-ipv4-destination-address`,
-    `no-l4-source-port` and `no-l4-destination-port` take fields out; the older
-    `hash-key family inet layer-3` (without `layer-4`) leaves only the addresses.
-    """
-    unknown = {o for o in options if not o.startswith("no-") and o not in ("layer-3", "layer-4")}
-    if unknown:
-        raise ValueError(f"Junos hash options {sorted(unknown)} are not ones this collector knows")
-    directions = [
-        d
-        for d, option in (("src", "no-ipv4-source-address"), ("dst", "no-ipv4-destination-address"))
-        if option not in options
-    ]
-    ports = not ({"no-l4-source-port", "no-l4-destination-port"} <= options or options == {"layer-3"})
-    if not directions:
-        raise ValueError("Junos hash without source and destination address is not in the vocabulary")
-    return _checked("-".join(directions) + ("-ip-port" if ports else "-ip"), " ".join(sorted(options)))
-
-
 def channel_mode(raw: str) -> ChannelMode:
     """`channel-group N mode X` (IOS/NX-OS/EOS) or Junos `lacp active|passive` -> ChannelMode."""
     mode = raw.strip().lower()

@@ -1,39 +1,74 @@
 """A switch that keeps state: hostlint's own `Switch` model, changed by configuration, shown by show commands.
 
 `StatefulSwitch(state, lacp_partners)` deep-copies `state`; `execute(line)` answers the show commands
-the collector sends (collectors/<platform>/spec.yaml) from the state through the platform's renderer
+the collector sends (its spec.yaml) from the state through the platform's renderer
 (`RENDERERS`), the terminal/paging commands netmiko sends as the platform does, and passes every other
 line to the platform's configuration session (`SESSIONS`, see stateful.md: IOS, NX-OS and EOS in
-cisco.py, Junos in junos.py), whose prompt is the switch's prompt. Serve one over SSH with
+cisco.py, the others in ../platforms/<platform>.py), whose prompt is the switch's prompt. Serve one over SSH with
 `EmulatedSwitch(name, platform, stateful=StatefulSwitch(...))` (switch_emulator.server).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import functools
+import importlib
+from collections.abc import Callable, Iterator, Mapping
+from pathlib import Path
+from typing import Any, TypeVar
 
 from hostlint.snapshot.switch import Switch
 from switch_emulator.cli_text import invalid, terminal
-from switch_emulator.stateful import junos
 from switch_emulator.stateful.cisco import EosSession, IosSession, NxosSession
 from switch_emulator.stateful.render_cisco import render_eos, render_ios, render_nxos
 from switch_emulator.stateful.session import ConfigSession
 
+V = TypeVar("V")
+# The emulator piece of each platform folder (hostlint/switches/<platform>/): a module here per platform,
+# `SESSION` and `RENDER` (hostlint.switches.contract); found when first asked, since those modules
+# import this package's session base.
+_PLATFORMS = Path(__file__).resolve().parent.parent / "platforms"
+
+
+@functools.cache
+def _platform_modules() -> dict[str, Any]:
+    found = {}
+    for path in sorted(_PLATFORMS.glob("*.py")):
+        if path.stem != "__init__":
+            module = importlib.import_module(f"switch_emulator.platforms.{path.stem}")
+            if hasattr(module, "SESSION") and hasattr(module, "RENDER"):
+                found[path.stem] = module
+    return found
+
+
+class _Table(Mapping[str, V]):
+    """Platform -> its entry: the Cisco-like ones listed here, every platform module's found when first read."""
+
+    def __init__(self, listed: dict[str, V], attribute: str) -> None:
+        self._listed, self._attribute = listed, attribute
+
+    def _all(self) -> dict[str, V]:
+        return {**self._listed, **{n: getattr(m, self._attribute) for n, m in _platform_modules().items()}}
+
+    def __getitem__(self, key: str) -> V:
+        return self._all()[key]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._all())
+
+    def __len__(self) -> int:
+        return len(self._all())
+
+
 # Platform -> show command renderer: the output of a show command on a state, None for a command it
 # does not know (the switch then rejects it as the platform does).
-RENDERERS: dict[str, Callable[[Switch, str], str | None]] = {
-    "cisco_ios": render_ios,
-    "cisco_nxos": render_nxos,
-    "arista_eos": render_eos,
-    "juniper_junos": junos.render,
-}
-# Platform -> configuration session class (stateful.md: IOS, NX-OS, EOS in cisco.py; Junos in junos.py).
-SESSIONS: dict[str, type[ConfigSession]] = {
-    "cisco_ios": IosSession,
-    "cisco_nxos": NxosSession,
-    "arista_eos": EosSession,
-    "juniper_junos": junos.JunosSession,
-}
+RENDERERS: Mapping[str, Callable[[Switch, str], str | None]] = _Table(
+    {"cisco_ios": render_ios, "cisco_nxos": render_nxos, "arista_eos": render_eos}, "RENDER"
+)
+# Platform -> configuration session class (stateful.md: IOS, NX-OS, EOS in cisco.py; the others in
+# ../platforms/<platform>.py).
+SESSIONS: Mapping[str, type[ConfigSession]] = _Table(
+    {"cisco_ios": IosSession, "cisco_nxos": NxosSession, "arista_eos": EosSession}, "SESSION"
+)
 
 _HANG_UP = ("exit", "quit", "logout")
 

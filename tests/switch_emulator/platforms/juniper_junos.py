@@ -1281,3 +1281,9 @@ def show_virtual_chassis(state: Switch) -> str:
         "{master:0}",
     ]
     return "\n".join(lines) + "\n"
+
+
+# The emulator piece of hostlint/switches/juniper_junos/ (hostlint.switches.contract): the configuration
+# session and the show command renderer switch_emulator.stateful finds here.
+SESSION = JunosSession
+RENDER = render
