@@ -16,11 +16,10 @@ from hostlint.collect.switches.platforms import load_folder
 from hostlint.snapshot.switch import PortChannel, Switch, SwitchPort
 from hostlint.switches.hp_comware import assemble, mtu, names
 from hostlint.switches.hp_comware.hashes import HASHES
-from switch_emulator.stateful.comware import ComwareSession, ComwareState, ComwareSwitch, Interface, render
+from switch_emulator.stateful.comware import ComwareState, ComwareSwitch, Interface, render
 
 FOLDER = switches.folder("hp_comware")
 SPEC = load_folder(FOLDER)
-SESSION = ComwareSession
 # The largest VLAN range written out as VLANs of `display vlan all` (a trunk permitting all 4094 VLANs
 # does not create them: Comware permits VLANs that do not exist).
 _LISTED_RANGE = 64
@@ -97,6 +96,43 @@ def state_of(switch: Switch) -> ComwareState:
         model=switch.model or "HPE FF 5940 48SFP+ 6QSFP28 Switch",
         version=f"{switch.os_version}, Release 3208P03" if switch.os_version else "7.1.070, Release 3208P03",
     )
+
+
+class ComwareConfigSession:
+    """The Comware CLI over a snapshot `Switch` (switch_emulator.stateful.session.ConfigSession, for
+    StatefulSwitch): the switch is written as Comware's own state (state_of), ComwareSwitch answers every
+    line (views, `display` commands, refusals), and after each accepted change the `Switch` is what the
+    folder's templates and assembly read from the display output, as a collection would."""
+
+    def __init__(self, state: Switch, lacp_partners: frozenset[str]) -> None:
+        self.switch = state
+        self.comware = state_of(state)
+        self.comware.lacp_partners = frozenset(names.long(p) for p in lacp_partners)
+        self.device = ComwareSwitch(self.comware)
+
+    def prompt(self) -> str:
+        return self.device.prompt()
+
+    def execute(self, line: str) -> str:
+        before = self.device.session.view, len(self.device.log)
+        answer = self.device.execute(line)
+        changed = len(self.device.log) > before[1] and not answer.lstrip(" ^\n").startswith("%")
+        if changed and not line.strip().startswith("display "):
+            self._sync()
+        return answer
+
+    def _sync(self) -> None:
+        read: dict[str, list[dict[str, Any]]] = {}
+        for command in SPEC.commands:
+            parsed = parse_output(command, render(self.comware, command.command) or "", self.switch.name)
+            for group, items in parsed.records.items():
+                read.setdefault(group, []).extend(items)
+        rebuilt, _warnings = assemble.build(self.switch.name, read, self.switch.mgmt_address)
+        for field in ("load_balance", "ports", "port_channels", "multichassis"):
+            setattr(self.switch, field, getattr(rebuilt, field))
+
+
+SESSION = ComwareConfigSession
 
 
 def RENDER(switch: Switch, command: str) -> str | None:
