@@ -86,6 +86,14 @@ from typing import Any
 import yaml
 
 ROOT = Path(__file__).resolve().parent.parent
+
+
+def _folder(platform: str) -> Path:
+    """A platform's collector: its folder under hostlint/switches/ once moved there, else under collectors/."""
+    moved = ROOT / "hostlint" / "switches" / platform
+    return moved if moved.is_dir() else ROOT / "collectors" / platform
+
+
 sys.path.insert(0, str(ROOT))
 
 try:
@@ -671,7 +679,7 @@ RECORD_SCORED: dict[tuple[str, str], tuple[str, RecordScorer]] = {
 
 
 def _command(platform: str, command: str) -> CommandSpec:
-    spec = load_folder(ROOT / "collectors" / platform) if platform in TEMPLATE_ONLY else load_platform(platform)
+    spec = load_folder(_folder(platform)) if platform in TEMPLATE_ONLY else load_platform(platform)
     return next(c for c in spec.commands if c.command == command)
 
 

@@ -31,9 +31,16 @@ def test_each_switch_has_its_collector_folder(switch: registry.SwitchPlatform) -
 def test_every_switch_has_its_tests() -> None:
     """A new platform's tests: its emulator scenario and sample switch, its fix-script sites. (Its text in
     every switch action is checked when the actions load: tests/test_action_files.py.)"""
-    switches = set(registry.SWITCH_NAMES)
-    assert set(SCENARIOS) == set(NAMES) == switches
-    assert set(FIX_SITES) == set(KVM_FIX_SITES) == switches
+    # A platform that came as a folder brings its emulator module (tests/switch_emulator/platforms/) and
+    # is checked by the contract test instead of these tables (docs/design/platform-folders.md).
+    folders = {
+        name
+        for name in registry.SWITCH_NAMES
+        if (ROOT / "tests" / "switch_emulator" / "platforms" / f"{name}.py").is_file()
+    }
+    assert set(SCENARIOS) == set(NAMES)
+    assert set(SCENARIOS) | folders == set(registry.SWITCH_NAMES)
+    assert set(FIX_SITES) == set(KVM_FIX_SITES) == set(registry.SWITCH_NAMES)
 
 
 @pytest.mark.parametrize(

@@ -36,6 +36,7 @@ SWITCH_NAMES = {
     "cisco_nxos": ("Ethernet1/{}", "port-channel{}"),
     "arista_eos": ("Ethernet{}", "Port-Channel{}"),
     "juniper_junos": ("xe-0/0/{}", "ae{}"),
+    "hp_comware": ("Ten-GigabitEthernet1/0/{}", "Bridge-Aggregation{}"),
 }
 
 

@@ -1,0 +1,100 @@
+"""The Comware lab (fixtures/labs/comware-ip-hash-lacp, the ip-hash-lacp lab on an IRF fabric of two
+HPE 5940s) gives the Cisco lab's findings; its switch served by the Comware emulator and collected over
+SSH (netmiko `hp_comware`) gives them too; the plan's Comware steps, pasted with netmiko's
+`send_config_set`, clear the findings they target, and their rollback restores the switch exactly, its
+running configuration line for line."""
+
+from __future__ import annotations
+
+import difflib
+from pathlib import Path
+from typing import Any
+
+import pytest
+from netmiko import ConnectHandler
+from switch_emulator.platforms.hp_comware import blocks, serve
+from switch_emulator.server import EmulatedSwitch, SwitchEmulator
+from switch_emulator.stateful.comware import render
+
+from hostlint.check import check_snapshot
+from hostlint.collect.hostkeys import HostKeyPolicy
+from hostlint.collect.switches import collect_switches
+from hostlint.collect.switches.inventory import PASSWORD_ENV, Device
+from hostlint.fixes.plan import build_plan
+from hostlint.fixes.write import write_plan
+from hostlint.rules import load_rules
+from hostlint.snapshot import Snapshot, load_site
+
+LABS = Path(__file__).resolve().parent.parent / "fixtures" / "labs"
+LAB = LABS / "comware-ip-hash-lacp"
+RULES = load_rules()
+PASSWORD = "lab-secret"
+
+
+def _keys(snapshot: Snapshot) -> set[tuple[str, str]]:
+    return {(f.code, f.object) for f in check_snapshot(snapshot, RULES).findings}
+
+
+def test_the_comware_lab_gives_the_cisco_labs_findings() -> None:
+    comware = _keys(load_site([LAB]))
+    assert comware == _keys(load_site([LABS / "ip-hash-lacp"]))
+    assert {code for code, _ in comware} == {"LG002", "LG010"}
+
+
+def test_the_plan_is_rehearsed_on_the_emulator_and_rolled_back_exactly(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv(PASSWORD_ENV, PASSWORD)
+    original = load_site([LAB])
+    (switch,) = original.switches
+    served = serve(switch)
+    with SwitchEmulator() as emulator:
+        port = emulator.add(EmulatedSwitch(switch.name, "hp_comware", stateful=served))
+        device = Device(name=switch.name, hostname="127.0.0.1", port=port, platform="hp_comware", username="netadmin")
+        policy = HostKeyPolicy(emulator.write_known_hosts(tmp_path / "known_hosts"))
+
+        def collect() -> Snapshot:
+            collected = collect_switches([device], policy=policy)
+            assert collected.collection_errors == []
+            return original.model_copy(update={"switches": collected.switches}, deep=True)
+
+        first = collect()
+        assert _keys(first) == _keys(original)
+        configured = render(served.state, "display current-configuration")
+        plan = build_plan(check_snapshot(first, RULES), first, unsafe=True)
+        folder = tmp_path / "fix"
+        write_plan(plan, first, folder)
+        steps = [s for s in plan.steps if s.device == switch.name]
+        assert {s.change.action for s in steps} == {"switch-port-admin", "switch-channel-mode-static"}
+        forward = blocks((folder / f"{switch.name}.hp_comware.txt").read_text(encoding="utf-8"))
+        backward = blocks((folder / f"{switch.name}.rollback.hp_comware.txt").read_text(encoding="utf-8"))
+        connection: dict[str, Any] = {
+            "device_type": "hp_comware",
+            "host": "127.0.0.1",
+            "port": port,
+            "username": "netadmin",
+            "password": PASSWORD,
+            "ssh_config_file": None,
+            "allow_agent": False,
+            "use_keys": False,
+        }
+        with ConnectHandler(**connection) as cli:
+            for step in steps:
+                answer = cli.send_config_set(forward[step.number])
+                assert "% " not in answer, (step.number, answer)
+        changed = collect()
+        targeted = {(s.code, s.object) for step in steps for s in step.sources}
+        assert targeted and not targeted & _keys(changed)
+        (bagg,) = [c for c in changed.switches[0].port_channels if c.name == "Bridge-Aggregation122"]
+        assert bagg.mode == "static"
+        with ConnectHandler(**connection) as cli:
+            for step in reversed(steps):
+                answer = cli.send_config_set(backward[step.number])
+                assert "% " not in answer, (step.number, answer)
+        last = collect()
+        now = render(served.state, "display current-configuration")
+        assert now == configured, "\n".join(
+            difflib.unified_diff(configured.splitlines(), now.splitlines(), lineterm="")
+        )
+    assert last.switches == first.switches
+    assert _keys(last) == _keys(original)
