@@ -44,6 +44,7 @@ from hostlint.snapshot.switch import (
     Switch,
     SwitchPort,
 )
+
 from . import families, hashes, members, mtu, names, records
 
 M = TypeVar("M", bound=BaseModel)

@@ -15,6 +15,7 @@ VRP 8's `commit` is written by the fix text (families.VRP8.commit), since VRP 5 
 from __future__ import annotations
 
 from hostlint.platforms import MtuFamily, SwitchPlatform, Vocabulary
+
 from . import mtu, names
 
 PLATFORM = SwitchPlatform(
