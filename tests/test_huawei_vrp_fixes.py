@@ -84,7 +84,10 @@ def test_a_removed_trunk_gives_its_vlans_to_the_members_and_takes_them_back() ->
 def test_mtu_writes_the_frame_length_and_restores_the_one_read() -> None:
     values = {"after": 9000, "interfaces": [{"name": "Eth-Trunk1", "figure": "l3", "before": 1578}]}
     assert _render("switch-port-mtu", "change", **values) == "interface Eth-Trunk1\n jumboframe enable 9022\n"
-    assert _render("switch-port-mtu", "rollback", **values) == "interface Eth-Trunk1\n jumboframe enable 1600\n"
+    # 1578 is the default frame (1600) read: the rollback restores the default, as IOS's `no mtu` does.
+    assert _render("switch-port-mtu", "rollback", **values) == "interface Eth-Trunk1\n undo jumboframe enable\n"
+    values = {"after": 9000, "interfaces": [{"name": "Eth-Trunk1", "figure": "l3", "before": 4000}]}
+    assert _render("switch-port-mtu", "rollback", **values) == "interface Eth-Trunk1\n jumboframe enable 4022\n"
 
 
 def test_vlans_are_written_in_vrp_ranges_and_refuse_what_is_not_a_switch_word() -> None:
