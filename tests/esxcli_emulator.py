@@ -15,8 +15,9 @@ https://developer.broadcom.com/xapis/esxcli-command-reference/latest/), per name
 - `esxcli network vswitch standard uplink` (add, remove: -u|--uplink-name, -v|--vswitch-name),
   reference page: namespace/esxcli_network_vswitch_standard_uplink.html
 - `esxcli network vswitch standard policy failover` (get: -v; set: -v, -l|--load-balancing
-  {explicit,iphash,mac,portid}, -a|--active-uplinks, -s|--standby-uplinks, -f|--failure-detection
-  {beacon,link}), reference page: namespace/esxcli_network_vswitch_standard_policy_failover.html
+  {explicit,iphash,mac,portid}, -a|--active-uplinks, -s|--standby-uplinks (comma-separated; an empty
+  value empties the list), -f|--failure-detection {beacon,link}),
+  reference page: namespace/esxcli_network_vswitch_standard_policy_failover.html
 - `esxcli network vswitch standard portgroup policy failover` (get: -p|--portgroup-name; set: -p and
   the options above), reference page: namespace/esxcli_network_vswitch_standard_portgroup_policy_failover.html
 - `esxcli network ip interface` (list; set: -i|--interface-name, -m|--mtu),
@@ -160,8 +161,12 @@ def _failover(teaming: dict, options: dict, uplinks: list[str]) -> dict:
             team[key] = nics
     if "-a" in options and "-s" not in options:
         team["standby"] = [n for n in team.get("standby", []) if n not in team["active"]]
+    # The lists are the vSwitch's NicOrderPolicy (vSphere API, HostNicOrderPolicy: "a physical network
+    # adapter can be in the active list, the standby list, or neither"; "an empty standbyNic array means
+    # there are no standby Ethernet adapters"): `-s ''` empties the standby list, and an uplink on neither
+    # list is unused, as hostlint's collector reads it (hostlint.collect.vsphere.convert).
     listed = set(team.get("active", [])) | set(team.get("standby", []))
-    team["unused"] = [n for n in team.get("unused", []) if n not in listed]
+    team["unused"] = [n for n in uplinks if n not in listed]
     if "-f" in options:
         if options["-f"] not in ("beacon", "link"):
             raise EsxcliError(f"Invalid failure detection {options['-f']}: use one of beacon, link")

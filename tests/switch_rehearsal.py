@@ -12,6 +12,7 @@ either end (that is the link's doing, not the switch's nor esxcli's).
 
 from __future__ import annotations
 
+import difflib
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -19,7 +20,7 @@ from typing import Any
 
 from netmiko import ConnectHandler
 from switch_emulator import EmulatedSwitch, SwitchEmulator
-from switch_emulator.stateful import StatefulSwitch
+from switch_emulator.stateful import RENDERERS, StatefulSwitch
 from switch_emulator.stateful.junos import JunosSession
 from switch_emulator.stateful.render_cisco import peer_link
 
@@ -28,6 +29,7 @@ from hostlint import platforms as registry
 from hostlint.collect.hostkeys import HostKeyPolicy
 from hostlint.collect.switches import Device, collect_switches
 from hostlint.collect.switches.inventory import PASSWORD_ENV
+from hostlint.collect.switches.platforms import load_platform
 from hostlint.fixes.scripts import script_name
 from hostlint.fixes.steps import Step
 from hostlint.snapshot import Snapshot
@@ -222,6 +224,11 @@ class SwitchSite:
             connection.disconnect()
         self.emulator.close()
 
+    def running_configs(self) -> dict[str, str]:
+        """Each switch's running configuration as its emulator shows it (the command the collector reads
+        it with), every line: what a rollback must give back exactly."""
+        return {name: running_config(stateful) for name, stateful in self.switches.items()}
+
     def states(self) -> list[Switch]:
         """The emulators' live states (the objects the sessions change), in snapshot order."""
         return [s.state for s in self.switches.values()]
@@ -333,6 +340,21 @@ def settle_links(snapshot: Snapshot, before: Links, origin: Links) -> None:
                 end.duplex = end.configured_duplex or end.duplex
             else:
                 end.duplex = "full" if partner_auto else "half"
+
+
+def running_config(stateful: StatefulSwitch) -> str:
+    command = next(c.command for c in load_platform(stateful.platform).commands if c.section == "config")
+    return RENDERERS[stateful.platform](stateful.state, command) or ""
+
+
+def config_differences(before: dict[str, str], after: dict[str, str]) -> list[str]:
+    """The lines that differ between two running configurations per switch (a unified diff, no context)."""
+    found: list[str] = []
+    for name in sorted(set(before) | set(after)):
+        old, new = before.get(name, "").splitlines(), after.get(name, "").splitlines()
+        diff = difflib.unified_diff(old, new, f"{name} before", f"{name} after", n=0, lineterm="")
+        found += [line for line in diff if not line.startswith("@@")]
+    return found
 
 
 def differences(before: list[Switch], after: list[Switch]) -> list[str]:

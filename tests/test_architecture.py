@@ -35,10 +35,12 @@ def layer(module: str) -> str:
 LAYERS = frozenset(layer(m) for m in MODULES)
 
 # Shared leaves: no model, no I/O beyond a file read, no knowledge of the flow. The first five never
-# import another hostlint module; the others may use each other (yamlfile reads through inputfile).
+# import another hostlint module; the others may use each other (yamlfile reads through inputfile, the
+# registries read the switch platform folders).
 LEAVES = frozenset(
-    {"platforms", "strict", "inputfile", "names", "vocab"}
-    | {"data", "errors", "fieldsets", "gcpause", "junos_families", "vlans", "wording", "yamlfile"}
+    {"targets", "strict", "inputfile", "names", "vocab"}
+    | {"platforms", "switches", "data", "errors", "fieldsets", "gcpause", "junos_families", "vlans", "wording"}
+    | {"yamlfile"}
 )
 # Modules that define what the flow's JSON and YAML files hold, and what a check is.
 UPPER = LAYERS - LEAVES - {""}
@@ -47,12 +49,15 @@ UPPER = LAYERS - LEAVES - {""}
 # entry (test_every_module_has_a_layer_rule): a new package or top-level module is placed on purpose.
 FORBIDDEN: dict[str, set[str]] = {
     # Leaves every layer reads.
-    "platforms": {"*"},
+    "targets": {"*"},
     "strict": {"*"},
     "inputfile": {"*"},
     "names": {"*"},
     "vocab": {"*"},
     **{leaf: set(UPPER) for leaf in ("data", "errors", "fieldsets", "gcpause", "junos_families", "vlans", "wording")},
+    # The switch registry and its platform folders; hostlint.platforms lists the switches it finds.
+    "platforms": set(UPPER),
+    "switches": set(UPPER),
     "yamlfile": set(UPPER),
     # The package's own `__init__` (the version) runs before every module: it imports nothing.
     "": {"*"},

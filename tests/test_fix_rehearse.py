@@ -25,7 +25,7 @@ from pathlib import Path
 
 import pytest
 from switch_emulator.stateful import SESSIONS
-from switch_rehearsal import Links, SwitchSite, differences, emulated, forced_ends, settle_links
+from switch_rehearsal import Links, SwitchSite, config_differences, differences, emulated, forced_ends, settle_links
 
 from hostlint.check import check_snapshot
 from hostlint.fixes import build_plan
@@ -60,15 +60,7 @@ def _esxi_or_switch_only(lab: str) -> bool:
 
 
 # Plans the rehearsal shows to be wrong (issue 13, Deliver 2); strict, so fixing one fails here until listed off.
-KNOWN_BAD: dict[str, str] = {
-    # hostlint does not collect EOS `port-channel lacp fallback individual`, so the LG006 plan's rollback
-    # re-creates Port-Channel11 without it and the members come back suspended, not individual.
-    "lacp-fallback": "the rollback of removing Port-Channel11 does not restore `lacp fallback individual`",
-    "ip-hash-unused-no-channel": (
-        "issue 26, invariant 4: esxcli's `policy failover set` takes active and standby lists only, so the"
-        " rollback of making vmnic3 standby leaves it standby, not unused as it was"
-    ),
-}
+KNOWN_BAD: dict[str, str] = {}
 REHEARSED = [
     pytest.param(lab, marks=pytest.mark.xfail(strict=True, raises=AssertionError, reason=KNOWN_BAD[lab]))
     if lab in KNOWN_BAD
@@ -172,6 +164,7 @@ def test_plan_runs_on_emulators_clears_its_findings_and_rolls_back(
         # What the engineer checks and plans from: the lab's hosts and the switches as collected,
         # which show what the lab's switches do.
         first = switches.collect(monkeypatch)
+        configured = switches.running_configs()
         snapshot = original.model_copy(update={"switches": first}, deep=True)
         result = check_snapshot(snapshot, RULES)
         assert _keys(result.findings) == _keys(check_snapshot(original, RULES).findings)
@@ -192,8 +185,11 @@ def test_plan_runs_on_emulators_clears_its_findings_and_rolls_back(
         assert not after - _keys(result.findings), f"new after the plan: {sorted(after - _keys(result.findings))}"
         _run_plan(list(reversed(plan.steps)), working, switches, folder, state, env, rollback=True, origin=origin)
         last = switches.collect(monkeypatch)
+        text = config_differences(configured, switches.running_configs())
     restored = differences(first, last)
     assert not restored, "not restored by the rollback:\n" + "\n".join(restored)
+    # Line for line: lines no field models (LACP fallback, timers, spanning-tree, descriptions) too.
+    assert not text, "running configuration not restored by the rollback:\n" + "\n".join(text)
     assert [h.model_dump() for h in working.esxi_hosts] == [h.model_dump() for h in original.esxi_hosts]
 
 
@@ -280,6 +276,7 @@ def test_every_step_of_the_synthetic_site_runs_on_emulators_and_rolls_back(
     state = tmp_path / "host.json"
     with SwitchSite(emulated(original), tmp_path / "known_hosts") as switches:
         first = switches.collect(monkeypatch)
+        configured = switches.running_configs()
         snapshot = original.model_copy(update={"switches": first}, deep=True)
         plan = build_plan(findings_for(snapshot), snapshot, unsafe=True)
         write_plan(plan, snapshot, folder)
@@ -303,8 +300,11 @@ def test_every_step_of_the_synthetic_site_runs_on_emulators_and_rolls_back(
         assert differences(first, changed) != []
         _run_plan(list(reversed(plan.steps)), working, switches, folder, state, env, rollback=True, origin=origin)
         last = switches.collect(monkeypatch)
+        text = config_differences(configured, switches.running_configs())
     restored = differences(first, last)
     assert not restored, "not restored by the rollback:\n" + "\n".join(restored)
+    # Line for line: lines no field models (LACP fallback, timers, spanning-tree, descriptions) too.
+    assert not text, "running configuration not restored by the rollback:\n" + "\n".join(text)
     assert [h.model_dump() for h in working.esxi_hosts] == [h.model_dump() for h in original.esxi_hosts]
 
 
@@ -338,6 +338,11 @@ def test_a_vpc_id_change_removes_the_old_id_and_the_rollback_restores_it(
                 mtu=1500,
                 status="up",
                 multichassis_id=4,
+                # Lines no field models, kept by the emulator as typed: the rollback must give them back.
+                config_lines=[
+                    "description esx01 team",
+                    "spanning-tree port type edge trunk" if platform == "cisco_nxos" else "spanning-tree portfast",
+                ],
             )
         )
     if missing := _without_session(original):
@@ -347,6 +352,7 @@ def test_a_vpc_id_change_removes_the_old_id_and_the_rollback_restores_it(
     state = tmp_path / "host.json"
     with SwitchSite(emulated(original), tmp_path / "known_hosts") as switches:
         first = switches.collect(monkeypatch)
+        configured = switches.running_configs()
         assert {
             c.multichassis_id for s in first for c in s.port_channels if interface_key(c.name) == interface_key(channel)
         } == {4}
@@ -368,8 +374,11 @@ def test_a_vpc_id_change_removes_the_old_id_and_the_rollback_restores_it(
         } == {3}
         _run_plan(list(reversed(plan.steps)), working, switches, folder, state, env, rollback=True, origin=origin)
         last = switches.collect(monkeypatch)
+        text = config_differences(configured, switches.running_configs())
     restored = differences(first, last)
     assert not restored, "not restored by the rollback:\n" + "\n".join(restored)
+    # Line for line: lines no field models (LACP fallback, timers, spanning-tree, descriptions) too.
+    assert not text, "running configuration not restored by the rollback:\n" + "\n".join(text)
 
 
 def test_a_vswitch_named_like_a_pattern_is_the_only_one_changed(tmp_path: Path) -> None:

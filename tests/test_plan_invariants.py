@@ -21,8 +21,9 @@ from hostlint.change.setexpr import ChangeError, parse_set, resolve
 from hostlint.check import check_snapshot
 from hostlint.fixes import build_plan
 from hostlint.fixes.actions import ActionError, check_fix_steps, units
-from hostlint.fixes.invariants import Violation, check_plan, files_owned, one_object
+from hostlint.fixes.invariants import Violation, check_plan, files_owned, one_object, rollback_restores
 from hostlint.fixes.plan import Plan
+from hostlint.fixes.render import render
 from hostlint.fixes.scripts import script_name
 from hostlint.fixes.write import write_plan
 from hostlint.join import build_facts
@@ -54,6 +55,43 @@ def test_every_synthetic_site_plan_keeps_the_invariants(platform: str) -> None:
     for result in (findings_for(snapshot), check_snapshot(snapshot, RULES)):
         plan = build_plan(result, snapshot)
         assert _violations(snapshot, plan) == []
+
+
+def _as_collected(snapshot: Snapshot) -> Snapshot:
+    """The site's switches as the collector reads them from the emulators: each interface's own
+    running-configuration lines kept (config_lines), so invariant 4 is checked on them."""
+    from support.offline_collect import offline
+    from switch_emulator.stateful import StatefulSwitch
+    from switch_rehearsal import emulated
+
+    network = emulated(snapshot)
+    switches = [offline(StatefulSwitch(s).state)[0] for s in network.switches]
+    return network.model_copy(update={"switches": switches}, deep=True)
+
+
+@pytest.mark.parametrize("platform", ["cisco_ios", "cisco_nxos", "arista_eos", "juniper_junos"])
+def test_every_synthetic_site_plan_as_collected_restores_its_lines(platform: str) -> None:
+    snapshot = _as_collected(site(platform))
+    plan = build_plan(findings_for(snapshot), snapshot, unsafe=True)
+    assert _violations(snapshot, plan) == []
+    # Checkable here: the channel removal's rollback re-types the channel's and its members' lines.
+    removals = [s for s in plan.steps if s.action.action == "switch-remove-port-channel"]
+    assert removals and all(s.change.values["channel_lines"] for s in removals)
+    assert all(r["lines"] for s in removals for r in s.change.values["restore"])
+
+
+def test_a_junos_rollback_sets_no_link_statement_the_port_did_not_have() -> None:
+    snapshot = _as_collected(site("juniper_junos"))
+    plan = build_plan(findings_for(snapshot), snapshot, unsafe=True)
+    autoneg = [s for s in plan.steps if s.action.action == "switch-port-autoneg"]
+    assert autoneg
+    for step in autoneg:
+        assert "no-auto-negotiation" not in render(step, "juniper_junos", "rollback")
+        invented = copy.deepcopy(step)
+        invented.change.values["restore_lines"] = [
+            f"set interfaces {step.change.target} ether-options no-auto-negotiation"
+        ]
+        assert [v.invariant for v in rollback_restores([(invented, snapshot, snapshot)])] == [4]
 
 
 @pytest.mark.parametrize("platform", [None, *sorted(SWITCH_NAMES)])

@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 from support.fix_sites import findings_for, site
 from support.kvm_sites import kvm_site, lab_result
+from switch_emulator.stateful import RENDERERS
 from switch_emulator.stateful.cisco import SESSIONS, CiscoLikeSession
 
 from hostlint.check import check_snapshot
@@ -26,11 +27,7 @@ from hostlint.snapshot.switch import PortChannel, Switch, SwitchPort
 
 ROOT = Path(__file__).resolve().parent.parent
 # Labs whose switch plan the emulators show to be wrong; strict, so fixing one fails here until listed off.
-KNOWN_BAD = {
-    # issue 26, invariant 4: hostlint does not keep a channel's own configuration lines, so removing
-    # Port-Channel11 and rolling back re-creates it without `port-channel lacp fallback individual`.
-    "lacp-fallback": "the rollback of removing Port-Channel11 does not restore `lacp fallback individual`",
-}
+KNOWN_BAD: dict[str, str] = {}
 LABS = [
     pytest.param(name, marks=pytest.mark.xfail(strict=True, raises=AssertionError, reason=KNOWN_BAD[name]))
     if name in KNOWN_BAD
@@ -122,11 +119,14 @@ def rehearse(result: CheckResult, snapshot: Snapshot, tmp_path: Path) -> int:
         session = SESSIONS[switch.platform](state, lacp_partners(snapshot, switch))
         # The switch as the session holds it (EOS derives each port's L2 MTU from its frame and mode).
         original = state.model_copy(deep=True)
+        configured = RENDERERS[switch.platform](state, "show running-config")
         assert paste(session, change) == [], f"{name}: change refused"
         assert session.mode == "exec", f"{name}: change script leaves configuration mode open"
         assert state != original or "! REVIEW" in change, f"{name}: the change changed nothing"
         assert paste(session, rollback) == [], f"{name}: rollback refused"
         assert _differences(state, original) == [], f"{name}: rollback does not restore the switch"
+        # Line for line, the lines no field models (kept by the session as typed) included.
+        assert RENDERERS[switch.platform](state, "show running-config") == configured, f"{name}: running-config"
     return len(scripts)
 
 

@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from support.offline_collect import offline
 from switch_emulator import EmulatedSwitch, SwitchEmulator
 from switch_emulator.stateful import RENDERERS, StatefulSwitch
 from switch_emulator.stateful.render_cisco import peer_link
@@ -23,10 +24,8 @@ from switch_emulator.stateful.render_cisco import peer_link
 from hostlint import names, vlans
 from hostlint import platforms as registry
 from hostlint.collect.hostkeys import HostKeyPolicy
-from hostlint.collect.switches import Device, collect_switches, load_platform
-from hostlint.collect.switches.assemble import build_switch
+from hostlint.collect.switches import Device, collect_switches, load_platform, stanzas
 from hostlint.collect.switches.inventory import PASSWORD_ENV
-from hostlint.collect.switches.parse import Parsed, parse_output
 from hostlint.snapshot import Snapshot
 from hostlint.snapshot.common import Neighbour
 from hostlint.snapshot.switch import LoadBalance, MultiChassis, PortChannel, Switch, SwitchPort
@@ -37,6 +36,8 @@ LOOPBACK = "127.0.0.1"
 
 # Fields a collection cannot give back as the state holds them; everything else comes back exactly.
 NOT_COLLECTABLE = {
+    "config_lines": "each interface's own running-configuration lines as the switch shows them (its modelled "
+    "lines and those the session keeps as typed); a state holds none, or (a lab) its stanza",
     "mgmt_address": "the collector records the address it connected to (the inventory's): the loopback here",
     "aliases": "the configured hostname is an alias only when its short name differs from the device's name",
     "interface names": "collected in hostlint's canonical long form (hostlint.names): `port-channel11` and "
@@ -121,26 +122,15 @@ def expected(state: Switch, hostname: str) -> tuple[Switch, set[str]]:
         if want.multichassis.kind == "vpc" and link is None:
             up = want.multichassis.peer_link_up
             want.multichassis.peer_link_up = change("multichassis.peer_link_up", up, None)  # type: ignore[assignment]
+    shown = stanzas.interface_lines(RENDERERS[state.platform](state, _config_command(state.platform)) or "")
+    for item in [*want.ports, *want.port_channels]:
+        lines = shown.get(names.interface(item.name), [])
+        item.config_lines = change("config_lines", item.config_lines, lines)  # type: ignore[assignment]
     return want, used
 
 
-def offline(state: Switch) -> tuple[Switch, list[str]]:
-    """The collector's parse and assembly of the rendered outputs, without SSH (for generated states)."""
-    spec = load_platform(state.platform)
-    sections: dict[str, Parsed] = {}
-    commands: dict[str, str] = {}
-    errors: list[str] = []
-    for command in spec.commands:
-        text = RENDERERS[state.platform](state, command.command)
-        if text is None:
-            if not command.optional:
-                errors.append(f"{command.command}: not rendered")
-            continue
-        commands.setdefault(command.section, command.command)
-        sections.setdefault(command.section, Parsed()).merge(parse_output(command, text, state.name))
-    device = Device(name=state.name, hostname=LOOPBACK, platform=state.platform)
-    switch, warnings = build_switch(device, sections, commands)
-    return switch, errors + [w for p in sections.values() for w in p.warnings] + warnings
+def _config_command(platform: str) -> str:
+    return next(c.command for c in load_platform(platform).commands if c.section == "config")
 
 
 class ShowOnly:

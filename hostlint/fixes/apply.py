@@ -149,10 +149,18 @@ def _pnic_port(snapshot: Snapshot, host: EsxiHost, nic: str) -> tuple[Any, Switc
     pnic = next((p for p in host.pnics if p.name == nic), None)
     if pnic is None:
         raise ApplyError(f"no {nic} on {host.name}")
-    if pnic.neighbour is None:
-        return pnic, None
+    if pnic.neighbour is not None:
+        switch, port = pnic.neighbour.device_id, pnic.neighbour.port_id
+    else:
+        # No CDP/LLDP neighbour: the cable the site's cabling file gives (as the join reads it), so a
+        # site cabled by file negotiates its links in the simulation too.
+        key = (names.device_key(host.name), nic.casefold())
+        cable = next((c for c in snapshot.cabling if (names.device_key(c.host), c.nic.casefold()) == key), None)
+        if cable is None:
+            return pnic, None
+        switch, port = cable.switch, cable.port
     try:
-        return pnic, _port(_switch(snapshot, pnic.neighbour.device_id), pnic.neighbour.port_id)
+        return pnic, _port(_switch(snapshot, switch), port)
     except ApplyError:
         return pnic, None
 

@@ -9,6 +9,12 @@ bench/plan_invariants.py). Each violation names its invariant by number:
    the plan clears every finding it claims, or the plan names it (manual, withheld, unchanged, left);
 3. teams stay whole: no uplink leaves its vSwitch while its switch port stays in a port-channel,
    and a team is left with one uplink only where the step says it loses failover;
+4. a rollback restores the device exactly, where that is checkable without the device: a rollback
+   that re-creates a removed port-channel types every line the channel's collected configuration had,
+   and every member's own collected lines (else it names what it cannot restore); a channel mode change
+   types back each member's own channel-group line and a Junos ae's LACP lines; a vPC/MLAG id change
+   removes the old id first and its rollback restores it; a Junos rollback sets no link statement
+   (speed, link-mode, no-auto-negotiation) the port's collected configuration did not have;
 5. the spanning-tree warning is on exactly the steps that make a new spanning-tree port on a trunk;
 6. no MTU beyond the platform's limit (hostlint.platforms); a KVM guest's MTU is never lowered where
    its switch path carries it and every driver on its host path accepts it (the host path is raised
@@ -19,8 +25,9 @@ bench/plan_invariants.py). Each violation names its invariant by number:
 8. one script file per device, platform and direction: no two devices share a file name;
 9. a conflict is two steps setting one thing to different values, never two additive steps.
 
-Invariant 4 (a rollback restores the device exactly) needs the devices: the rehearsals prove it
-(tests/test_fix_rehearse*.py run each plan and its rollback on emulators and compare).
+The rest of invariant 4 needs the devices: the rehearsals prove it (tests/test_fix_rehearse*.py and
+tests/test_switch_config_session.py run each plan and its rollback on emulators and compare the
+running configuration line for line).
 """
 
 from __future__ import annotations
@@ -249,6 +256,95 @@ def traffic_described(plan: Plan, snapshot: Snapshot) -> list[Violation]:
     return found
 
 
+_JUNOS_LINK = re.compile(r"^set interfaces (\S+) (?:(?:gig)?ether-options )?(?:speed|link-mode|no-auto-negotiation)\b")
+
+
+def _lines(text: str) -> set[str]:
+    return {line.strip() for line in text.splitlines() if line.strip()}
+
+
+def _removed_channel(step: Step, before: Snapshot) -> list[Violation]:
+    switch = next((s for s in before.switches if s.name == step.device), None)
+    if switch is None:
+        return []
+    platform = step.change.platforms[0]
+    rollback = _lines(render(step, platform, "rollback"))
+    values = step.change.values
+    found = []
+    wanted: list[tuple[str, list[str] | None]] = []
+    if values.get("remove_interface"):
+        key = names.interface_key(values["interface"])
+        channel = next((c for c in switch.port_channels if names.interface_key(c.name) == key), None)
+        if channel is not None:
+            wanted.append((channel.name, channel.config_lines))
+    members = {names.interface_key(m) for m in values.get("members", [])}
+    wanted += [(p.name, p.config_lines) for p in switch.ports if names.interface_key(p.name) in members]
+    for name, lines in wanted:
+        if lines is None:
+            if not any(name in note and "not collected" in note for note in step.change.notes):
+                found.append(Violation(4, step.number, f"{name}: lines not collected and the step does not say so"))
+            continue
+        missing = [line for line in lines if line not in rollback]
+        if missing:
+            found.append(Violation(4, step.number, f"the rollback does not restore {name}'s {missing}"))
+    return found
+
+
+def _id_change(step: Step) -> list[Violation]:
+    old = step.change.values.get("old_multichassis_id")
+    if old is None:
+        return []
+    platform = step.change.platforms[0]
+    word = "vpc" if platform == "cisco_nxos" else "mlag"
+    change, rollback = _lines(render(step, platform, "change")), _lines(render(step, platform, "rollback"))
+    found = []
+    if f"no {word} {old}" not in change:
+        found.append(Violation(4, step.number, f"changes the {word} id without removing {word} {old} first"))
+    if f"{word} {old}" not in rollback:
+        found.append(Violation(4, step.number, f"the rollback does not restore {word} {old}"))
+    return found
+
+
+def _junos_invented(step: Step, before: Snapshot) -> list[Violation]:
+    switch = next((s for s in before.switches if s.name == step.device), None)
+    if switch is None or "juniper_junos" not in step.change.platforms:
+        return []
+    collected = {names.interface_key(p.name): p.config_lines for p in switch.ports}
+    found = []
+    for line in _lines(render(step, "juniper_junos", "rollback")):
+        matched = _JUNOS_LINK.match(line)
+        own = collected.get(names.interface_key(matched.group(1))) if matched else None
+        if matched and own is not None and line not in own:
+            found.append(Violation(4, step.number, f"the rollback sets {line!r}, which was not configured"))
+        elif matched and own is None and "no-auto-negotiation" in line:
+            found.append(Violation(4, step.number, f"the rollback sets {line!r} without the port's lines"))
+    return found
+
+
+def _mode_change(step: Step) -> list[Violation]:
+    """A channel mode change's rollback types each member's own collected channel-group line (its LACP
+    role) and, on Junos, the ae's collected LACP lines the change deleted."""
+    values = step.change.values
+    wanted = [r["line"] for r in values.get("restore", []) if r.get("line")] + (values.get("lacp_lines") or [])
+    rollback = _lines(render(step, step.change.platforms[0], "rollback"))
+    return [
+        Violation(4, step.number, f"the rollback does not restore {line!r}") for line in wanted if line not in rollback
+    ]
+
+
+def rollback_restores(states: list[tuple[Step, Snapshot, Snapshot]]) -> list[Violation]:
+    """Invariant 4, where the snapshot holds what the device had (each step read on the state before it)."""
+    found = []
+    for step, before, _ in states:
+        if step.action.action == "switch-remove-port-channel":
+            found += _removed_channel(step, before)
+        if step.action.action == "switch-channel-mode-static":
+            found += _mode_change(step)
+        found += _id_change(step)
+        found += _junos_invented(step, before)
+    return found
+
+
 def real_conflicts(plan: Plan) -> list[Violation]:
     return [
         Violation(9, None, f"conflict between additive {conflict.sets} steps on {conflict.device} {conflict.target}")
@@ -305,6 +401,7 @@ def check_plan(snapshot: Snapshot, plan: Plan, rules: Iterable[Rule]) -> list[Vi
     found += simulated
     found += claims_cleared(plan, final, list(rules))
     found += teams_whole(states, final)
+    found += rollback_restores(states)
     found += platform_limits(plan)
     found += kvm_guest_paths(plan, snapshot)
     found += one_object(plan, snapshot)

@@ -108,6 +108,16 @@ def cli_words(value: object) -> Quoted:
     return Quoted(text, "cli")
 
 
+def config_line(value: object) -> Quoted:
+    """A line the switch showed in its own running configuration (SwitchPort.config_lines), typed back
+    as it was: one line, no control character (the switch's own text needs no quoting, and a line split
+    in two would be two commands)."""
+    text = _text(value)
+    if not text.strip() or text != text.strip():
+        raise UnsafeValue(f"{printable(text)[:40]!r} is not one configuration line")
+    return Quoted(text, "cli")
+
+
 def join(items: Any, separator: str = "") -> str:
     """Jinja's join, keeping quoted parts of one language quoted (the separator is template text)."""
     parts = list(items)

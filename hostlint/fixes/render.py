@@ -28,6 +28,7 @@ _QUOTING_FILTERS = {
     "py": quoting.py,
     "cli": quoting.cli,
     "cli_words": quoting.cli_words,
+    "config_line": quoting.config_line,
     "token": quoting.Token,
     "join": quoting.join,
 }

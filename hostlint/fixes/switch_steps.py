@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import re
+from typing import Any
 
 from hostlint import platforms as registry
 from hostlint import vlans
 from hostlint.fixes.facts import known
-from hostlint.fixes.site import Site, channel
+from hostlint.fixes.site import Site, channel, port
 from hostlint.fixes.spelling import channel_interface, channel_number, hash_command
 from hostlint.fixes.steps import CannotFix, Change
 from hostlint.join.facts import UplinkFact
@@ -99,7 +100,8 @@ def _channel_mode_changes(
         others = sorted(set(members) - set(ports))
         if others:
             notes.append(f"{', '.join(others)} in the same channel are converted too")
-        if existing.mode == "pagp":
+        restore = [_member_restore(switch, name) for name in members]
+        if existing.mode == "pagp" and any(r["line"] is None for r in restore):
             notes.append("PAgP desirable or auto was not collected: the rollback assumes desirable")
         changes.append(
             Change(
@@ -107,13 +109,37 @@ def _channel_mode_changes(
                 device=switch.name,
                 platforms=(switch.platform,),
                 target=",".join(members),
-                values={"number": number, "interface": channel_interface(number, switch.platform), "members": members},
+                values={
+                    "number": number,
+                    "interface": channel_interface(number, switch.platform),
+                    "members": members,
+                    "restore": restore,
+                    "lacp_lines": _lacp_lines(existing),
+                },
                 after=f"channel {number} mode {word}",
                 before=existing.mode,
                 notes=notes,
             )
         )
     return changes
+
+
+def _member_restore(switch: Switch, name: str) -> dict[str, Any]:
+    """A member's own collected `channel-group` line (its own LACP role; None when its lines were not
+    collected, or Junos) and its state as collected: what a rollback types back and expects."""
+    found = port(switch, name)
+    lines = found.config_lines if found is not None and switch.platform != "juniper_junos" else None
+    line = next((x for x in lines or [] if x.startswith("channel-group ")), None)
+    return {"port": name, "line": line, "state": found.member_state if found is not None else None}
+
+
+def _lacp_lines(existing: PortChannel) -> list[str] | None:
+    """A Junos ae's collected `aggregated-ether-options lacp` lines (mode, periodic...), which a change
+    deleting `lacp` removes together; None when its lines were not collected."""
+    if existing.config_lines is None:
+        return None
+    prefix = f"set interfaces {existing.name} aggregated-ether-options lacp"
+    return [x for x in existing.config_lines if x == prefix or x.startswith(prefix + " ")]
 
 
 def _trunks(uplinks: list[UplinkFact]) -> dict[tuple[str, str], UplinkFact]:

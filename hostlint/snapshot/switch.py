@@ -24,6 +24,7 @@ from hostlint.snapshot.common import (
     VlanRange,
     leaf,
 )
+from hostlint.switches.base import MemberState as MemberState
 
 # A switch platform of the registry (hostlint.platforms); the schema lists them.
 Platform = Annotated[
@@ -33,10 +34,7 @@ Platform = Annotated[
 ]
 ChannelMode = Literal["static", "lacp-active", "lacp-passive", "pagp"]
 PortStatus = Literal["up", "down", "disabled", "err-disabled"]
-# A port-channel member's state, one vocabulary across platforms (IOS `P`/`bndl` -> bundled,
-# `H`/`hot-sby` -> hot-standby, `s`/`susp` -> suspended, `I`/`indep`/`stand-alone` -> individual,
-# `D`/down -> down). None: not a member, or the state was not shown.
-MemberState = Literal["bundled", "hot-standby", "suspended", "individual", "down"]
+# A port-channel member's state (hostlint.switches.base, where each platform's flags map to it).
 PortMode = Literal["access", "trunk", "routed"]
 ChannelStatus = Literal["up", "down"]
 MultiChassisKind = Literal["stack", "vpc", "mlag", "vss", "virtual-chassis"]
@@ -76,6 +74,11 @@ class SwitchPort:
     port_channel: Name | None = None
     member_state: MemberState | None = None
     neighbours: list[Neighbour] = Field(default_factory=list)
+    # The interface's own running-configuration lines, verbatim and in order, as the switch showed them
+    # (IOS, NX-OS, EOS: the lines of its `interface` stanza without their indent; Junos: its `set
+    # interfaces NAME ...` lines), so a rollback can restore what no other field models. `[]`: nothing
+    # configured; None: the configuration was not read (left out of a snapshot, as `l2_mtu`).
+    config_lines: list[Text] | None = Field(default=None, exclude_if=lambda value: value is None)
 
 
 class PortChannel(Model):
@@ -94,6 +97,8 @@ class PortChannel(Model):
     status: ChannelStatus | None = None
     load_balance: Text | None = None
     multichassis_id: int | None = None
+    # The channel interface's own running-configuration lines, as SwitchPort's.
+    config_lines: list[Text] | None = Field(default=None, exclude_if=lambda value: value is None)
 
 
 class LoadBalance(Model):

@@ -70,6 +70,9 @@ class TeamPlan:
     vlan: int
     allowed: list[tuple[int, int]] | None
     spread: list[int] = field(default_factory=list)
+    # Whether the switch side's own configuration lines were collected (config_lines), with lines no
+    # field models (descriptions, LACP timers, spanning-tree): a rollback must type them back.
+    lines: bool = False
 
 
 @st.composite
@@ -95,7 +98,30 @@ def team_plans(draw: st.DrawFn, platform: str, paired: bool) -> TeamPlan:
         allowed=draw(st.sampled_from([None, [(10, 10)], [(10, 30)], [(1, 4094)]])),
         # Which switch of a pair each uplink is cabled to.
         spread=[draw(st.integers(0, 1)) if paired else 0 for _ in roles],
+        lines=draw(st.booleans()),
     )
+
+
+# Lines an engineer adds that no field models, per platform (each vendor's interface configuration).
+_CHANNEL_LINES = {
+    "cisco_ios": ["spanning-tree portfast edge trunk", "spanning-tree bpduguard enable"],
+    "cisco_nxos": ["spanning-tree port type edge trunk", "spanning-tree bpduguard enable"],
+    "arista_eos": ["spanning-tree portfast", "port-channel lacp fallback timeout 30"],
+    "juniper_junos": ["aggregated-ether-options lacp periodic fast"],
+}
+_MEMBER_LINES = {
+    "cisco_ios": ["lacp rate fast"],
+    "cisco_nxos": ["lacp rate fast"],
+    "arista_eos": ["lacp timer fast"],
+    "juniper_junos": [],
+}
+
+
+def _own_lines(platform: str, name: str, description: str, lines: list[str]) -> list[str]:
+    """An interface's collected lines: its description and `lines`, as the platform shows them."""
+    if platform == "juniper_junos":
+        return [f'set interfaces {name} description "{description}"', *(f"set interfaces {name} {x}" for x in lines)]
+    return [f"description {description}", *lines]
 
 
 @dataclass
@@ -139,6 +165,12 @@ def _build_team(
         )
         if bundled:
             members[side].append(port_name)
+        if team.lines:
+            own = [f"channel-group {number} mode {'on' if team.channel == 'static' else 'active'}"] if bundled else []
+            if platform == "juniper_junos":
+                own = [f"ether-options 802.3ad {channel}"] if bundled else []
+            extra = _MEMBER_LINES[platform] if team.channel == "lacp-active" and bundled else []
+            ports.ports[side][-1].config_lines = _own_lines(platform, port_name, f"{host} {nic}", [*extra, *own])
         pnics.append(
             PhysicalNic(
                 name=nic,
@@ -161,6 +193,11 @@ def _build_team(
                     mtu=team.port_mtu,
                     status="up",
                     multichassis_id=number if paired and all(members.values()) else None,
+                    config_lines=_own_lines(
+                        platform, _channel_name(platform, number), f"{host} team", _CHANNEL_LINES[platform]
+                    )
+                    if team.lines
+                    else None,
                 )
             )
     teaming = Teaming(

@@ -641,8 +641,15 @@ def _vlan_ids(context: _Context) -> dict[str, int]:
     return found
 
 
-def build_switch(device: Device, sections: dict[str, Parsed], commands: dict[str, str]) -> tuple[Switch, list[str]]:
-    """The switch as collected, and warnings for what could not be read (each naming device and command)."""
+def build_switch(
+    device: Device,
+    sections: dict[str, Parsed],
+    commands: dict[str, str],
+    config_lines: dict[str, list[str]] | None = None,
+) -> tuple[Switch, list[str]]:
+    """The switch as collected, and warnings for what could not be read (each naming device and command).
+    `config_lines`: each interface's own configuration lines (hostlint.collect.switches.stanzas), when the
+    configuration was read."""
     context = _Context(device=device, platform=device.platform, sections=sections, commands=commands)
     version: Record = {}
     for record in context.records("version", "version"):  # one record per line: the first value wins
@@ -664,6 +671,11 @@ def build_switch(device: Device, sections: dict[str, Parsed], commands: dict[str
         if is_port(name)
     ]
     channels = _channels(ports, shown, configured, context, vlan_ids)
+    if config_lines is not None:
+        own = {names.interface_key(name): lines for name, lines in config_lines.items()}
+        items: list[SwitchPort | PortChannel] = [*ports, *channels]
+        for item in items:
+            item.config_lines = list(own.get(names.interface_key(item.name), []))
     if registry.switch(device.platform).channel_static_unless_lacp:
         _static_members(ports, channels)
     hostname = next((r["hostname"] for r in context.records("config", "system") if r.get("hostname")), None)

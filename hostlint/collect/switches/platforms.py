@@ -1,4 +1,5 @@
-"""Per-platform collection specs: `collectors/<platform>/spec.yaml` and the ttp templates beside it.
+"""Per-platform collection specs: `spec.yaml` and the ttp templates beside it, in the platform's folder
+(hostlint/switches/<platform>/) or, until it moves there, `collectors/<platform>/`.
 
 A spec names the netmiko `device_type`, the `rejected` markers (output that
 means the switch refused a command) and the `commands`, run in order. Each
@@ -15,16 +16,17 @@ error naming the file and the key.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 
 from hostlint import platforms as registry
+from hostlint import switches
 from hostlint.collect.switches.counts import RecordCount
 from hostlint.collect.switches.specfile import SpecFile
 from hostlint.data import data_dir
 from hostlint.platforms import UnsupportedPlatform, canonical_switch
+from hostlint.switches.base import command_slug
 from hostlint.yamlfile import load_model
 
 __all__ = ["CommandSpec", "PlatformSpec", "UnsupportedPlatform", "command_slug", "load_folder", "load_platform"]
@@ -59,15 +61,12 @@ class PlatformSpec:
     folder: Path = Path()
 
 
-def command_slug(command: str) -> str:
-    """File stem for a command's template and sample: `show lacp interfaces` -> `show_lacp_interfaces`."""
-    return re.sub(r"[^a-z0-9_-]", "", re.sub(r"\s+", "_", command.strip().lower().replace("|", " ")))
-
-
 @cache
 def load_platform(name: str) -> PlatformSpec:
     platform = canonical_switch(name)
-    folder = data_dir("collectors") / registry.switch(platform).folder
+    # A platform's commands are in its folder (hostlint/switches/<platform>/) once they have moved there.
+    own = switches.folder(platform)
+    folder = own if (own / "spec.yaml").is_file() else data_dir("collectors") / registry.switch(platform).folder
     return load_folder(folder, platform)
 
 

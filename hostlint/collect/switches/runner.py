@@ -20,6 +20,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from hostlint.collect.hostkeys import HostKeyPolicy
+from hostlint.collect.switches import stanzas
 from hostlint.collect.switches.assemble import build_switch
 from hostlint.collect.switches.inventory import Device, password_for
 from hostlint.collect.switches.parse import Parsed, parse_output
@@ -193,6 +194,7 @@ def collect_device(
     errors: list[str] = []
     sections: dict[str, Parsed] = {}
     commands: dict[str, str] = {}
+    config_text: list[str] = []
     try:
         for command in spec.commands:
             watchdog.enter(f"command {command.command!r}", timeouts.command)
@@ -214,11 +216,14 @@ def collect_device(
                     errors.append(f"command {command.command!r} rejected: {rejected}")
                 continue
             commands.setdefault(command.section, command.command)
+            if command.section == "config":
+                config_text.append(output)
             parsed = parse_output(command, output, device.name)
             sections.setdefault(command.section, Parsed()).merge(parsed)
     finally:
         close_session(connection, watchdog)
-    switch, warnings = build_switch(device, sections, commands)
+    own_lines = stanzas.interface_lines("\n".join(config_text)) if config_text else None
+    switch, warnings = build_switch(device, sections, commands, own_lines)
     for note in (n for p in sections.values() for n in p.notes):
         log.warning("%s", note)
     # Warnings name their device for logs and tests; a CollectionError already names it as its target.

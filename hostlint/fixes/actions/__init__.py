@@ -8,7 +8,9 @@ Adding an action touches one folder.
 
 Checked when the actions load, each failure one line naming the file: every folder has both files,
 an expander and an applier; every platform its YAML names is a fix target of hostlint.platforms,
-and a switch action has text for every switch platform; every rule's fix step names an action
+and a switch action has text for every switch platform, in its YAML or in the platform folder's
+`fixes.yaml` (hostlint/switches/<platform>/, merged in here; never both, and every action a
+`fixes.yaml` names exists); every rule's fix step names an action
 that has commands for every host kind the step reaches, and a `safe` fix has no DISRUPTIVE step
 (`check_fix_steps`).
 """
@@ -24,6 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from hostlint import platforms as registry
+from hostlint import switches
 from hostlint.data import data_dir
 from hostlint.fixes.actions.model import (
     GUEST_PLATFORMS,
@@ -39,6 +42,7 @@ from hostlint.fixes.actions.model import (
     load_action,
 )
 from hostlint.rules import Rule, RuleError, load_rules
+from hostlint.switches.base import FixTextError
 
 __all__ = [
     "GUEST_PLATFORMS",
@@ -86,6 +90,34 @@ def _callable(module: Any, name: str, what: str, where: Path, required: bool = T
     return found
 
 
+def _add_folder_text(action: Action, template_file: Path) -> None:
+    """Each switch platform folder's text for `action` (its `fixes.yaml`), into `action.platforms`."""
+    for name in registry.SWITCH_NAMES:
+        try:
+            text = switches.fix_text(name).get(action.action)
+        except FixTextError as exc:
+            raise ActionError(str(exc)) from exc
+        if text is None:
+            continue
+        if name in action.platforms:
+            raise ActionError(
+                f"{template_file}: text for {name} is in both this file and {switches.folder(name) / 'fixes.yaml'}"
+            )
+        action.platforms[name] = text
+
+
+def _unknown_folder_text(actions: dict[str, Unit]) -> list[str]:
+    """Actions a folder's `fixes.yaml` names that are no switch action (a typo would be silent)."""
+    switch_actions = {name for name, unit in actions.items() if unit.action.device == "switch"}
+    return [
+        f"{switches.folder(name) / 'fixes.yaml'}: {written!r} is no switch action; "
+        f"known: {', '.join(sorted(switch_actions))}"
+        for name in registry.SWITCH_NAMES
+        for written in switches.fix_text(name)
+        if written not in switch_actions
+    ]
+
+
 def _load_unit(folder: Path, package: str) -> Unit:
     template_file, module_file = folder / "action.yaml", folder / "__init__.py"
     for needed, what in ((template_file, "its templates"), (module_file, "its expander and applier")):
@@ -93,6 +125,7 @@ def _load_unit(folder: Path, package: str) -> Unit:
             raise ActionError(f"{folder}: an action folder holds {needed.name} ({what})")
     action = load_action(template_file)
     if action.device == "switch":
+        _add_folder_text(action, template_file)
         missing = [name for name in registry.SWITCH_NAMES if name not in action.platforms]
         if missing:
             raise ActionError(
@@ -154,6 +187,9 @@ def check_fix_steps(rules: Iterable[Rule], where: Callable[[Rule], str | None], 
 def units() -> dict[str, Unit]:
     """hostlint's actions, by name, loaded and checked against hostlint's rules once per process."""
     found = load_units(ACTIONS_DIR, __name__)
+    problems = _unknown_folder_text(found)
+    if problems:
+        raise ActionError("\n".join(problems))
     rules_dir = data_dir("rules")
     try:
         check_fix_steps(load_rules(rules_dir), lambda rule: str(rules_dir / f"{rule.code}.yaml"), found)

@@ -10,6 +10,7 @@ from pydantic import AfterValidator, field_validator
 
 from hostlint import platforms as registry
 from hostlint.strict import Strict
+from hostlint.switches.base import PlatformText
 from hostlint.yamlfile import load_model
 
 if TYPE_CHECKING:
@@ -28,29 +29,11 @@ KVM_HOST_PLATFORMS: tuple[Platform, ...] = registry.targets_changing("kvm")
 GUEST_PLATFORMS: tuple[Platform, ...] = registry.targets_changing("guest")
 
 
+__all__ = ["GUEST_PLATFORMS", "HOST_PLATFORMS", "KVM_HOST_PLATFORMS", "Action", "ActionError", "PlatformText"]
+
+
 class ActionError(Exception):
     """An action file that cannot be used; the message names the file and the field."""
-
-
-class PlatformText(Strict):
-    """Jinja2 templates for one platform: the change, how to verify it, and how to undo it.
-
-    Where the undo is the change's mirror image (the same command with `before` where the change
-    has `after`), `rollback` is left out: it is `change` rendered with `before` and `after`
-    swapped, and a left-out `rollback_expect` is `expect` so swapped (hostlint.fixes.render).
-    With `rollback` written out, a left-out `rollback_expect` means "the state from before the step".
-    """
-
-    change: str
-    verify: str
-    expect: str
-    rollback: str | None = None
-    rollback_expect: str | None = None
-
-    @property
-    def mirrored(self) -> bool:
-        """Whether the rollback is the change with `before` and `after` swapped."""
-        return self.rollback is None
 
 
 class Action(Strict):

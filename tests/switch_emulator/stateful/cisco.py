@@ -38,7 +38,7 @@ from __future__ import annotations
 
 from hostlint import names
 from hostlint.collect.switches import normalise
-from hostlint.snapshot.switch import ChannelMode, LoadBalance, PortChannel, Switch, SwitchPort
+from hostlint.snapshot.switch import ChannelMode, LoadBalance, MemberState, PortChannel, Switch, SwitchPort
 from switch_emulator.stateful.cisco_base import CiscoLikeSession, Target, channel_number
 from switch_emulator.stateful.cli import Args, BadWord, Reject, Rule
 
@@ -117,7 +117,17 @@ class IosSession(CiscoLikeSession):
             Rule("negotiation auto", lambda _: self.set_speed(None, None, True), "IOS-CMD negotiation auto"),
             Rule("no negotiation auto", lambda _: self.set_speed(1000, "full", True), "IOS-CMD negotiation auto"),
             *_common_interface_rules(self, "IOS-CMD", "IOS-L2", 4094),
+            *self.opaque_rules(),
         ]
+
+    opaque = (
+        ("lacp rate", "lacp rate {fast|normal}", "IOS-L2 Configuring EtherChannels: lacp rate"),
+        ("lacp port-priority", "lacp port-priority <1-65535>", "IOS-L2 lacp port-priority"),
+        ("lacp max-bundle", "lacp max-bundle <1-8>", "IOS-L2 lacp max-bundle (port-channel)"),
+        ("spanning-tree portfast", "spanning-tree portfast [edge] [trunk]", "IOS-L2 STP: spanning-tree portfast"),
+        ("spanning-tree bpduguard", "spanning-tree bpduguard {enable|disable}", "IOS-L2 STP: bpduguard"),
+        ("spanning-tree bpdufilter", "spanning-tree bpdufilter {enable|disable}", "IOS-L2 STP: bpdufilter"),
+    )
 
     def interface_range(self, args: Args) -> str:
         self.targets = self.interface_list(str(args[0]), 2)
@@ -172,6 +182,18 @@ class NxosSession(CiscoLikeSession):
     # NX-INT "Compatibility Requirements": members carry the channel's MTU and switchport lines.
     mtu_follows_channel = True
     compatibility = (*CiscoLikeSession.compatibility, ("mtu", "mtu"))
+
+    opaque = (
+        ("lacp rate", "lacp rate {fast|normal}", "NX-INT Configuring Port Channels: lacp rate"),
+        ("lacp port-priority", "lacp port-priority <1-65535>", "NX-INT lacp port-priority"),
+        (
+            "spanning-tree port type",
+            "spanning-tree port type {edge|network|normal} [trunk]",
+            "Cisco Nexus 9000 NX-OS Layer 2 Switching Configuration Guide: spanning-tree port type",
+        ),
+        ("spanning-tree bpduguard", "spanning-tree bpduguard {enable|disable}", "NX-OS Layer 2 Switching"),
+        ("spanning-tree bpdufilter", "spanning-tree bpdufilter {enable|disable}", "NX-OS Layer 2 Switching"),
+    )
 
     def exec_rules(self) -> list[Rule]:
         return [
@@ -229,6 +251,7 @@ class NxosSession(CiscoLikeSession):
             Rule("duplex {full|half|auto}", self.duplex_rule, "NX-INT duplex"),
             Rule("no duplex", lambda _: self.set_duplex(None), "NX-INT duplex"),
             *_common_interface_rules(self, "NX-INT", "NX-INT", 4094),
+            *self.opaque_rules(),
         ]
         if self.state.multichassis is not None and self.state.multichassis.kind == "vpc":
             # `vpc` exists only with `feature vpc` and a vPC domain: elsewhere it is not a command.
@@ -407,7 +430,51 @@ class EosSession(CiscoLikeSession):
             Rule("no mlag", lambda _: self.set_mlag(None, 1), "EOS no mlag"),
             Rule("no mlag <1-2000>", lambda _: self.set_mlag(None, 1), "EOS no mlag"),
             *_common_interface_rules(self, "EOS Ethernet Ports", "EOS Switchport", 4094),
+            *self.opaque_rules(),
         ]
+
+    opaque = (
+        (
+            "port-channel lacp fallback",
+            "port-channel lacp fallback {individual|static}",
+            "EOS Port Channels and LACP: LACP fallback",
+        ),
+        (
+            "port-channel lacp fallback timeout",
+            "port-channel lacp fallback timeout <1-300>",
+            "EOS Port Channels and LACP: fallback timeout",
+        ),
+        ("lacp timer", "lacp timer {fast|normal}", "EOS Port Channels and LACP: lacp timer"),
+        ("lacp port-priority", "lacp port-priority <0-65535>", "EOS Port Channels and LACP: lacp port-priority"),
+        ("spanning-tree portfast", "spanning-tree portfast [network]", "EOS Spanning Tree: spanning-tree portfast"),
+        ("spanning-tree bpduguard", "spanning-tree bpduguard {enable|disable}", "EOS Spanning Tree: bpduguard"),
+        ("spanning-tree bpdufilter", "spanning-tree bpdufilter {enable|disable}", "EOS Spanning Tree: bpdufilter"),
+    )
+
+    def _falls_back(self, channel: PortChannel | None) -> bool:
+        return channel is not None and "port-channel lacp fallback individual" in (channel.config_lines or [])
+
+    def member_state(self, port: SwitchPort, mode: ChannelMode) -> MemberState | None:
+        # EOS "LACP fallback": with `fallback individual` and no LACP partner the members come up as
+        # individual switchports (their own configuration), not suspended.
+        state = super().member_state(port, mode)
+        channel = self.channel(port.port_channel) if port.port_channel else None
+        return "individual" if state == "suspended" and self._falls_back(channel) else state
+
+    def channel_status(self, channel: PortChannel) -> None:
+        # MODELED: a channel whose members run individually in fallback shows up, as the labs record it.
+        super().channel_status(channel)
+        members = [p.member_state for p in self.state.ports if p.name in channel.members]
+        if self._falls_back(channel) and "individual" in members:
+            channel.status = "up"
+
+    def after_opaque(self, item: SwitchPort | PortChannel) -> None:
+        if isinstance(item, PortChannel):
+            for port in (p for p in self.state.ports if p.name in item.members):
+                mode = self.member_modes.get(names.interface_key(port.name))
+                if mode is not None:
+                    port.member_state = self.member_state(port, mode)
+            self.channel_status(item)
 
     def interface_mode_name(self) -> str:
         return f"config-if-{self.eos_label()}"
@@ -536,6 +603,8 @@ def _common_interface_rules(session: CiscoLikeSession, basic: str, layer2: str, 
         Rule("switchport", lambda _: session.switchport({"mode": "access"}), f"{layer2} switchport"),
         Rule("no switchport", lambda _: session.switchport({"mode": "routed"}), f"{layer2} no switchport"),
         Rule("switchport mode {access|trunk}", lambda a: session.switchport({"mode": a[0]}), f"{layer2} mode"),
+        # MODELED: the default mode is an access port here (NX-OS and EOS documented; IOS `dynamic auto`).
+        Rule("no switchport mode", lambda _: session.switchport({"mode": "access"}), f"{layer2} mode"),
         Rule(
             f"switchport access vlan {vlan}",
             lambda a: session.switchport({"access_vlan": a[0]}),

@@ -63,6 +63,16 @@ class CiscoLikeSession:
         self.stash: dict[str, dict[str, object]] = {}
         self.created: set[str] = set()
         self.removed_at: dict[str, int] = {}
+        # Lines no field models (OPAQUE), kept verbatim per interface in the state's `config_lines` (the
+        # emulator holds only those there; the renderer shows them after the modelled lines, so a
+        # collector reads the whole stanza back): a lab's stanza keeps its unmodelled lines.
+        for item in (*state.ports, *state.port_channels):
+            if item.config_lines is not None:
+                kept = [line for line in item.config_lines if self.opaque_key(line) is not None]
+                if isinstance(item, SwitchPort):  # a port's description is a field of the model
+                    kept = [line for line in kept if self.opaque_key(line) != "description"]
+                item.config_lines = kept or None
+        self.line = ""
         # Whether each port's link comes up when enabled: what it showed, or, shut, whether it is cabled.
         self.link_up = {
             names.interface_key(p.name): p.status == "up" or (p.status == "disabled" and bool(p.neighbours))
@@ -83,6 +93,7 @@ class CiscoLikeSession:
         text = line.rstrip()
         found = words_of(text)
         words = [w for w, _ in found]
+        self.line = " ".join(words)
         if not words or words[0].startswith("!"):
             return ""  # a comment line: every one of the three CLIs ignores it
         prompt = self.prompt()
@@ -463,7 +474,49 @@ class CiscoLikeSession:
         for target in self.targets:
             if target.port is not None:
                 target.port.description = text
+            elif target.channel is not None and (channel := self.channel(target.channel)) is not None:
+                # A channel's description is no field of hostlint's model: kept as its line.
+                self.keep(channel, "description", f"description {text}" if text is not None else None)
         return ""
+
+    # Interface lines no field of the model holds, per dialect: (keyword, pattern, vendor reference). The
+    # line is kept as typed (words single-spaced, as the running configuration shows them); the same
+    # keyword again replaces it, `no KEYWORD ...` removes it. Longest keyword first wins.
+    opaque: ClassVar[tuple[tuple[str, str, str], ...]] = ()
+
+    def opaque_key(self, line: str) -> str | None:
+        keys = [key for key, _, _ in self.opaque if line == key or line.startswith(key + " ")]
+        if line == "description" or line.startswith("description "):
+            keys.append("description")
+        return max(keys, key=len) if keys else None
+
+    def opaque_rules(self) -> list[Rule]:
+        rules = []
+        for key, pattern, cite in self.opaque:
+            rules.append(Rule(pattern, lambda _, key=key: self.keep_line(key, self.line), cite))
+            rules.append(Rule(f"no {key}", lambda _, key=key: self.keep_line(key, None), cite))
+            rules.append(Rule(f"no {key} <text>", lambda _, key=key: self.keep_line(key, None), cite))
+        return rules
+
+    def keep_line(self, key: str, line: str | None) -> str:
+        for target in self.targets:
+            item = target.port if target.port is not None else self.channel(target.channel or "")
+            if item is not None:
+                self.keep(item, key, line)
+        return ""
+
+    def keep(self, item: SwitchPort | PortChannel, key: str, line: str | None) -> None:
+        kept = list(item.config_lines or [])
+        at = next((i for i, old in enumerate(kept) if self.opaque_key(old) == key), None)
+        if at is not None:
+            kept.pop(at)
+        if line is not None:
+            kept.insert(len(kept) if at is None else at, line)
+        item.config_lines = kept or None
+        self.after_opaque(item)
+
+    def after_opaque(self, item: SwitchPort | PortChannel) -> None:
+        """What a kept line changes in the modelled state (EOS LACP fallback); nothing by default."""
 
     # Switchport (VLANs): a port-channel's lines go to the channel (and, where the platform copies them,
     # to its members); a member's own lines where the platform takes them.

@@ -368,7 +368,44 @@ def configuration(state: Switch, extra_vlans: dict[str, int] | None = None) -> C
         config[("vlans", _vlan_name(vlan), "vlan-id")] = (str(vlan),)
     for vlan_name, vlan in sorted((extra_vlans or {}).items()):
         config[("vlans", vlan_name, "vlan-id")] = (str(vlan),)
+    _add_kept(config, state, junos_family)
     return config
+
+
+def _add_kept(config: Config, state: Switch, junos_family: Family) -> None:
+    """Each interface's statements no field models (its `config_lines`, kept as `set` lines): a
+    description on an ae, LACP periodic, no-auto-negotiation... A line the grammar does not know is
+    not kept (the emulator cannot show what it cannot parse)."""
+    root = grammar(junos_family)
+    items: list[SwitchPort | PortChannel] = [*state.ports, *state.port_channels]
+    for item in items:
+        for line in item.config_lines or []:
+            words = _words(line)
+            if words[:1] != ["set"]:
+                continue
+            try:
+                parsed = parse(root, words[1:], need_value=False)
+            except Rejected:
+                continue
+            if parsed.node.value is not None and parsed.node.multi:
+                existing = config.get(parsed.path, ())
+                config[parsed.path] = existing + tuple(v for v in parsed.values if v not in existing)
+            else:
+                config[parsed.path] = parsed.values
+
+
+def keep_unmodelled(state: Switch, config: Config, extra_vlans: dict[str, int] | None) -> None:
+    """Set each interface's `config_lines` to its statements in `config` that its modelled facts do not
+    give (so the state, rendered, shows the configuration as committed, line for line)."""
+    bare = state.model_copy(deep=True)
+    items: list[SwitchPort | PortChannel] = [*bare.ports, *bare.port_channels]
+    for item in items:
+        item.config_lines = None
+    modelled = configuration(bare, extra_vlans)
+    kept: list[SwitchPort | PortChannel] = [*state.ports, *state.port_channels]
+    for item in kept:
+        own = {k: v for k, v in config.items() if k[:2] == ("interfaces", item.name) and modelled.get(k) != v}
+        item.config_lines = display_set(own) or None
 
 
 def _under(config: Config, prefix: Path) -> Config:
@@ -681,7 +718,9 @@ class JunosSession:
         self.family: Family = family(state.model) or "els"
         self.grammar = grammar(self.family)
         self.clock = clock
+        self.vlans = vlans
         self.active = configuration(state, vlans)
+        keep_unmodelled(state, self.active, vlans)
         # Committed configurations, newest first (`rollback 0` is the active one).
         self.history: list[Config] = [dict(self.active)]
         self.candidate: Config | None = None
@@ -881,7 +920,9 @@ class JunosSession:
         self.active = config
         self.history.insert(0, dict(config))
         del self.history[50:]
-        _apply_state(self.state, self._deriver.state(config))
+        derived = self._deriver.state(config)
+        keep_unmodelled(derived, config, self.vlans)
+        _apply_state(self.state, derived)
 
 
 # --- show commands ----------------------------------------------------------------------------------

@@ -176,7 +176,7 @@ def _interface_block(platform: str, state: Switch, item: SwitchPort | PortChanne
             lines.append("vpc peer-link" if platform == "cisco_nxos" else "switchport trunk group mlagpeer")
         elif item.multichassis_id is not None:
             lines.append(f"{'vpc' if platform == 'cisco_nxos' else 'mlag'} {item.multichassis_id}")
-        return lines
+        return lines + _kept(item, lines)
     if item.description:
         lines.append(f"description {item.description}")
     vlan_lines = _port_vlan_lines(platform, state, item)
@@ -195,7 +195,14 @@ def _interface_block(platform: str, state: Switch, item: SwitchPort | PortChanne
         lines.append(f"channel-group {channel_number(channel.name)} mode {_GROUP_MODE[channel.mode]}")
     if item.status == "disabled":
         lines.append("shutdown")
+    lines += _kept(item, lines)
     return [f"{indent}{line}" for line in lines]
+
+
+def _kept(item: SwitchPort | PortChannel, shown: list[str]) -> list[str]:
+    """The lines the session keeps without a field (CiscoLikeSession.opaque), as typed, after the modelled
+    ones; a state's line that is one of those (a lab's whole stanza) is not shown twice."""
+    return [line for line in item.config_lines or [] if line not in shown]
 
 
 def _l2_mtu_lines(platform: str, item: SwitchPort | PortChannel, mode: str | None) -> list[str]:

@@ -9,10 +9,36 @@ from hostlint.fixes.actions import Applier, Expander
 from hostlint.fixes.apply import _negotiate, _port
 from hostlint.fixes.apply import _switch as _switch_in
 from hostlint.fixes.facts import known, uplinks_of
-from hostlint.fixes.site import Site
+from hostlint.fixes.site import Site, port
 from hostlint.fixes.steps import Change
-from hostlint.join.facts import Fact
+from hostlint.join.facts import Fact, UplinkFact
 from hostlint.snapshot import Snapshot
+
+# The Junos statements the change deletes (action.yaml, every family): the rollback sets back those
+# the port's collected configuration had, and only those.
+_JUNOS_FORCED = (
+    "speed",
+    "link-mode",
+    "ether-options speed",
+    "ether-options link-mode",
+    "ether-options no-auto-negotiation",
+    "gigether-options no-auto-negotiation",
+)
+
+
+def _junos_restore(uplink: UplinkFact, site: Site) -> list[str] | None:
+    """The port's collected `set` lines the change deletes; None when its lines were not collected."""
+    switch = site.switch(uplink.switch) if uplink.switch else None
+    found = port(switch, uplink.port) if switch is not None and uplink.port else None
+    if found is None or found.config_lines is None:
+        return None
+    prefix = f"set interfaces {found.name} "
+    return [
+        line
+        for line in found.config_lines
+        if line.startswith(prefix)
+        and any(line[len(prefix) :] == s or line[len(prefix) :].startswith(s + " ") for s in _JUNOS_FORCED)
+    ]
 
 
 def port_autoneg(params: dict[str, Any], fact: Fact, site: Site) -> list[Change]:
@@ -20,16 +46,25 @@ def port_autoneg(params: dict[str, Any], fact: Fact, site: Site) -> list[Change]
     for uplink in uplinks_of(fact, site):
         if uplink.port_configured_speed_mbps is None and uplink.port_configured_duplex is None:
             continue
+        values: dict[str, Any] = {"port": uplink.port}
+        notes = [f"{uplink.port} bounces: {uplink.object} loses its link for a moment"]
+        if uplink.platform == "juniper_junos":
+            values["restore_lines"] = _junos_restore(uplink, site)
+            if values["restore_lines"] is None:
+                notes.append(
+                    f"{uplink.port}: its configuration lines were not collected, so whether it had"
+                    " `no-auto-negotiation` is unknown: the rollback sets its speed and link mode back, not that"
+                )
         changes.append(
             Change(
                 action="switch-port-autoneg",
                 device=known(uplink.switch, uplink),
                 platforms=(known(uplink.platform, uplink),),
                 target=known(uplink.port, uplink),
-                values={"port": uplink.port},
+                values=values,
                 after="auto",
                 before={"speed": uplink.port_configured_speed_mbps, "duplex": uplink.port_configured_duplex},
-                notes=[f"{uplink.port} bounces: {uplink.object} loses its link for a moment"],
+                notes=notes,
             )
         )
     return changes

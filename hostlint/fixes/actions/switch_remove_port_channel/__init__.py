@@ -64,6 +64,45 @@ def _carry(switch: Switch, ports: list[str], config: dict[str, Any]) -> list[dic
     return carried
 
 
+# The lines the change writes on a member, by the words that set each (`no WORDS` resets it): the
+# channel's switchport configuration where it is carried, and on EOS its MTU (action.yaml).
+def _written(switch: Switch, config: dict[str, Any], carried: bool, mtu: int | None) -> list[str]:
+    written = []
+    if carried:
+        written.append("switchport mode")
+        written += ["switchport access vlan"] if config["mode"] == "access" else []
+        if config["mode"] == "trunk":
+            written += ["switchport trunk native vlan", "switchport trunk allowed vlan"]
+    if mtu is not None and mtu > 1500 and not _members_match(switch):
+        written.append("mtu")
+    return written
+
+
+def _restore(
+    switch: Switch, ports: list[str], config: dict[str, Any], carry: list[dict[str, Any]], mtu: int | None
+) -> list[dict[str, Any]]:
+    """Per member, what its rollback types: `no` for each line the change wrote that the member did not
+    have, then the member's own collected lines verbatim (its channel-group line with its mode among them);
+    `lines` None where they were not collected (the modelled rollback then stands)."""
+    carried = {names.interface_key(c["port"]) for c in carry}
+    restore: list[dict[str, Any]] = []
+    for name in ports:
+        found = port(switch, name)
+        own = found.config_lines if found is not None else None
+        # The member's state as collected: what the rollback's verify expects back.
+        state = found.member_state if found is not None else None
+        if own is None:
+            restore.append({"port": name, "undo": [], "lines": None, "state": state})
+            continue
+        if switch.platform == "juniper_junos":
+            restore.append({"port": name, "undo": [], "lines": list(own), "state": state})
+            continue
+        written = _written(switch, config, names.interface_key(name) in carried, mtu)
+        undo = [words for words in written if not any(line == words or line.startswith(words + " ") for line in own)]
+        restore.append({"port": name, "undo": undo, "lines": list(own), "state": state})
+    return restore
+
+
 def remove_port_channel(params: dict[str, Any], fact: Fact, site: Site) -> list[Change]:
     changes = []
     for switch, existing, ports in _channels_of(uplinks_of(fact, site), site):
@@ -78,6 +117,19 @@ def remove_port_channel(params: dict[str, Any], fact: Fact, site: Site) -> list[
             notes.append(
                 f"{', '.join(unknown)}: own switchport configuration not collected; the rollback leaves them with"
                 f" {existing.name}'s"
+            )
+        restore = _restore(switch, ports, config, carry, existing.mtu)
+        if remove_interface and existing.config_lines is None:
+            notes.append(
+                f"{existing.name}'s own configuration lines were not collected: the rollback re-creates it with its"
+                " switchport, VLANs, MTU and vPC/MLAG id only, not lines hostlint does not model (LACP fallback and"
+                " timers, spanning-tree settings, description)"
+            )
+        unread = [r["port"] for r in restore if r["lines"] is None]
+        if unread:
+            notes.append(
+                f"{', '.join(unread)}: own configuration lines not collected: the rollback restores their channel-group"
+                " and switchport lines only"
             )
         changes.append(
             Change(
@@ -95,6 +147,8 @@ def remove_port_channel(params: dict[str, Any], fact: Fact, site: Site) -> list[
                     "mtu": existing.mtu,
                     "config": config,
                     "carry": carry,
+                    "channel_lines": existing.config_lines if remove_interface else None,
+                    "restore": restore,
                 },
                 after="no channel",
                 notes=notes,

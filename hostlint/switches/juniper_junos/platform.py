@@ -1,0 +1,47 @@
+"""Junos: what hostlint knows of the platform as a fix target and collected switch (hostlint.switches.base)."""
+
+from __future__ import annotations
+
+from hostlint.switches.base import MtuFamily, SwitchPlatform
+from hostlint.targets import Vocabulary
+
+PLATFORM = SwitchPlatform(
+    name="juniper_junos",
+    label="Junos",
+    aliases=("juniper", "junos", "junipernetworks.junos.junos"),
+    # `commit confirmed 10` rolls the change back by itself after 10 minutes unless a later
+    # `commit` confirms it (Junos CLI User Guide, "commit confirmed"): every block is followed by
+    # that confirm.
+    vocabulary=Vocabulary(
+        comment="#",
+        enter=("configure private",),
+        leave=("commit confirmed 10", "exit"),
+        confirm=("configure private", "commit", "exit"),
+        confirm_minutes=10,
+    ),
+    channel_interface="ae{}",
+    interface_names="junos_interface",
+    jumbo=9216,
+    l2_header=14,
+    hash_source="junos",
+    channel_static_unless_lacp=True,
+    vlan_syntax="junos",
+    multichassis_by_hand="MC-LAG (mc-ae)",
+    sources={
+        "interfaces": "show interfaces extensive",
+        "channel_mode": "show configuration | display set",
+        "config": "show configuration | display set",
+        "member_state": "show lacp interfaces",
+        "peer_link": "show virtual-chassis",
+    },
+    mtu_families=(
+        MtuFamily(
+            family="(all)",
+            bridged="mtu",
+            bridged_setting="interface mtu (media MTU, Ethernet header included)",
+            bridged_source="show interfaces extensive",
+            reference="Junos, 'Media MTU Overview': https://www.juniper.net/documentation/us/en/software/junos/"
+            "interfaces-ethernet-switches/topics/topic-map/switches-interface-mtu.html",
+        ),
+    ),
+)
