@@ -4,12 +4,10 @@ and families hold together (issue 29)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from hostlint import platforms as registry
 from hostlint.collect.switches.parse import parse_output
 from hostlint.collect.switches.platforms import PlatformSpec, load_folder
 from hostlint.snapshot.switch import Switch
@@ -17,14 +15,6 @@ from hostlint.switches.huawei_vrp import assemble, families, hashes, members, na
 from hostlint.switches.huawei_vrp.platform import PLATFORM
 
 FOLDER = Path(assemble.__file__).parent
-
-
-@pytest.fixture(autouse=True)
-def registered(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    """Until the registry discovers folders (the registry shell, issue 29), the snapshot's platform check
-    learns this one here."""
-    monkeypatch.setitem(registry._SWITCH_BY_NAME, PLATFORM.name, PLATFORM)
-    yield
 
 
 def _spec() -> PlatformSpec:

@@ -5,7 +5,6 @@ refuses what VRP refuses; netmiko's `huawei` driver collects and configures it o
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -21,7 +20,6 @@ from switch_emulator.platforms.huawei_vrp import (
 )
 from switch_emulator.server import EmulatedSwitch, SwitchEmulator
 
-from hostlint import platforms as registry
 from hostlint.collect.switches.parse import parse_output
 from hostlint.collect.switches.platforms import load_folder
 from hostlint.snapshot.switch import Switch
@@ -30,13 +28,6 @@ from hostlint.switches.huawei_vrp.platform import PLATFORM
 
 FOLDER = Path(assemble.__file__).parent
 SPEC = load_folder(FOLDER)
-
-
-@pytest.fixture(autouse=True)
-def registered(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    """Until the registry discovers folders (the registry shell, issue 29), the snapshot learns this one."""
-    monkeypatch.setitem(registry._SWITCH_BY_NAME, PLATFORM.name, PLATFORM)
-    yield
 
 
 def collect(outputs: dict[str, str]) -> tuple[Switch, list[str]]:

@@ -45,7 +45,25 @@ from hostlint.snapshot.switch import (
     SwitchPort,
 )
 
-from . import families, hashes, members, mtu, names, records
+from .families import family as vrp_family
+from .hashes import read as read_hash
+from .hashes import read_profile
+from .members import member_state
+from .mtu import ip_mtu
+from .names import CHANNEL_INTERFACE, is_channel, is_port, long_name
+from .records import (
+    ConfigInterface,
+    LoadBalanceProfile,
+    Mlag,
+    PortVlan,
+    ShownInterface,
+    StackMember,
+    System,
+    Trunk,
+    TrunkMember,
+    Version,
+)
+from .records import Neighbour as LldpNeighbour
 
 M = TypeVar("M", bound=BaseModel)
 T = TypeVar("T")
@@ -82,7 +100,7 @@ class _Read:
             return None
 
     def name(self, text: str) -> str:
-        return names.long_name(text, self.family) if self.family else text.strip()
+        return long_name(text, self.family) if self.family else text.strip()
 
 
 def vlan_words(text: str) -> vlans.Ranges:
@@ -104,7 +122,7 @@ def vlan_words(text: str) -> vlans.Ranges:
     return vlans.merge(ranges)
 
 
-def _config_allowed(config: records.ConfigInterface) -> vlans.Ranges:
+def _config_allowed(config: ConfigInterface) -> vlans.Ranges:
     allowed: vlans.Ranges = [(1, 1)]  # a trunk starts in VLAN 1 only
     # Lines in order: allow-pass adds, `undo ... allow-pass` removes (ttp joins each kind with ';').
     for line in (config.allow_vlans or "").split(";"):
@@ -124,9 +142,7 @@ class _Vlans:
     allowed: vlans.Ranges | None = None
 
 
-def _vlan_facts(
-    name: str, config: records.ConfigInterface | None, shown: records.PortVlan | None, read: _Read
-) -> _Vlans:
+def _vlan_facts(name: str, config: ConfigInterface | None, shown: PortVlan | None, read: _Read) -> _Vlans:
     link = (shown.link_type if shown else None) or (config.link_type if config else None)
     if link is None and config is not None and read.family == "vrp8":
         link = "access"  # CloudEngine ports are access ports unless configured otherwise
@@ -150,7 +166,7 @@ def _vlan_facts(
     return _Vlans(mode="trunk", native_vlan=native, allowed=allowed)
 
 
-def _status(shown: records.ShownInterface | None, config: records.ConfigInterface | None) -> PortStatus | None:
+def _status(shown: ShownInterface | None, config: ConfigInterface | None) -> PortStatus | None:
     if shown is not None and shown.state:
         state = shown.state.strip().lower()
         if "administratively" in state:
@@ -162,15 +178,13 @@ def _status(shown: records.ShownInterface | None, config: records.ConfigInterfac
     return None
 
 
-def _mtu(
-    name: str, shown: records.ShownInterface | None, config: records.ConfigInterface | None, mode: PortMode | None
-) -> int | None:
+def _mtu(name: str, shown: ShownInterface | None, config: ConfigInterface | None, mode: PortMode | None) -> int | None:
     if shown is not None and shown.frame_length and mode in ("access", "trunk", None):
-        return mtu.ip_mtu(int(shown.frame_length))
+        return ip_mtu(int(shown.frame_length))
     if shown is not None and shown.mtu:
         return int(shown.mtu)
     if config is not None and config.jumboframe and config.jumboframe.isdigit() and mode != "routed":
-        return mtu.ip_mtu(int(config.jumboframe))
+        return ip_mtu(int(config.jumboframe))
     return None
 
 
@@ -185,7 +199,7 @@ def _duplex(text: str | None) -> str | None:
 
 def _neighbours(read: _Read) -> dict[str, list[Neighbour]]:
     found: dict[str, list[Neighbour]] = {}
-    for record in read.typed("display lldp neighbor", "neighbours", records.Neighbour):
+    for record in read.typed("display lldp neighbor", "neighbours", LldpNeighbour):
         device = record.system_name or record.chassis_id
         if not device:
             read.warnings.append(
@@ -204,9 +218,7 @@ def _neighbours(read: _Read) -> dict[str, list[Neighbour]]:
     return found
 
 
-def _channel_mode(
-    trunk: str, config: records.ConfigInterface | None, shown: records.Trunk | None, read: _Read
-) -> ChannelMode | None:
+def _channel_mode(trunk: str, config: ConfigInterface | None, shown: Trunk | None, read: _Read) -> ChannelMode | None:
     if config is not None:
         said = " ".join((config.trunk_mode or "manual load-balance").split()).lower()
         if said in _LACP_MODES:
@@ -223,15 +235,13 @@ def _channel_mode(
     return None
 
 
-def _trunk_hash(
-    trunk: str, config: records.ConfigInterface | None, shown: records.Trunk | None, read: _Read
-) -> str | None:
+def _trunk_hash(trunk: str, config: ConfigInterface | None, shown: Trunk | None, read: _Read) -> str | None:
     for command, said in (
         ("display current-configuration", config.load_balance if config else None),
         ("display eth-trunk", shown.hash if shown else None),
     ):
         if said:
-            name = hashes.read(said)
+            name = read_hash(said)
             if name is None:
                 read.warnings.append(
                     f"{read.device}: {command}: {trunk}: hostlint reads no {said!r} load-balance syntax"
@@ -241,9 +251,9 @@ def _trunk_hash(
 
 
 def _switch_hash(read: _Read) -> LoadBalance | None:
-    for profile in read.typed("display current-configuration", "load_balance", records.LoadBalanceProfile):
+    for profile in read.typed("display current-configuration", "load_balance", LoadBalanceProfile):
         if profile.fields:
-            name = hashes.read_profile(profile.fields)
+            name = read_profile(profile.fields)
             if name is None:
                 read.warnings.append(
                     f"{read.device}: display current-configuration: hostlint reads no 'ipv4 field {profile.fields}' "
@@ -262,27 +272,27 @@ def _by_name(items: Iterable[M], read: _Read) -> dict[str, M]:
 def build(device: str, platform: str, sections: Sections, mgmt_address: str | None = None) -> tuple[Switch, list[str]]:
     """The switch from its records (`sections`: command -> group -> records), and what was not read."""
     read = _Read(device=device, sections=sections)
-    version = records.Version()
-    for line in read.typed("display version", "version", records.Version):  # first value of each field wins
+    version = Version()
+    for line in read.typed("display version", "version", Version):  # first value of each field wins
         version = version.model_copy(
             update={k: v for k, v in line.model_dump().items() if v and not getattr(version, k)}
         )
     model = version.model.split()[0] if version.model else None
-    family = families.family(model, version.os_version)
+    family = vrp_family(model, version.os_version)
     read.family = family.name if family else None
-    config = _by_name(read.typed("display current-configuration", "interfaces", records.ConfigInterface), read)
-    shown = _by_name(read.typed("display interface", "interfaces", records.ShownInterface), read)
-    port_vlans = _by_name(read.typed("display port vlan", "port_vlans", records.PortVlan), read)
-    trunks = _by_name(read.typed("display eth-trunk", "channels", records.Trunk), read)
+    config = _by_name(read.typed("display current-configuration", "interfaces", ConfigInterface), read)
+    shown = _by_name(read.typed("display interface", "interfaces", ShownInterface), read)
+    port_vlans = _by_name(read.typed("display port vlan", "port_vlans", PortVlan), read)
+    trunks = _by_name(read.typed("display eth-trunk", "channels", Trunk), read)
     membership: dict[str, tuple[str, MemberState | None]] = {}
-    for row in read.typed("display eth-trunk", "members", records.TrunkMember):
-        state = members.member_state(row.status)
+    for row in read.typed("display eth-trunk", "members", TrunkMember):
+        state = member_state(row.status)
         if state is None:
             read.warnings.append(f"{device}: display eth-trunk: {row.port}: member status {row.status!r} not read")
         membership[read.name(row.port)] = (read.name(row.channel), state)
     for name, interface in config.items():
         if interface.channel_group and name not in membership:
-            membership[name] = (names.CHANNEL_INTERFACE.format(interface.channel_group), None)
+            membership[name] = (CHANNEL_INTERFACE.format(interface.channel_group), None)
     neighbours = _neighbours(read)
 
     # A member's frames carry its trunk's tags: its MTU follows the trunk's link type.
@@ -293,7 +303,7 @@ def build(device: str, platform: str, sections: Sections, mgmt_address: str | No
     }
     ports = []
     for name in dict.fromkeys([*shown, *config, *neighbours, *membership, *port_vlans]):
-        if not names.is_port(name):
+        if not is_port(name):
             continue
         own, said = config.get(name), shown.get(name)
         channel, state = membership.get(name, (None, None))
@@ -322,7 +332,7 @@ def build(device: str, platform: str, sections: Sections, mgmt_address: str | No
             )
         )
     channels = []
-    for name in dict.fromkeys(n for n in [*config, *shown, *trunks] if names.is_channel(n)):
+    for name in dict.fromkeys(n for n in [*config, *shown, *trunks] if is_channel(n)):
         own, said, trunk = config.get(name), shown.get(name), trunks.get(name)
         facts = _vlan_facts(name, own, port_vlans.get(name), read) if own or name in port_vlans else _Vlans()
         status = (trunk.status if trunk else None) or (said.state if said else None)
@@ -341,7 +351,7 @@ def build(device: str, platform: str, sections: Sections, mgmt_address: str | No
                 multichassis_id=int(own.mlag_id) if own and own.mlag_id else None,
             )
         )
-    hostname = next((s.hostname for s in read.typed("display current-configuration", "system", records.System)), None)
+    hostname = next((s.hostname for s in read.typed("display current-configuration", "system", System)), None)
     switch = Switch(
         name=device,
         aliases=[hostname] if hostname and hostname.lower() != device.lower() else [],
@@ -358,9 +368,9 @@ def build(device: str, platform: str, sections: Sections, mgmt_address: str | No
 
 
 def _multichassis(
-    read: _Read, config: dict[str, records.ConfigInterface], channels: list[PortChannel], ports: list[SwitchPort]
+    read: _Read, config: dict[str, ConfigInterface], channels: list[PortChannel], ports: list[SwitchPort]
 ) -> MultiChassis | None:
-    dfs = read.typed("display current-configuration", "mlag", records.Mlag)
+    dfs = read.typed("display current-configuration", "mlag", Mlag)
     peer_link = next((name for name, c in config.items() if c.peer_link), None)
     if dfs and peer_link:
         link = next((c for c in channels if c.name == peer_link), None)
@@ -371,7 +381,7 @@ def _multichassis(
                 break
         up = None if link is None or link.status is None else link.status == "up"
         return MultiChassis(kind="mlag", domain_id=dfs[0].dfs_group, peer=peer, peer_link_up=up)
-    stack = read.typed("display current-configuration", "stack", records.StackMember)
+    stack = read.typed("display current-configuration", "stack", StackMember)
     if len(stack) > 1:
         # A stack (iStack, CSS) is one switch: no peer, its stack links are not Eth-Trunks.
         return MultiChassis(kind="stack", domain_id="istack", peer=None, peer_link_up=None)

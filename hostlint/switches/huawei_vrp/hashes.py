@@ -11,6 +11,8 @@ platform's default.
 
 from __future__ import annotations
 
+from hostlint.switches.base import HashTable
+
 # (what the configuration says, hostlint's name: hostlint.vocab.HASH_FIELDS). Read left to right,
 # written right to left.
 PAIRS: tuple[tuple[str, str], ...] = (
@@ -38,7 +40,9 @@ PROFILE_FIELDS: tuple[tuple[frozenset[str], str], ...] = (
     (frozenset({"sip"}), "src-ip"),
     (frozenset({"dip"}), "dst-ip"),
 )
-WRITES = True
+# hostlint's switch-hash action sets one global hash; VRP 5 has none (per Eth-Trunk) and VRP 8 a profile:
+# fixes.yaml leaves it to a person, so the registry's table says it is not written.
+WRITES = False
 
 
 def read(text: str | None) -> str | None:
@@ -64,3 +68,8 @@ def write(name: str) -> str | None:
 
 def written() -> tuple[str, ...]:
     return tuple(name for _, name in PAIRS)
+
+
+# The registry's view (hostlint.switches.base.HashTable): configuration and `display eth-trunk` spellings
+# read; nothing written globally (WRITES). No `default`: silence is unknown, never a default taken.
+HASHES = HashTable(pairs=(*PAIRS, *SHOWN), command="load-balance {}", writes=WRITES)

@@ -10,11 +10,9 @@ print the member's link, `Up` / `Down` (S300, S500, S2700, S5700 and S6700 Serie
 
 from __future__ import annotations
 
-from typing import Literal
+from hostlint.switches.base import MemberFlags, MemberState
 
-MemberState = Literal["bundled", "hot-standby", "suspended", "individual", "down"]
-
-MEMBER_FLAGS: dict[str, MemberState] = {
+WORDS: dict[str, MemberState] = {
     "selected": "bundled",
     "unselect": "suspended",
     "unselected": "suspended",
@@ -27,5 +25,8 @@ MEMBER_FLAGS: dict[str, MemberState] = {
 UNANSWERED_LACP_MEMBER: MemberState = "suspended"
 
 
+MEMBER_FLAGS = MemberFlags(words=WORDS)
+
+
 def member_state(flag: str) -> MemberState | None:
-    return MEMBER_FLAGS.get(flag.strip().lower())
+    return MEMBER_FLAGS.state(flag)

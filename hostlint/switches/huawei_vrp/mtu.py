@@ -13,6 +13,8 @@ An Eth-Trunk's figure governs its members (members take the trunk's `jumboframe`
 
 from __future__ import annotations
 
+from hostlint.switches.base import MtuFamily, MtuLimits
+
 HEADER = 18  # Ethernet header and FCS, counted in the frame length
 TAG = 4  # an 802.1Q tag on a trunk
 JUMBO_FRAME = 9216  # `jumboframe enable` without a value, and the S-series maximum most models take
@@ -30,3 +32,18 @@ def ip_mtu(frame_length: int) -> int:
 def frame_for(ip_mtu_value: int) -> int:
     """The `jumboframe enable` value that passes `ip_mtu_value` tagged (a trunk) and untagged."""
     return ip_mtu_value + HEADER + TAG
+
+
+MTU = MtuLimits(
+    jumbo=JUMBO,
+    families=(
+        MtuFamily(
+            family="(all)",
+            bridged="mtu",
+            bridged_setting=f"{FIGURE} (the frame length: header, FCS and a tag included)",
+            bridged_source=BRIDGED_SOURCE,
+            reference='S300, S500, S2700, S5700 and S6700 Series Command Reference, "jumboframe enable"; '
+            'CloudEngine 6800/5800 Command Reference, "jumboframe enable"',
+        ),
+    ),
+)

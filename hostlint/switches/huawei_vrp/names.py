@@ -14,6 +14,8 @@ from __future__ import annotations
 
 import re
 
+from hostlint.switches.base import NameGrammar
+
 # Abbreviation -> long form, per family (hostlint.switches.huawei_vrp.families).
 LONG: dict[str, dict[str, str]] = {
     "vrp5": {"XGE": "XGigabitEthernet", "GE": "GigabitEthernet"},
@@ -73,3 +75,14 @@ def scriptable(name: str) -> bool:
 def neighbour_port(port_id: str, family: str = "vrp5") -> str:
     """A Huawei neighbour's `Port ID` (what its LLDP prints, long or abbreviated) in the long form."""
     return long_name(port_id, family)
+
+
+# The registry's view (hostlint.switches.base.NameGrammar): VRP 5's abbreviations (a VRP 8 `GE1/0/1` is
+# already long: `long_name` with the family keeps it), the channel form, the forms a Huawei neighbour prints
+# for these ports in LLDP (long or abbreviated), and the script grammar.
+NAMES = NameGrammar(
+    long=LONG["vrp5"],
+    channel=CHANNEL.pattern.removeprefix("^").removesuffix("$"),
+    neighbour=(rf"(?:{_PORT_TYPES}|XGE)\d+/\d+/\d+(?::\d+)?", r"Eth-Trunk\d+"),
+    script=SCRIPT.pattern.removeprefix("^").removesuffix("$"),
+)

@@ -14,19 +14,22 @@ VRP 8's `commit` is written by the fix text (families.VRP8.commit), since VRP 5 
 
 from __future__ import annotations
 
-from hostlint.platforms import MtuFamily, SwitchPlatform, Vocabulary
+from hostlint.switches.base import SwitchPlatform
+from hostlint.targets import Vocabulary
 
-from . import mtu, names
+from .mtu import MTU
+from .names import CHANNEL_INTERFACE
 
 PLATFORM = SwitchPlatform(
     name="huawei_vrp",
     label="VRP",
     aliases=("huawei", "huawei_vrpv8", "huawei_vrp8", "ce", "community.network.ce"),
     vocabulary=Vocabulary(comment="#", enter=("system-view",), leave=("return",)),
-    channel_interface=names.CHANNEL_INTERFACE,
+    channel_interface=CHANNEL_INTERFACE,
     ethernet_short="XGE",
-    jumbo=mtu.JUMBO,
-    # hostlint.platforms' Literal names four vendors' readers; VRP's hash is read and written by this
+    jumbo=MTU.jumbo,
+    l2_header=MTU.l2_header,
+    # hostlint.switches.base's Literal names four vendors' readers; VRP's hash is read and written by this
     # folder (hashes.py, assemble.py). "vrp" makes a central reader fail loudly (KeyError) rather than
     # read VRP's text with another vendor's table, until the registry shell takes the folder's table.
     hash_source="vrp",  # type: ignore[arg-type]
@@ -39,14 +42,5 @@ PLATFORM = SwitchPlatform(
         "member_state": "display eth-trunk",
         "peer_link": "display current-configuration",
     },
-    mtu_families=(
-        MtuFamily(
-            family="(all)",
-            bridged="mtu",
-            bridged_setting=f"{mtu.FIGURE} (the frame length, header and FCS included)",
-            bridged_source=mtu.BRIDGED_SOURCE,
-            reference='S300, S500, S2700, S5700 and S6700 Series Command Reference, "jumboframe enable"; '
-            'CloudEngine 6800/5800 Command Reference, "jumboframe enable"',
-        ),
-    ),
+    mtu_families=MTU.families,
 )

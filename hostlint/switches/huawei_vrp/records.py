@@ -123,3 +123,7 @@ MODELS: dict[tuple[str, str], type[Strict]] = {
     ("display lldp neighbor", "neighbours"): Neighbour,
     ("display port vlan", "port_vlans"): PortVlan,
 }
+
+# The registry's view (hostlint.switches.base: "per ttp group"): group names repeat across commands here
+# (`interfaces` in the configuration and in `display interface`), so the key is "command: group".
+RECORDS: dict[str, type[Strict]] = {f"{command}: {group}": model for (command, group), model in MODELS.items()}
