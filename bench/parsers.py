@@ -86,6 +86,14 @@ from typing import Any
 import yaml
 
 ROOT = Path(__file__).resolve().parent.parent
+
+
+def _folder(platform: str) -> Path:
+    """A platform's collector: its folder under hostlint/switches/ once moved there, else under collectors/."""
+    moved = ROOT / "hostlint" / "switches" / platform
+    return moved if moved.is_dir() else ROOT / "collectors" / platform
+
+
 sys.path.insert(0, str(ROOT))
 
 try:

@@ -37,9 +37,9 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 def _folder(platform: str) -> Path:
-    """A platform's templates: its folder under hostlint/switches/ (issue 29) or, until moved, collectors/."""
+    """A platform's collector: its folder under hostlint/switches/ once moved there, else under collectors/."""
     moved = ROOT / "hostlint" / "switches" / platform
-    return moved if (moved / "spec.yaml").is_file() else ROOT / "collectors" / platform
+    return moved if moved.is_dir() else ROOT / "collectors" / platform
 
 
 @pytest.mark.parametrize("platform", ["hp_comware", "huawei_vrp"])

@@ -16,9 +16,9 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 def _folder(platform: str) -> Path:
-    """A platform's templates: its folder under hostlint/switches/ (issue 29) or, until moved, collectors/."""
+    """A platform's collector: its folder under hostlint/switches/ once moved there, else under collectors/."""
     moved = ROOT / "hostlint" / "switches" / platform
-    return moved if (moved / "spec.yaml").is_file() else ROOT / "collectors" / platform
+    return moved if moved.is_dir() else ROOT / "collectors" / platform
 
 
 def _parse(platform: str, command: str, text: str | None = None) -> Parsed:
@@ -89,7 +89,7 @@ def test_comware_5_headers_and_router_speed_lines() -> None:
 
 def test_comware_configuration_lacp_static_irf_and_hash() -> None:
     parsed = _parse("hp_comware", "display current-configuration")
-    interfaces = {r["name"]: r for r in parsed.get("interfaces")}
+    interfaces = {r["name"]: r for r in parsed.get("configured")}
     assert interfaces["Bridge-Aggregation10"]["aggregation_mode"] == "dynamic"
     assert "aggregation_mode" not in interfaces["Bridge-Aggregation30"]  # static: no LACP
     assert interfaces["Ten-GigabitEthernet2/0/3"]["lacp_mode"] == "passive"

@@ -21,7 +21,7 @@ ROOT = Path(__file__).resolve().parent.parent
 @pytest.mark.parametrize("switch", registry.SWITCHES, ids=lambda s: s.name)
 def test_each_switch_has_its_collector_folder(switch: registry.SwitchPlatform) -> None:
     spec = load_platform(switch.name)
-    raw = yaml.safe_load((ROOT / "collectors" / switch.folder / "spec.yaml").read_text(encoding="utf-8"))
+    raw = yaml.safe_load((spec.commands[0].template.parent / "spec.yaml").read_text(encoding="utf-8"))
     assert raw["platform"] == switch.name
     assert spec.commands and all(command.template.is_file() for command in spec.commands)
     # Every source an unknown-fact reason names is a command the collector runs.
@@ -31,7 +31,14 @@ def test_each_switch_has_its_collector_folder(switch: registry.SwitchPlatform) -
 def test_every_switch_has_its_tests() -> None:
     """A new platform's tests: its emulator scenario and sample switch, its fix-script sites. (Its text in
     every switch action is checked when the actions load: tests/test_action_files.py.)"""
-    switches = set(registry.SWITCH_NAMES)
+    # A platform that came as a folder brings its emulator module (tests/switch_emulator/platforms/) and
+    # is checked by the contract test instead of these tables (docs/design/platform-folders.md).
+    folders = {
+        name
+        for name in registry.SWITCH_NAMES
+        if (ROOT / "tests" / "switch_emulator" / "platforms" / f"{name}.py").is_file()
+    }
+    switches = set(registry.SWITCH_NAMES) - folders
     assert set(SCENARIOS) == set(NAMES) == switches
     assert set(FIX_SITES) == set(KVM_FIX_SITES) == switches
 

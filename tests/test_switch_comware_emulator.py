@@ -1,5 +1,5 @@
 """The HPE Comware stateful emulator (tests/switch_emulator/stateful/comware.py): its display output reads
-back through hostlint's Comware templates (collectors/hp_comware) as the state it was rendered from,
+back through hostlint's Comware templates (hostlint/switches/hp_comware) as the state it was rendered from,
 its configuration grammar changes that state as Comware does and refuses what Comware refuses, and
 netmiko's `hp_comware` driver drives it over SSH."""
 
@@ -26,7 +26,7 @@ from hostlint.collect.switches.parse import parse_output
 from hostlint.collect.switches.platforms import load_folder
 
 ROOT = Path(__file__).resolve().parent.parent
-SPEC = load_folder(ROOT / "collectors" / "hp_comware")
+SPEC = load_folder(ROOT / "hostlint" / "switches" / "hp_comware")
 XGE = "Ten-GigabitEthernet"
 
 
@@ -73,7 +73,7 @@ def config_records(state: ComwareState) -> Any:
 
 def configuration(state: ComwareState) -> dict[str, dict[str, Any]]:
     spec = next(c for c in SPEC.commands if c.command == "display current-configuration")
-    return {r["name"]: r for r in parse_output(spec, render(state, spec.command) or "", "sw").get("interfaces")}
+    return {r["name"]: r for r in parse_output(spec, render(state, spec.command) or "", "sw").get("configured")}
 
 
 # --- round trip: rendered from the state, read back by the templates ------------------------------------

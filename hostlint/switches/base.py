@@ -124,7 +124,8 @@ class SwitchPlatform(Target):
     l2_header: int = 0
     # How its global port-channel hash is read (hostlint.collect.switches.assemble) and whether
     # hostlint writes the hash command (elsewhere it depends on the ASIC family: set by hand).
-    hash_source: Literal["ios", "nxos", "eos", "junos"]
+    # `folder`: the platform's own hashes.py reads and writes it (a platform that came as a folder).
+    hash_source: Literal["ios", "nxos", "eos", "junos", "folder"]
     writes_hash: bool = False
     # The state of an LACP member whose partner does not answer: IOS keeps it stand-alone.
     unanswered_lacp_member: Literal["individual", "suspended"] = "suspended"

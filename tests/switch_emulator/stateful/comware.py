@@ -1,5 +1,5 @@
 """HPE/H3C Comware 7 for the stateful switch emulator: a configuration session (user view, system view,
-interface view) over a Comware configuration, and the display commands collectors/hp_comware/spec.yaml
+interface view) over a Comware configuration, and the display commands hostlint/switches/hp_comware/spec.yaml
 sends, rendered from it so that the collector's templates read them back.
 
 Comware is not a registered platform yet (issue 29: the platform folder design), so the state is not
@@ -501,7 +501,7 @@ def _caret(prompt: str, command: str) -> str:
 
 
 def render(state: ComwareState, command: str) -> str | None:
-    """The output of a display command collectors/hp_comware/spec.yaml sends; None for another."""
+    """The output of a display command hostlint/switches/hp_comware/spec.yaml sends; None for another."""
     renderers: dict[str, Callable[[ComwareState], str]] = {
         "display version": _version,
         "display current-configuration": current_configuration,

@@ -1,0 +1,74 @@
+"""Comware MTU figures and their limits.
+
+Two figures (HPE FlexFabric 5940 Ethernet Interface Command Reference):
+
+- bridged frames: `jumboframe enable [size]` on the port, "the maximum length of Ethernet frames that are
+  allowed to pass through"; 1536 to 9416 bytes, 9416 by default and when `size` is left out; `undo
+  jumboframe enable` allows 1536. `display interface` prints it as `Maximum frame length: N`.
+- routed packets: `mtu size` on a routed interface (VLAN interface, Route-Aggregation, a port in
+  `port link-mode route`), the IP MTU, 1500 by default; `Maximum transmission unit: N`.
+
+A frame's length counts its Ethernet header (14 bytes) and FCS (4), as IEEE 802.3's 1518-byte frame
+carries a 1500-byte packet, and an 802.1Q tag (4) on a trunk: the largest IP packet a bridged port
+passes is the frame length less 18, less 22 tagged.
+"""
+
+from __future__ import annotations
+
+from hostlint.switches.base import MtuFamily, MtuLimits
+
+JUMBO_FRAME = 9416
+NO_JUMBO_FRAME = 1536
+MIN_FRAME = 1536
+HEADER = 18
+TAG = 4
+# hostlint's jumbo MTU here: the IP packet a jumbo frame carries untagged.
+JUMBO = JUMBO_FRAME - HEADER
+DEFAULT_IP_MTU = 1500
+REFERENCE = (
+    "HPE FlexFabric 5940 Ethernet Interface Command Reference, 'jumboframe enable' and 'mtu': "
+    "https://support.hpe.com/hpesc/public/docsocialize?docId=a00049266en_us"
+)
+
+
+def bridged_mtu(frame: int, tagged: bool) -> int:
+    """The largest IP packet a bridged port with this maximum frame length passes."""
+    return frame - HEADER - (TAG if tagged else 0)
+
+
+def frame_for(mtu: int, tagged: bool) -> int:
+    """The `jumboframe enable` size that passes IP packets of `mtu` bytes (the inverse of bridged_mtu),
+    raised to the smallest size Comware takes."""
+    return max(mtu + HEADER + (TAG if tagged else 0), MIN_FRAME)
+
+
+def configured_frame(value: str | None) -> int | None:
+    """The frame length a port's `jumboframe` line sets: `enabled` (no size) is the platform's jumbo,
+    `disabled` (`undo jumboframe enable`) 1536, a number itself; None when the line is absent."""
+    if value is None:
+        return None
+    if value == "enabled":
+        return JUMBO_FRAME
+    if value == "disabled":
+        return NO_JUMBO_FRAME
+    frame = int(value)
+    if not MIN_FRAME <= frame <= JUMBO_FRAME:
+        raise ValueError(f"jumboframe enable {frame} is outside {MIN_FRAME}..{JUMBO_FRAME}")
+    return frame
+
+
+# The figure that limits bridged frames is each port's own (`display interface`'s frame length, read
+# into the port's `mtu` as the IP packet it carries): one family.
+MTU = MtuLimits(
+    jumbo=JUMBO_FRAME,
+    l2_header=HEADER,
+    families=(
+        MtuFamily(
+            family="(all)",
+            bridged="mtu",
+            bridged_setting="jumboframe enable (per port, the frame: Ethernet header and FCS included)",
+            bridged_source="display interface",
+            reference=REFERENCE,
+        ),
+    ),
+)
