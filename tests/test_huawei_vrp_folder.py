@@ -12,7 +12,6 @@ from hostlint.collect.switches.parse import parse_output
 from hostlint.collect.switches.platforms import PlatformSpec, load_folder
 from hostlint.snapshot.switch import Switch
 from hostlint.switches.huawei_vrp import assemble, families, hashes, members, names, records
-from hostlint.switches.huawei_vrp.platform import PLATFORM
 
 FOLDER = Path(assemble.__file__).parent
 
@@ -21,26 +20,29 @@ def _spec() -> PlatformSpec:
     return load_folder(FOLDER, None)
 
 
-def _sections(replace: dict[str, str] | None = None) -> assemble.Sections:
-    sections: assemble.Sections = {}
+def _sections(replace: dict[str, str] | None = None) -> assemble.Records:
+    """Every command's records by ttp group, as the collector's runner hands them to `assemble.build`."""
+    grouped: assemble.Records = {}
     for command in _spec().commands:
-        text = (replace or {}).get(command.command) or (FOLDER / f"{command.slug}.txt").read_text(encoding="utf-8")
+        text = (replace or {}).get(command.command)
+        if text is None:
+            text = (FOLDER / f"{command.slug}.txt").read_text(encoding="utf-8")
         parsed = parse_output(command, text, "hw-tor1")
         assert not parsed.warnings, parsed.warnings
-        sections[command.command] = dict(parsed.records)
-    return sections
+        for group, items in parsed.records.items():
+            assert records.GROUPS[group][0] == command.command, group
+            grouped.setdefault(group, []).extend(items)
+    return grouped
 
 
 def _build(replace: dict[str, str] | None = None) -> tuple[Switch, list[str]]:
-    return assemble.build("hw-tor1", PLATFORM.name, _sections(replace))
+    return assemble.build("hw-tor1", _sections(replace))
 
 
 def test_every_sample_record_is_valid_against_its_model() -> None:
-    for command, groups in _sections().items():
-        for group, items in groups.items():
-            model = records.MODELS[(command, group)]
-            for item in items:
-                model.model_validate(item)
+    for group, items in _sections().items():
+        for item in items:
+            records.RECORDS[group].model_validate(item)
 
 
 def test_a_model_refuses_a_field_the_template_does_not_give() -> None:
@@ -109,9 +111,8 @@ def test_a_cloudengine_switch_is_vrp8_with_its_names_and_lacp_static() -> None:
         " mode lacp-static\n#\ninterface 10GE1/0/1\n eth-trunk 7\n#\ninterface GE1/0/9\n port default vlan 20\n#\n"
     )
     sections = _sections({"display version": version, "display current-configuration": config})
-    for command in ("display eth-trunk", "display interface", "display port vlan", "display lldp neighbor"):
-        sections[command] = {}
-    switch, warnings = assemble.build("ce1", PLATFORM.name, sections)
+    kept = {group: sections.get(group, []) for group in ("version", "system", "configured")}
+    switch, warnings = assemble.build("ce1", kept)
     assert warnings == []
     assert families.family(switch.model, switch.os_version) is families.VRP8
     ports = {p.name: p for p in switch.ports}

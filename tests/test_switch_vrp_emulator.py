@@ -17,42 +17,26 @@ from switch_emulator.platforms.huawei_vrp import (
     VrpState,
     VrpSwitch,
     from_switch,
+    read_back,
+    rendered,
+    sample_switch,
 )
 from switch_emulator.server import EmulatedSwitch, SwitchEmulator
 
-from hostlint.collect.switches.parse import parse_output
 from hostlint.collect.switches.platforms import load_folder
 from hostlint.snapshot.switch import Switch
 from hostlint.switches.huawei_vrp import assemble
-from hostlint.switches.huawei_vrp.platform import PLATFORM
 
 FOLDER = Path(assemble.__file__).parent
 SPEC = load_folder(FOLDER)
 
 
 def collect(outputs: dict[str, str]) -> tuple[Switch, list[str]]:
-    sections = {}
-    for command in SPEC.commands:
-        parsed = parse_output(command, outputs[command.command], "hw-tor1")
-        assert not parsed.warnings, parsed.warnings
-        sections[command.command] = dict(parsed.records)
-    return assemble.build("hw-tor1", PLATFORM.name, sections)
+    return read_back(outputs)
 
 
 def from_samples() -> Switch:
-    switch, _ = collect({c.command: (FOLDER / f"{c.slug}.txt").read_text(encoding="utf-8") for c in SPEC.commands})
-    return switch
-
-
-def rendered(state: VrpState) -> Switch:
-    outputs = {}
-    for command in SPEC.commands:
-        text = RENDER(state, command.command)
-        assert text is not None, command.command
-        outputs[command.command] = text
-    switch, warnings = collect(outputs)
-    assert warnings == []
-    return switch
+    return sample_switch()
 
 
 def _known(switch: Switch) -> dict[str, object]:

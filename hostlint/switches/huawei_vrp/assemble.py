@@ -52,6 +52,7 @@ from .members import member_state
 from .mtu import ip_mtu
 from .names import CHANNEL_INTERFACE, is_channel, is_port, long_name
 from .records import (
+    GROUPS,
     ConfigInterface,
     LoadBalanceProfile,
     Mlag,
@@ -65,10 +66,14 @@ from .records import (
 )
 from .records import Neighbour as LldpNeighbour
 
+# This folder's name, the snapshot's `platform` (platform.py's PLATFORM.name; not imported: the registry
+# loads platform.py, the collector this module).
+PLATFORM_NAME = "huawei_vrp"
+
 M = TypeVar("M", bound=BaseModel)
 T = TypeVar("T")
-# Records per command, per ttp group, as hostlint.collect.switches.parse gives them.
-Sections = dict[str, dict[str, list[dict[str, object]]]]
+# Records per ttp group, every command's together (the collector's runner hands them over so).
+Records = dict[str, list[dict[str, object]]]
 
 _LACP_MODES = ("lacp", "lacp-static", "lacp-dynamic")
 _STATIC_MODES = ("manual", "manual load-balance")
@@ -79,13 +84,14 @@ _VLAN_WORDS = re.compile(r"^\d+(?:\s+to\s+\d+)?$")
 @dataclass
 class _Read:
     device: str
-    sections: Sections
+    records: Records
     warnings: list[str] = field(default_factory=list)
     family: str | None = None
 
-    def typed(self, command: str, group: str, model: type[M]) -> list[M]:
+    def typed(self, group: str, model: type[M]) -> list[M]:
+        command = GROUPS[group][0]
         out = []
-        for raw in self.sections.get(command, {}).get(group, []):
+        for raw in self.records.get(group, []):
             try:
                 out.append(model.model_validate(raw))
             except ValueError as exc:
@@ -199,7 +205,7 @@ def _duplex(text: str | None) -> str | None:
 
 def _neighbours(read: _Read) -> dict[str, list[Neighbour]]:
     found: dict[str, list[Neighbour]] = {}
-    for record in read.typed("display lldp neighbor", "neighbours", LldpNeighbour):
+    for record in read.typed("neighbours", LldpNeighbour):
         device = record.system_name or record.chassis_id
         if not device:
             read.warnings.append(
@@ -251,7 +257,7 @@ def _trunk_hash(trunk: str, config: ConfigInterface | None, shown: Trunk | None,
 
 
 def _switch_hash(read: _Read) -> LoadBalance | None:
-    for profile in read.typed("display current-configuration", "load_balance", LoadBalanceProfile):
+    for profile in read.typed("load_balance", LoadBalanceProfile):
         if profile.fields:
             name = read_profile(profile.fields)
             if name is None:
@@ -269,23 +275,24 @@ def _by_name(items: Iterable[M], read: _Read) -> dict[str, M]:
     return {read.name(str(item.model_dump()["name"])): item for item in items}
 
 
-def build(device: str, platform: str, sections: Sections, mgmt_address: str | None = None) -> tuple[Switch, list[str]]:
-    """The switch from its records (`sections`: command -> group -> records), and what was not read."""
-    read = _Read(device=device, sections=sections)
+def build(device: str, records: Records, mgmt_address: str | None = None) -> tuple[Switch, list[str]]:
+    """The switch `device` as its commands' records (ttp group -> records) show it, and warnings for what
+    could not be read (each naming the device and the command)."""
+    read = _Read(device=device, records=records)
     version = Version()
-    for line in read.typed("display version", "version", Version):  # first value of each field wins
+    for line in read.typed("version", Version):  # first value of each field wins
         version = version.model_copy(
             update={k: v for k, v in line.model_dump().items() if v and not getattr(version, k)}
         )
     model = version.model.split()[0] if version.model else None
     family = vrp_family(model, version.os_version)
     read.family = family.name if family else None
-    config = _by_name(read.typed("display current-configuration", "interfaces", ConfigInterface), read)
-    shown = _by_name(read.typed("display interface", "interfaces", ShownInterface), read)
-    port_vlans = _by_name(read.typed("display port vlan", "port_vlans", PortVlan), read)
-    trunks = _by_name(read.typed("display eth-trunk", "channels", Trunk), read)
+    config = _by_name(read.typed("configured", ConfigInterface), read)
+    shown = _by_name(read.typed("interfaces", ShownInterface), read)
+    port_vlans = _by_name(read.typed("port_vlans", PortVlan), read)
+    trunks = _by_name(read.typed("channels", Trunk), read)
     membership: dict[str, tuple[str, MemberState | None]] = {}
-    for row in read.typed("display eth-trunk", "members", TrunkMember):
+    for row in read.typed("members", TrunkMember):
         state = member_state(row.status)
         if state is None:
             read.warnings.append(f"{device}: display eth-trunk: {row.port}: member status {row.status!r} not read")
@@ -351,12 +358,12 @@ def build(device: str, platform: str, sections: Sections, mgmt_address: str | No
                 multichassis_id=int(own.mlag_id) if own and own.mlag_id else None,
             )
         )
-    hostname = next((s.hostname for s in read.typed("display current-configuration", "system", System)), None)
+    hostname = next((s.hostname for s in read.typed("system", System)), None)
     switch = Switch(
         name=device,
         aliases=[hostname] if hostname and hostname.lower() != device.lower() else [],
         mgmt_address=mgmt_address,
-        platform=platform,
+        platform=PLATFORM_NAME,
         model=model,
         os_version=version.os_version,
         load_balance=_switch_hash(read),
@@ -370,7 +377,7 @@ def build(device: str, platform: str, sections: Sections, mgmt_address: str | No
 def _multichassis(
     read: _Read, config: dict[str, ConfigInterface], channels: list[PortChannel], ports: list[SwitchPort]
 ) -> MultiChassis | None:
-    dfs = read.typed("display current-configuration", "mlag", Mlag)
+    dfs = read.typed("mlag", Mlag)
     peer_link = next((name for name, c in config.items() if c.peer_link), None)
     if dfs and peer_link:
         link = next((c for c in channels if c.name == peer_link), None)
@@ -381,7 +388,7 @@ def _multichassis(
                 break
         up = None if link is None or link.status is None else link.status == "up"
         return MultiChassis(kind="mlag", domain_id=dfs[0].dfs_group, peer=peer, peer_link_up=up)
-    stack = read.typed("display current-configuration", "stack", StackMember)
+    stack = read.typed("stack", StackMember)
     if len(stack) > 1:
         # A stack (iStack, CSS) is one switch: no peer, its stack links are not Eth-Trunks.
         return MultiChassis(kind="stack", domain_id="istack", peer=None, peer_link_up=None)

@@ -29,10 +29,8 @@ PLATFORM = SwitchPlatform(
     ethernet_short="XGE",
     jumbo=MTU.jumbo,
     l2_header=MTU.l2_header,
-    # hostlint.switches.base's Literal names four vendors' readers; VRP's hash is read and written by this
-    # folder (hashes.py, assemble.py). "vrp" makes a central reader fail loudly (KeyError) rather than
-    # read VRP's text with another vendor's table, until the registry shell takes the folder's table.
-    hash_source="vrp",  # type: ignore[arg-type]
+    # This folder reads and writes the hash itself (hashes.py, assemble.py).
+    hash_source="folder",
     writes_hash=False,
     unanswered_lacp_member="suspended",
     sources={

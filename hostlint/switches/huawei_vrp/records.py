@@ -109,21 +109,21 @@ class PortVlan(Strict):
     vlans: str | None = None
 
 
-# (command, group) -> model: what `parse_output` gives for each group of each command.
-MODELS: dict[tuple[str, str], type[Strict]] = {
-    ("display version", "version"): Version,
-    ("display current-configuration", "system"): System,
-    ("display current-configuration", "interfaces"): ConfigInterface,
-    ("display current-configuration", "load_balance"): LoadBalanceProfile,
-    ("display current-configuration", "mlag"): Mlag,
-    ("display current-configuration", "stack"): StackMember,
-    ("display interface", "interfaces"): ShownInterface,
-    ("display eth-trunk", "channels"): Trunk,
-    ("display eth-trunk", "members"): TrunkMember,
-    ("display lldp neighbor", "neighbours"): Neighbour,
-    ("display port vlan", "port_vlans"): PortVlan,
+# ttp group -> (the command whose template fills it, the model of one record). Group names are unique in
+# this folder (the configuration's interfaces are `configured`, `display interface`'s `interfaces`), so a
+# collector may hand the records over by group alone.
+GROUPS: dict[str, tuple[str, type[Strict]]] = {
+    "version": ("display version", Version),
+    "system": ("display current-configuration", System),
+    "configured": ("display current-configuration", ConfigInterface),
+    "load_balance": ("display current-configuration", LoadBalanceProfile),
+    "mlag": ("display current-configuration", Mlag),
+    "stack": ("display current-configuration", StackMember),
+    "interfaces": ("display interface", ShownInterface),
+    "channels": ("display eth-trunk", Trunk),
+    "members": ("display eth-trunk", TrunkMember),
+    "neighbours": ("display lldp neighbor", Neighbour),
+    "port_vlans": ("display port vlan", PortVlan),
 }
-
-# The registry's view (hostlint.switches.base: "per ttp group"): group names repeat across commands here
-# (`interfaces` in the configuration and in `display interface`), so the key is "command: group".
-RECORDS: dict[str, type[Strict]] = {f"{command}: {group}": model for (command, group), model in MODELS.items()}
+# The registry's view (hostlint.switches.base.RECORDS): per ttp group the model of one record.
+RECORDS: dict[str, type[Strict]] = {group: model for group, (_, model) in GROUPS.items()}

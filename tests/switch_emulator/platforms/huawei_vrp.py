@@ -39,8 +39,11 @@ import copy
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from hostlint import vlans
+from hostlint import switches, vlans
+from hostlint.collect.switches.parse import parse_output
+from hostlint.collect.switches.platforms import load_folder
 from hostlint.snapshot.switch import Switch
+from hostlint.switches.huawei_vrp import assemble
 
 UNRECOGNIZED = "Error: Unrecognized command found at '^' position."
 INCOMPLETE = "Error: Incomplete command found at '^' position."
@@ -624,3 +627,38 @@ def _port_vlan(state: VrpState) -> str:
             listed = vlan_text(interface.allowed, through="-") if interface.allowed else "-"
             lines.append(f"{interface.name:<28}{'trunk':<13}{interface.pvid:<6}{listed}")
     return "\n".join(lines) + "\n"
+
+
+# --- the round trip: the folder's templates and assembly read what this emulator renders -----------------
+
+SPEC = load_folder(switches.folder("huawei_vrp"))
+
+
+def read_back(outputs: dict[str, str], device: str = "hw-tor1") -> tuple[Switch, list[str]]:
+    """The `Switch` the folder makes of these outputs (command -> text), with its warnings and the parsers'."""
+    grouped: dict[str, list[dict[str, object]]] = {}
+    warnings: list[str] = []
+    for command in SPEC.commands:
+        parsed = parse_output(command, outputs[command.command], device)
+        warnings += parsed.warnings
+        for group, items in parsed.records.items():
+            grouped.setdefault(group, []).extend(items)
+    switch, more = assemble.build(device, grouped)
+    return switch, warnings + more
+
+
+def sample_switch() -> Switch:
+    """The switch the folder's samples show, as its assembly builds it."""
+    folder = switches.folder("huawei_vrp")
+    outputs = {c.command: (folder / f"{c.slug}.txt").read_text(encoding="utf-8") for c in SPEC.commands}
+    switch, warnings = read_back(outputs)
+    assert not warnings, warnings
+    return switch
+
+
+def rendered(state: VrpState) -> Switch:
+    """The `Switch` read back from every display command rendered from `state`."""
+    outputs = {c.command: render(state, c.command) or "" for c in SPEC.commands}
+    switch, warnings = read_back(outputs, state.sysname)
+    assert not warnings, warnings
+    return switch
