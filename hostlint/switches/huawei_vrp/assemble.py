@@ -154,7 +154,10 @@ def _vlan_facts(name: str, config: ConfigInterface | None, shown: PortVlan | Non
         link = "access"  # CloudEngine ports are access ports unless configured otherwise
     if link not in ("access", "trunk"):
         if link not in (None, "-"):
-            read.warnings.append(f"{read.device}: {name}: link type {link!r} is not read (access and trunk are)")
+            command = "display port vlan" if shown is not None else "display current-configuration"
+            read.warnings.append(
+                f"{read.device}: {command}: {name}: link type {link!r} not read (access and trunk are)"
+            )
         return _Vlans(mode="routed" if config is not None and config.mtu and link is None else None)
     if shown is not None:
         pvid = read.value("display port vlan", f"{name} PVID", lambda: int(shown.pvid))
