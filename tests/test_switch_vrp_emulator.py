@@ -18,6 +18,7 @@ from switch_emulator.platforms.huawei_vrp import (
     VrpSwitch,
     from_switch,
     read_back,
+    render,
     rendered,
     sample_switch,
 )
@@ -50,7 +51,9 @@ def _known(switch: Switch) -> dict[str, object]:
 
 def test_the_samples_switch_renders_and_reads_back_to_the_same_facts() -> None:
     original = from_samples()
-    again = rendered(from_switch(original))
+    outputs = {c.command: RENDER(original, c.command) or "" for c in SPEC.commands}  # the hook: from a Switch
+    again, warnings = read_back(outputs)
+    assert warnings == []
     known, shown = _known(original), _known(again)
     # Every fact the samples gave reads back unchanged from the rendering (which shows more: every
     # port's state and frame length).
@@ -115,10 +118,10 @@ def test_vlans_frames_and_shutdown_read_back() -> None:
 )
 def test_what_vrp_refuses_leaves_the_state_unchanged(lines: list[str], refusal: str) -> None:
     state = from_switch(from_samples())
-    before = RENDER(state, "display current-configuration")
+    before = render(state, "display current-configuration")
     answers = run(state, "system-view", *lines)
     assert refusal in answers[-1] and answers[-1].startswith("Error:")
-    assert RENDER(state, "display current-configuration") == before
+    assert render(state, "display current-configuration") == before
 
 
 def test_vrp8_changes_wait_for_commit() -> None:
@@ -240,9 +243,9 @@ def test_every_switch_action_changes_the_emulator_and_its_rollback_restores_it_e
 ) -> None:
     state = from_switch(from_samples())
     state.interfaces.setdefault("XGigabitEthernet0/0/9", Interface(name="XGigabitEthernet0/0/9"))
-    before = RENDER(state, "display current-configuration")
+    before = render(state, "display current-configuration")
     _paste(state, _text(action, "change", **values))
-    after = RENDER(state, "display current-configuration")
+    after = render(state, "display current-configuration")
     assert after != before
     assert changed in {
         line.removeprefix("interface ") for line in after.split("\n") if line not in before.split("\n")
@@ -251,7 +254,7 @@ def test_every_switch_action_changes_the_emulator_and_its_rollback_restores_it_e
         _paste(state, _text(action, "rollback", **values))
     else:  # a mirrored rollback: the change with before and after swapped
         _paste(state, _text(action, "change", **{**values, "before": values["after"], "after": values["before"]}))
-    assert RENDER(state, "display current-configuration") == before
+    assert render(state, "display current-configuration") == before
 
 
 def yaml_fields(action: str) -> set[str]:

@@ -2,10 +2,11 @@
 view; VRP 8's two-stage `commit`) over a VRP configuration, and the display commands
 hostlint/switches/huawei_vrp/spec.yaml sends, rendered from it so that the folder's templates read them back.
 
-`SESSION` is the session class and `RENDER` the display renderer (the platform folder's emulator hooks,
-docs/design/platform-folders.md). The state starts from a `Switch` (`from_switch`), the model the folder's
-`assemble.build` makes of the collected output, plus what the snapshot does not hold (the VRP version, the
-far end's LACP). `VrpSwitch(state)` answers like switch_emulator.stateful.StatefulSwitch, so
+`SESSION` is the session class and `RENDER` the display output of a snapshot `Switch` (the platform
+folder's emulator hooks, docs/design/platform-folders.md); `render` shows a `VrpState`. The state
+starts from a `Switch` (`from_switch`), the model the folder's `assemble.build` makes of the collected
+output, plus what the snapshot does not hold (the VRP version, the far end's LACP). `VrpSwitch(state)`
+answers like switch_emulator.stateful.StatefulSwitch, so
 `EmulatedSwitch(name, "huawei_vrp", stateful=VrpSwitch(state))` serves it over SSH to netmiko's `huawei`.
 
 The grammar, each rule citing its page (S300, S500, S2700, S5700 and S6700 Series Command Reference for
@@ -453,7 +454,14 @@ def render(state: VrpState, command: str) -> str | None:
     return None if renderer is None else renderer(state)
 
 
-RENDER = render
+def RENDER(switch: Switch, command: str) -> str | None:
+    """The display output of a snapshot `Switch`: the VRP state it stands for (`from_switch`), rendered."""
+    return render(from_switch(switch), command)
+
+
+def serve(switch: Switch) -> VrpSwitch:
+    """A stateful VRP switch starting from `switch`, for EmulatedSwitch(stateful=...)."""
+    return VrpSwitch(from_switch(switch))
 
 
 def _version(state: VrpState) -> str:
