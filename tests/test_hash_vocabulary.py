@@ -14,7 +14,9 @@ from hostlint.vocab import HASH_FIELDS
 
 # The reader of each `hash_source` whose global hash hostlint writes (SwitchPlatform.writes_hash).
 READERS = {"ios": normalise.ios_hash, "nxos": normalise.nxos_hash}
-WRITERS = [s.name for s in registry.SWITCHES if s.writes_hash]
+# A platform that came as a folder reads and writes with one table (its hashes.py): the contract test
+# checks its round trip (hostlint.switches.contract).
+WRITERS = [s.name for s in registry.SWITCHES if s.writes_hash and s.hash_source != "folder"]
 
 
 def test_every_platform_that_writes_a_hash_has_a_reader_here() -> None:

@@ -30,7 +30,7 @@ def test_comware_collects_over_ssh_into_a_snapshot(
     monkeypatch.setenv(PASSWORD_ENV, "lab-secret")
     expected, _ = sample_switch()
     port = emulator.add(EmulatedSwitch("hpe-tor1", "hp_comware", stateful=serve(expected)))
-    device = Device(name="hpe-tor1", hostname="127.0.0.1", port=port, platform="comware", username="netadmin")
+    device = Device(name="hpe-tor1", hostname="127.0.0.1", port=port, platform="hp_comware", username="netadmin")
     policy = HostKeyPolicy(emulator.write_known_hosts(tmp_path / "known_hosts"))
     snapshot = collect_switches([device], policy=policy)
     assert snapshot.collection_errors == []

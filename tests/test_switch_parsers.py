@@ -22,7 +22,6 @@ def _parse(platform: str, command: str, text: str | None = None) -> Parsed:
     spec = _command(platform, command)
     if text is None:
         text = (spec.template.parent / f"{spec.slug}.txt").read_text(encoding="utf-8")
-    # A platform that came as a folder has no entry in the emulator's central NAMES table.
     parsed = parse_output(spec, text, NAMES.get(platform, platform))
     assert parsed.warnings == []
     return parsed
@@ -33,7 +32,7 @@ def _switch(platform: str):
     sections: dict[str, Parsed] = {}
     for command in spec.commands:
         sections.setdefault(command.section, Parsed()).merge(_parse(platform, command.command))
-    device = Device(name=NAMES[platform], hostname="192.0.2.1", platform=platform)
+    device = Device(name=NAMES.get(platform, platform), hostname="192.0.2.1", platform=platform)
     switch, warnings = build_switch(device, sections, {c.section: c.command for c in spec.commands})
     assert warnings == []
     return switch
@@ -333,7 +332,7 @@ def test_platform_aliases_and_unsupported():
 
 def _version(platform: str, text: str | None = None) -> tuple[str | None, str | None]:
     """Model and OS version as assembled from `show version` alone (its lines are records merged)."""
-    device = Device(name=NAMES[platform], hostname="192.0.2.1", platform=platform)
+    device = Device(name=NAMES.get(platform, platform), hostname="192.0.2.1", platform=platform)
     switch, warnings = build_switch(device, {"version": _parse(platform, "show version", text)}, {})
     assert warnings == []
     return switch.model, switch.os_version

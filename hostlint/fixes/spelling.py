@@ -6,6 +6,8 @@ These are the Jinja2 filters the action templates (hostlint/fixes/actions/*/acti
 from __future__ import annotations
 
 import re
+from importlib import import_module
+from typing import Any
 
 from hostlint import platforms as registry
 from hostlint.fixes.quoting import Quoted, Token, sh
@@ -62,6 +64,10 @@ def hash_command(hash_name: str, platform: str) -> str | None:
     """The `port-channel load-balance` argument for a normalised hash, None when the platform has none."""
     switch = registry.find_switch(platform)
     source = switch.hash_source if switch is not None and switch.writes_hash else None
+    if source == "folder":  # the folder's one table (hashes.py), read and written alike
+        table: Any = import_module(f"hostlint.switches.{platform}.hashes").HASHES
+        written: str | None = table.write(hash_name)
+        return written
     if source == "ios":
         return _IOS_HASH.get(hash_name)
     if source == "nxos":

@@ -13,9 +13,10 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import partial
+from importlib import import_module
 from typing import Any, TypeVar
 
-from hostlint import names, vlans
+from hostlint import names, switches, vlans
 from hostlint import platforms as registry
 from hostlint.collect.switches import global_mtu, normalise
 from hostlint.collect.switches.inventory import Device
@@ -641,6 +642,24 @@ def _vlan_ids(context: _Context) -> dict[str, int]:
     return found
 
 
+def _folder_assembly(platform: str) -> Callable[..., tuple[Switch, list[str]]] | None:
+    """A platform folder's own conversion of its records (hostlint/switches/<platform>/assemble.py, `build`);
+    None while the platform's assembly is this module's (docs/design/platform-folders.md)."""
+    if not (switches.folder(platform) / "assemble.py").is_file():
+        return None
+    build: Callable[..., tuple[Switch, list[str]]] = import_module(f"hostlint.switches.{platform}.assemble").build
+    return build
+
+
+def _by_group(sections: dict[str, Parsed]) -> dict[str, list[Record]]:
+    """Every command's records by ttp group (a folder names its groups apart, whatever their section)."""
+    grouped: dict[str, list[Record]] = {}
+    for parsed in sections.values():
+        for group, records in parsed.records.items():
+            grouped.setdefault(group, []).extend(records)
+    return grouped
+
+
 def build_switch(
     device: Device,
     sections: dict[str, Parsed],
@@ -650,6 +669,9 @@ def build_switch(
     """The switch as collected, and warnings for what could not be read (each naming device and command).
     `config_lines`: each interface's own configuration lines (hostlint.collect.switches.stanzas), when the
     configuration was read."""
+    folder_build = _folder_assembly(device.platform)
+    if folder_build is not None:
+        return folder_build(device.name, _by_group(sections), device.hostname)
     context = _Context(device=device, platform=device.platform, sections=sections, commands=commands)
     version: Record = {}
     for record in context.records("version", "version"):  # one record per line: the first value wins

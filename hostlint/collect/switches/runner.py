@@ -10,7 +10,6 @@ devices are still collected. Host keys and deadlines: see `session.py`.
 from __future__ import annotations
 
 import errno
-import importlib
 import logging
 import re
 import socket
@@ -20,12 +19,11 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
-from hostlint import switches
 from hostlint.collect.hostkeys import HostKeyPolicy
 from hostlint.collect.switches import stanzas
 from hostlint.collect.switches.assemble import build_switch
 from hostlint.collect.switches.inventory import Device, password_for
-from hostlint.collect.switches.parse import Parsed, Record, parse_output
+from hostlint.collect.switches.parse import Parsed, parse_output
 from hostlint.collect.switches.platforms import PlatformSpec, load_platform
 from hostlint.collect.switches.session import Expired, PeerClosed, Timeouts, Watchdog, close_session, open_session
 from hostlint.snapshot import Snapshot
@@ -175,26 +173,6 @@ def _rejection(output: str, spec: PlatformSpec) -> str | None:
     return None
 
 
-def _folder_assembly(platform: str) -> Callable[..., tuple[Switch, list[str]]] | None:
-    """A platform folder's own conversion of its records (hostlint/switches/<platform>/assemble.py, `build`);
-    None while the platform's assembly is the shared one (hostlint.collect.switches.assemble)."""
-    if not (switches.folder(platform) / "assemble.py").is_file():
-        return None
-    build: Callable[..., tuple[Switch, list[str]]] = importlib.import_module(
-        f"hostlint.switches.{platform}.assemble"
-    ).build
-    return build
-
-
-def _by_group(sections: dict[str, Parsed]) -> dict[str, list[Record]]:
-    """Every command's records by ttp group (a folder's groups are named apart, whatever their section)."""
-    grouped: dict[str, list[Record]] = {}
-    for parsed in sections.values():
-        for group, records in parsed.records.items():
-            grouped.setdefault(group, []).extend(records)
-    return grouped
-
-
 def collect_device(
     device: Device, timeouts: Timeouts = DEFAULT_TIMEOUTS, policy: HostKeyPolicy | None = None
 ) -> DeviceResult:
@@ -244,12 +222,8 @@ def collect_device(
             sections.setdefault(command.section, Parsed()).merge(parsed)
     finally:
         close_session(connection, watchdog)
-    folder_build = _folder_assembly(spec.platform)
-    if folder_build is not None:
-        switch, warnings = folder_build(device.name, _by_group(sections), device.hostname)
-    else:
-        own_lines = stanzas.interface_lines("\n".join(config_text)) if config_text else None
-        switch, warnings = build_switch(device, sections, commands, own_lines)
+    own_lines = stanzas.interface_lines("\n".join(config_text)) if config_text else None
+    switch, warnings = build_switch(device, sections, commands, own_lines)
     for note in (n for p in sections.values() for n in p.notes):
         log.warning("%s", note)
     # Warnings name their device for logs and tests; a CollectionError already names it as its target.
