@@ -2,12 +2,9 @@
 
 from __future__ import annotations
 
-import importlib
-
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from hostlint import switches
 from hostlint.collect.switches import Device, load_platform
 from hostlint.collect.switches.assemble import build_switch
 from hostlint.collect.switches.parse import Parsed, parse_output
@@ -33,12 +30,8 @@ def _check(platform: str, command, text: str) -> None:
         # Only `show version` (model and OS version: nothing is judged on them) is a logged note.
         complaints = parsed.notes if command.section == "version" else parsed.warnings
         assert complaints, f"{platform} {command.command}: unreadable output gave no warning"
-    if (switches.folder(platform) / "assemble.py").is_file():  # a platform that came as a folder: its own
-        build = importlib.import_module(f"hostlint.switches.{platform}.assemble").build
-        _switch, warnings = build("fuzz-sw", dict(parsed.records), "192.0.2.9")
-    else:
-        device = Device(name="fuzz-sw", hostname="192.0.2.9", platform=platform)
-        _switch, warnings = build_switch(device, {command.section: parsed}, {command.section: command.command})
+    device = Device(name="fuzz-sw", hostname="192.0.2.9", platform=platform)
+    _switch, warnings = build_switch(device, {command.section: parsed}, {command.section: command.command})
     for warning in warnings:
         assert warning.startswith(f"fuzz-sw: {command.command}: ")
 
