@@ -114,7 +114,8 @@ def test_a_cloudengine_switch_is_vrp8_with_its_names_and_lacp_static() -> None:
     kept = {group: sections.get(group, []) for group in ("version", "system", "configured")}
     switch, warnings = assemble.build("ce1", kept)
     assert warnings == []
-    assert families.family(switch.model, switch.os_version) is families.VRP8
+    assert families.family_of(switch.model, switch.os_version) is families.VRP8
+    assert families.family(switch.model) == "vrp8"
     ports = {p.name: p for p in switch.ports}
     # GE1/0/9 is CloudEngine's long name (not GigabitEthernet) and an access port by default there.
     assert (ports["GE1/0/9"].mode, ports["GE1/0/9"].access_vlan) == ("access", 20)
@@ -134,7 +135,7 @@ def test_a_cloudengine_switch_is_vrp8_with_its_names_and_lacp_static() -> None:
 def test_the_family_comes_from_the_version_or_the_model(
     model: str | None, version: str | None, family: str | None
 ) -> None:
-    found = families.family(model, version)
+    found = families.family_of(model, version)
     assert (found.name if found else None) == family
     if found is None:
         assert "display version" in families.unknown_reason(model, version)

@@ -45,7 +45,7 @@ from hostlint.snapshot.switch import (
     SwitchPort,
 )
 
-from .families import family as vrp_family
+from .families import family_of
 from .hashes import read as read_hash
 from .hashes import read_profile
 from .members import member_state
@@ -288,7 +288,7 @@ def build(device: str, records: Records, mgmt_address: str | None = None) -> tup
             update={k: v for k, v in line.model_dump().items() if v and not getattr(version, k)}
         )
     model = version.model.split()[0] if version.model else None
-    family = vrp_family(model, version.os_version)
+    family = family_of(model, version.os_version)
     read.family = family.name if family else None
     config = _by_name(read.typed("configured", ConfigInterface), read)
     shown = _by_name(read.typed("interfaces", ShownInterface), read)

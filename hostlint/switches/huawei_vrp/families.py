@@ -30,7 +30,14 @@ VRP8 = Family(name="vrp8", label="VRP 8 (CloudEngine)", netmiko="huawei_vrpv8", 
 FAMILIES = (VRP5, VRP8)
 
 
-def family(model: str | None, os_version: str | None = None) -> Family | None:
+def family(model: str | None) -> str | None:
+    """The registry's interface (hostlint.switches.base): the family's name (`vrp5`, `vrp8`) from the model,
+    the `family` the fix text reads; None when the model does not say."""
+    found = family_of(model)
+    return found.name if found else None
+
+
+def family_of(model: str | None, os_version: str | None = None) -> Family | None:
     """The family of a switch from its VRP version or, failing that, its model; None when neither says."""
     if os_version:
         major = os_version.strip().split(".", 1)[0]
