@@ -33,6 +33,8 @@ PLATFORM = SwitchPlatform(
     hash_source="folder",
     writes_hash=False,
     unanswered_lacp_member="suspended",
+    # An M-LAG channel needs `dfs-group 1 m-lag N` on both switches of the pair: fixes.yaml does not write it.
+    multichassis_by_hand="M-LAG (dfs-group m-lag)",
     sources={
         "interfaces": "display interface",
         "channel_mode": "display current-configuration",

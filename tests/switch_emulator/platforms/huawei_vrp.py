@@ -152,6 +152,19 @@ def _vlans_of(
         interface.allowed = {v for low, high in allowed or [(1, 1)] for v in range(low, high + 1)}
 
 
+# The fix-writer tests' small site on this platform (tests/support/fix_sites.py): port and channel names,
+# a hash that leaves out the IP addresses (so the hash fix is planned), no pair (M-LAG channels
+# are left to a person: platform.py `multichassis_by_hand`), and members carrying no VLAN lines of their own.
+SITE: dict[str, object] = {
+    "port": "XGigabitEthernet0/0/{}",
+    "channel": "Eth-Trunk{}",
+    "hash": ("src-dst-mac", None),
+    "pair": None,
+    "model": "S6730-H24X6C",
+    "member_vlans": False,
+}
+
+
 def vlan_list(words: list[str]) -> set[int] | None:
     """`10 20 to 30` -> the VLANs; None when it is no VLAN list ("port trunk allow-pass vlan")."""
     if words == ["all"]:
