@@ -678,12 +678,6 @@ RECORD_SCORED: dict[tuple[str, str], tuple[str, RecordScorer]] = {
 }
 
 
-def _folder(platform: str) -> Path:
-    """A platform's templates: its folder under hostlint/switches/ (issue 29) or, until moved, collectors/."""
-    moved = ROOT / "hostlint" / "switches" / platform
-    return moved if (moved / "spec.yaml").is_file() else ROOT / "collectors" / platform
-
-
 def _command(platform: str, command: str) -> CommandSpec:
     spec = load_folder(_folder(platform)) if platform in TEMPLATE_ONLY else load_platform(platform)
     return next(c for c in spec.commands if c.command == command)
