@@ -78,7 +78,11 @@ def test_a_removed_trunk_gives_its_vlans_to_the_members_and_takes_them_back() ->
     assert "undo interface Eth-Trunk1" in change
     rollback = _render("switch-remove-port-channel", "rollback", **values)
     assert rollback.startswith("interface Eth-Trunk1\n mode lacp\n port link-type trunk\n")
-    assert "interface XGigabitEthernet0/0/1\n undo port link-type\n eth-trunk 1\n" in rollback
+    # The carried lines go before the link type (VRP changes it only from the defaults), then the port rejoins.
+    assert (
+        "interface XGigabitEthernet0/0/1\n undo port trunk allow-pass vlan all\n undo port trunk pvid vlan\n"
+        " undo port link-type\n eth-trunk 1\n"
+    ) in rollback
 
 
 def test_mtu_writes_the_frame_length_and_restores_the_one_read() -> None:

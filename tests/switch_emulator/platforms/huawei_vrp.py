@@ -374,8 +374,11 @@ class VrpSession:
         if interface.eth_trunk is not None:
             raise Rejected("Error: The port is an Eth-Trunk member. Undo eth-trunk first.")
         if args[:1] == ["link-type"]:
+            # "port link-type": the type changes only from the default VLAN configuration.
+            if interface.default_vlan != 1 or interface.pvid != 1 or not interface.allowed <= {1}:
+                raise Rejected("Error: Please renew the default configurations.")
             if undo:
-                interface.link_type, interface.default_vlan, interface.pvid, interface.allowed = None, 1, 1, {1}
+                interface.link_type, interface.allowed = None, {1}
             elif args[1:] in (["access"], ["trunk"]):
                 interface.link_type = args[1]
             else:
