@@ -1,7 +1,7 @@
 """Huawei VRP collected over SSH by hostlint's runner with netmiko's real `huawei` driver (the inventory
-names it `huawei`, an alias of the folder), from the stateful emulator serving the switch the folder's
-samples stand for: the snapshot holds what the emulator shows, through the folder's templates and
-assembly (hostlint/switches/huawei_vrp)."""
+names it `huawei`, an alias of the folder, stored as `huawei_vrp`), from the stateful emulator serving the
+switch the folder's samples stand for: the snapshot holds what the emulator shows, through the folder's
+templates and assembly (hostlint/switches/huawei_vrp)."""
 
 from __future__ import annotations
 
@@ -15,6 +15,7 @@ from switch_emulator.server import EmulatedSwitch, SwitchEmulator
 from hostlint.collect.hostkeys import HostKeyPolicy
 from hostlint.collect.switches import collect_switches
 from hostlint.collect.switches.inventory import PASSWORD_ENV, Device
+from hostlint.switches import canonical_switch
 
 
 @pytest.fixture
@@ -30,7 +31,10 @@ def test_vrp_collects_over_ssh_into_a_snapshot(
     state = from_switch(sample_switch())
     expected = rendered(from_switch(sample_switch()))
     port = emulator.add(EmulatedSwitch("hw-tor1", "huawei_vrp", stateful=VrpSwitch(state)))
-    device = Device(name="hw-tor1", hostname="127.0.0.1", port=port, platform="huawei", username="netadmin")
+    # Inventories name it as netmiko does (`huawei`); they store the registry's name, as here.
+    platform = canonical_switch("huawei")
+    assert platform == canonical_switch("huawei_vrpv8") == "huawei_vrp"
+    device = Device(name="hw-tor1", hostname="127.0.0.1", port=port, platform=platform, username="netadmin")
     policy = HostKeyPolicy(emulator.write_known_hosts(tmp_path / "known_hosts"))
     snapshot = collect_switches([device], policy=policy)
     assert snapshot.collection_errors == []

@@ -115,7 +115,7 @@ def from_switch(switch: Switch, version: str | None = None) -> VrpState:
             if channel.mode and channel.mode.startswith("lacp")
             else "manual",
             load_balance=channel.load_balance,
-            jumbo=channel.mtu + 22 if channel.mtu else None,
+            jumbo=_frame(channel.mtu),
             mlag_id=channel.multichassis_id,
         )
         _vlans_of(trunk, channel.switchport, channel.access_vlan, channel.native_vlan, channel.allowed_vlans)
@@ -128,7 +128,7 @@ def from_switch(switch: Switch, version: str | None = None) -> VrpState:
         own.shutdown = port.status == "disabled"
         own.link_up = port.status != "down"  # not shown: up
         own.rate = port.speed_mbps or own.rate
-        own.jumbo = port.mtu + 22 if port.mtu else own.jumbo
+        own.jumbo = _frame(port.mtu) if port.mtu else own.jumbo
         own.partner_lacp = port.member_state != "suspended"
         if port.configured_speed_mbps or port.configured_duplex:
             own.negotiation, own.speed, own.duplex = False, port.configured_speed_mbps, port.configured_duplex
@@ -136,6 +136,14 @@ def from_switch(switch: Switch, version: str | None = None) -> VrpState:
         if own.eth_trunk is None:
             _vlans_of(own, port.mode, port.access_vlan, port.native_vlan, port.allowed_vlans)
     return state
+
+
+def _frame(ip_mtu: int | None) -> int | None:
+    """The `jumboframe enable` a port of this MTU has: none (the default) for a figure below VRP's smallest
+    frame (1536) or at the default (1600), as a hand-written snapshot may hold (1500)."""
+    if ip_mtu is None or ip_mtu + 22 < 1536 or ip_mtu + 22 == NO_JUMBO:
+        return None
+    return ip_mtu + 22
 
 
 def _vlans_of(
