@@ -138,7 +138,7 @@ def test_vrp_trunk_modes_manual_lacp_and_lacp_static() -> None:
 
 def test_vrp_configuration_modes_mlag_and_stack() -> None:
     parsed = _parse("huawei_vrp", "display current-configuration")
-    interfaces = {r["name"]: r for r in parsed.get("interfaces")}
+    interfaces = {r["name"]: r for r in parsed.get("configured")}
     assert interfaces["Eth-Trunk1"]["trunk_mode"] == "lacp"
     assert interfaces["Eth-Trunk2"]["trunk_mode"] == "lacp-static"
     assert "trunk_mode" not in interfaces["Eth-Trunk3"]  # manual load balancing, the default

@@ -6,6 +6,8 @@ Used by tests/test_fixes.py (its goldens), the rehearsals and the plan-invariant
 
 from __future__ import annotations
 
+import importlib
+import importlib.util
 from typing import Any
 
 from hostlint.join import build_facts
@@ -14,6 +16,7 @@ from hostlint.snapshot import Snapshot
 from hostlint.snapshot.common import Neighbour
 from hostlint.snapshot.esxi import EsxiHost, PhysicalNic, PortGroup, StandardVSwitch, Teaming, Vmk
 from hostlint.snapshot.switch import LoadBalance, MultiChassis, PortChannel, Switch, SwitchPort
+from hostlint.switches import SWITCH_NAMES
 
 # Per platform: port name, channel name, the hash collected, and the pair the two switches form.
 PLATFORMS: dict[str, dict[str, Any]] = {
@@ -61,6 +64,21 @@ PLATFORMS: dict[str, dict[str, Any]] = {
 }
 
 
+def _folder_sites() -> dict[str, dict[str, Any]]:
+    """Platforms that came as folders bring their entry with their emulator (tests/switch_emulator/platforms/
+    <platform>.py `SITE`), so no table here names them."""
+    found = {}
+    for name in SWITCH_NAMES:
+        if name not in PLATFORMS and importlib.util.find_spec(f"switch_emulator.platforms.{name}") is not None:
+            site_entry = getattr(importlib.import_module(f"switch_emulator.platforms.{name}"), "SITE", None)
+            if site_entry is not None:
+                found[name] = dict(site_entry)
+    return found
+
+
+PLATFORMS.update(_folder_sites())
+
+
 # --- a small site per switch platform -------------------------------------------------------------
 
 
@@ -68,7 +86,7 @@ def _member_vlans(platform: str, in_channel: int | None) -> dict[str, Any]:
     """A channel member's own VLAN lines as its switch shows them: IOS and NX-OS members carry their
     channel's (they must match it to bundle); an EOS member keeps its own, here a bare trunk (all VLANs);
     a Junos member has no unit of its own while in an ae."""
-    if in_channel is None or platform == "juniper_junos":
+    if in_channel is None or platform == "juniper_junos" or PLATFORMS[platform].get("member_vlans") is False:
         return {}
     if platform == "arista_eos":
         return {"native_vlan": 1, "allowed_vlans": [(1, 4094)]}
