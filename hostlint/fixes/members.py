@@ -58,6 +58,8 @@ def edge_port(platform: str, lines: list[str] | None) -> bool | str:
     pattern = _EDGE_LINES.get(platform)
     if pattern is not None and any(pattern.fullmatch(line.strip()) for line in lines):
         return True
+    if pattern is None:
+        return f"hostlint reads no {platform} edge-port setting"
     if platform not in _LINES_HOLD_STP:
         return f"{platform} keeps spanning-tree settings outside an interface's lines"
     return False
