@@ -37,7 +37,9 @@ SWITCH_NAMES = {
     "arista_eos": ("Ethernet{}", "Port-Channel{}"),
     "juniper_junos": ("xe-0/0/{}", "ae{}"),
     "hp_comware": ("Ten-GigabitEthernet1/0/{}", "Bridge-Aggregation{}"),
+    "huawei_vrp": ("XGigabitEthernet0/0/{}", "Eth-Trunk{}"),
 }
+MODELS = {"huawei_vrp": "S6730-H24X6C"}
 
 
 def lab() -> Snapshot:
@@ -111,6 +113,8 @@ def kvm_site(platform: str) -> Snapshot:
     sw1 = Switch(
         name="sw1",
         platform=platform,
+        # A model where the platform's fix text depends on the family it names (VRP 5 or 8).
+        model=MODELS.get(platform),
         load_balance=LoadBalance(hash="src-dst-ip"),
         ports=[
             SwitchPort(
