@@ -150,13 +150,17 @@ def _without_session(snapshot: Snapshot) -> set[str]:
     return {s.platform for s in snapshot.switches} - set(SESSIONS)
 
 
+def _skip_without_session(snapshot: Snapshot) -> None:
+    if missing := _without_session(snapshot):
+        pytest.skip(f"no configuration session for {sorted(missing)} (switch_emulator.stateful.SESSIONS)")
+
+
 @pytest.mark.parametrize("lab", REHEARSED)
 def test_plan_runs_on_emulators_clears_its_findings_and_rolls_back(
     lab: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     original = load_site([LABS / lab])
-    if missing := _without_session(original):
-        pytest.skip(f"no configuration session for {sorted(missing)} (switch_emulator.stateful.SESSIONS)")
+    _skip_without_session(original)
     folder = tmp_path / "fix"
     env = _install(tmp_path)
     state = tmp_path / "host.json"
@@ -276,8 +280,7 @@ def test_every_step_of_the_synthetic_site_runs_on_emulators_and_rolls_back(
     from support.fix_sites import findings_for, site
 
     original = site(platform)
-    if missing := _without_session(original):
-        pytest.skip(f"no configuration session for {sorted(missing)} (switch_emulator.stateful.SESSIONS)")
+    _skip_without_session(original)
     folder = tmp_path / "fix"
     env = _install(tmp_path)
     state = tmp_path / "host.json"
@@ -352,8 +355,7 @@ def test_a_vpc_id_change_removes_the_old_id_and_the_rollback_restores_it(
                 ],
             )
         )
-    if missing := _without_session(original):
-        pytest.skip(f"no configuration session for {sorted(missing)} (switch_emulator.stateful.SESSIONS)")
+    _skip_without_session(original)
     folder = tmp_path / "fix"
     env = _install(tmp_path)
     state = tmp_path / "host.json"

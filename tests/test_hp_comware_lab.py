@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import difflib
 from pathlib import Path
-from typing import Any
 
 import pytest
 from netmiko import ConnectHandler
+from support.netmiko_login import login
 from switch_emulator.platforms.hp_comware import blocks, serve
 from switch_emulator.server import EmulatedSwitch, SwitchEmulator
 from switch_emulator.stateful.comware import render
@@ -68,16 +68,7 @@ def test_the_plan_is_rehearsed_on_the_emulator_and_rolled_back_exactly(
         assert {s.change.action for s in steps} == {"switch-port-admin", "switch-channel-mode-static"}
         forward = blocks((folder / f"{switch.name}.hp_comware.txt").read_text(encoding="utf-8"))
         backward = blocks((folder / f"{switch.name}.rollback.hp_comware.txt").read_text(encoding="utf-8"))
-        connection: dict[str, Any] = {
-            "device_type": "hp_comware",
-            "host": "127.0.0.1",
-            "port": port,
-            "username": "netadmin",
-            "password": PASSWORD,
-            "ssh_config_file": None,
-            "allow_agent": False,
-            "use_keys": False,
-        }
+        connection = login("hp_comware", port, PASSWORD)
         with ConnectHandler(**connection) as cli:
             for step in steps:
                 answer = cli.send_config_set(forward[step.number])

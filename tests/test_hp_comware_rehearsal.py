@@ -9,11 +9,11 @@ from __future__ import annotations
 
 import difflib
 from pathlib import Path
-from typing import Any
 
 import pytest
 from netmiko import ConnectHandler
 from support.fix_sites import findings_for, site
+from support.netmiko_login import login
 from switch_emulator.platforms.hp_comware import blocks, serve
 from switch_emulator.server import EmulatedSwitch, SwitchEmulator
 from switch_emulator.stateful.comware import render
@@ -55,16 +55,7 @@ def test_every_switch_action_runs_on_the_comware_emulator_and_rolls_back(
         assert len(actions) >= 7, actions
         forward = blocks((folder / f"{switch.name}.hp_comware.txt").read_text(encoding="utf-8"))
         backward = blocks((folder / f"{switch.name}.rollback.hp_comware.txt").read_text(encoding="utf-8"))
-        connection: dict[str, Any] = {
-            "device_type": "hp_comware",
-            "host": "127.0.0.1",
-            "port": port,
-            "username": "netadmin",
-            "password": PASSWORD,
-            "ssh_config_file": None,
-            "allow_agent": False,
-            "use_keys": False,
-        }
+        connection = login("hp_comware", port, PASSWORD)
         with ConnectHandler(**connection) as cli:
             for step in steps:
                 answer = cli.send_config_set(forward[step.number])

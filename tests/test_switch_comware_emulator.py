@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 from netmiko import ConnectHandler
+from support.netmiko_login import login
 from switch_emulator.server import EmulatedSwitch, SwitchEmulator
 from switch_emulator.stateful.comware import (
     INCOMPLETE,
@@ -264,16 +265,7 @@ def test_netmiko_collects_and_configures_over_ssh() -> None:
     state = tor()
     with SwitchEmulator() as emulator:
         port = emulator.add(EmulatedSwitch("hpe-tor1", "hp_comware", stateful=ComwareSwitch(state)))
-        device = {
-            "device_type": "hp_comware",
-            "host": "127.0.0.1",
-            "port": port,
-            "username": "netadmin",
-            "password": "lab-secret",
-            "ssh_config_file": None,
-            "allow_agent": False,
-            "use_keys": False,
-        }
+        device = login("hp_comware", port, "lab-secret")
         with ConnectHandler(**device) as connection:
             assert connection.base_prompt == "hpe-tor1"
             before = connection.send_command("display link-aggregation verbose")

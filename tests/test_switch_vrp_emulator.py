@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 from netmiko import ConnectHandler
+from support.netmiko_login import login
 from switch_emulator.platforms.huawei_vrp import (
     RENDER,
     SESSION,
@@ -138,16 +139,7 @@ def test_netmiko_huawei_collects_and_configures_over_ssh() -> None:
     switch = VrpSwitch(state)
     with SwitchEmulator() as emulator:
         port = emulator.add(EmulatedSwitch("hw-tor1", "huawei_vrp", stateful=switch))
-        device = {
-            "device_type": "huawei",
-            "host": "127.0.0.1",
-            "port": port,
-            "username": "netadmin",
-            "password": "lab-secret",
-            "ssh_config_file": None,
-            "allow_agent": False,
-            "use_keys": False,
-        }
+        device = login("huawei", port, "lab-secret")
         with ConnectHandler(**device) as connection:
             assert connection.base_prompt == "hw-tor1"
             outputs = {c.command: connection.send_command(c.command) for c in SPEC.commands}
