@@ -121,8 +121,8 @@ class SwitchPlatform(Target):
     channel_interface: str
     # How a channel summary abbreviates `EthernetN` (Eth1/1 on NX-OS, Et1 on EOS).
     ethernet_short: str = "Ethernet"
-    # The grammar of its interface names (hostlint.fixes.identifiers).
-    interface_names: Literal["cisco_like_interface", "junos_interface"] = "cisco_like_interface"
+    # The grammar of its interface names (hostlint.fixes.identifiers); `folder`: its own `names.py` `NAMES.script`.
+    interface_names: Literal["cisco_like_interface", "folder"] = "cisco_like_interface"
     # The largest interface MTU, and the bytes of it that are not IP packet (Junos counts the
     # Ethernet header: media MTU).
     jumbo: int
@@ -234,6 +234,14 @@ class NameGrammar:
     channel: str
     neighbour: tuple[str, ...] = ()
     script: str
+    # What a name in a script may be, said when `script` does not match it ("" : hostlint's generic words).
+    script_allowed: str = ""
+    # Names the platform prints in one form whatever the case an inventory or neighbour used: a name matching
+    # in full (case aside) is canonical in lower case (Junos `xe-0/0/1`, `ae0.0`); "" for none.
+    lower_case: str = ""
+    # A port ID naming a logical unit of a port, its first group the physical port (Junos `xe-0/0/11.0` is
+    # unit 0 of xe-0/0/11); "" where the platform's subinterfaces take the generic `NAME.N` form.
+    unit: str = ""
 
     def expand(self, name: str) -> str:
         """`name` with an abbreviated type word written out (`XGE1/0/1` -> `Ten-GigabitEthernet1/0/1`)."""
