@@ -17,7 +17,7 @@ import importlib
 from importlib import resources
 from pathlib import Path
 
-from hostlint.switches.base import Families, FixText, HashTable, NameGrammar, SwitchPlatform, load_fix_text
+from hostlint.switches.base import Families, FixText, HashTable, MemberFlags, NameGrammar, SwitchPlatform, load_fix_text
 
 __all__ = [
     "SWITCH_NAMES",
@@ -29,6 +29,7 @@ __all__ = [
     "folder",
     "folder_names",
     "hashes",
+    "member_flags",
     "name_grammars",
     "names",
     "switch",
@@ -146,3 +147,14 @@ def names(name: str) -> NameGrammar | None:
 def name_grammars() -> tuple[NameGrammar, ...]:
     """Every platform's name grammar, in listing order (for names read without knowing their platform)."""
     return tuple(grammar for grammar in map(names, SWITCH_NAMES) if grammar is not None)
+
+
+@functools.cache
+def member_flags(name: str) -> MemberFlags | None:
+    """The platform's member-state flags (its folder's `members.py` `MEMBER_FLAGS`); None while it has none."""
+    if name not in SWITCH_NAMES or not (folder(name) / "members.py").is_file():
+        return None
+    flags = importlib.import_module(f"{__name__}.{name}.members").MEMBER_FLAGS
+    if not isinstance(flags, MemberFlags):
+        raise TypeError(f"hostlint/switches/{name}/members.py: MEMBER_FLAGS is not a MemberFlags")
+    return flags

@@ -320,15 +320,24 @@ class MemberFlags:
     words: Mapping[str, MemberState] = field(default_factory=dict)
     flags: tuple[tuple[str, MemberState], ...] = ()
     unknown: tuple[str, ...] = ()
+    # The state of anything shown that no word or flag names (Junos: a member whose mux is not collecting
+    # and distributing passes no traffic, suspended); None: unknown.
+    default: MemberState | None = None
+    # Words of the port's own state, shown beside the member's (`port` of `state`: Junos's LACP receive
+    # state), that make a member not bundled down: its port is down, LACP does not hold it out.
+    port_down: tuple[str, ...] = ()
 
-    def state(self, shown: str | None) -> MemberState | None:
+    def state(self, shown: str | None, port: str | None = None) -> MemberState | None:
         text = (shown or "").strip()
         if not text:
             return None
         word = {k.lower(): v for k, v in self.words.items()}.get(text.lower())
         if word:
             return word
-        return next((state for flag, state in self.flags if flag in text), None)
+        state = next((state for flag, state in self.flags if flag in text), self.default)
+        if state not in (None, "bundled") and any(w.lower() in (port or "").lower() for w in self.port_down):
+            return "down"
+        return state
 
 
 @dataclass(frozen=True, kw_only=True)

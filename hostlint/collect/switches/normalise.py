@@ -223,20 +223,6 @@ def member_state(flags: str | None) -> MemberState | None:
     return "down" if "D" in text else None
 
 
-# Junos `show lacp interfaces` mux state of a member -> member_state. A member that is not
-# collecting and distributing passes no traffic: down when its port is (receive state `Port
-# disabled`), else suspended (LACP did not negotiate: Junos has no stand-alone member).
-def junos_member_state(mux: str | None, receive: str | None = None) -> MemberState | None:
-    text = (mux or "").strip().lower()
-    if not text:
-        return None
-    if "collecting distributing" in text or text == "distributing":
-        return "bundled"
-    if "port disabled" in (receive or "").lower():
-        return "down"
-    return "suspended"
-
-
 def l3_mtu(platform: str, mtu: int, tagged: bool = False) -> int:
     """The largest IP packet a port passes, from the MTU the platform reports.
 
