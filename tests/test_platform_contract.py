@@ -145,6 +145,13 @@ _EXAMPLE = {
         def unknown_reason(model):
             return "no families"
         """,
+    "config.py": """
+        from hostlint.switches.base import ConfigGrammar, EdgePort
+
+        CONFIG = ConfigGrammar(
+            edge_port=EdgePort(line=r"spanning-tree portfast trunk"), rollback="stanza", vlan_definition="`vlan N`"
+        )
+        """,
     "emulator.yaml": "prompt: 'example#'\n",
 }
 
@@ -203,6 +210,60 @@ def test_broken_pieces_are_named(tmp_path: Path) -> None:
     assert f"piece `emulator` {emulators / 'example.py'} lacks RENDER" in problems
     assert "piece `fix text` no text for switch-hash" in problems
     assert len(problems.splitlines()) == 6
+
+
+def test_a_broken_configuration_grammar_is_named(tmp_path: Path) -> None:
+    """`config.py` is there but wrong: its patterns must compile, its channel-LACP and forced-link prefixes must
+    place the interface, and CONFIG must be a ConfigGrammar."""
+    folder, emulators = _example(tmp_path, _switch_actions())
+    (folder / "config.py").write_text(
+        "from hostlint.switches.base import ConfigGrammar, EdgePort, ForcedLink\n"
+        "CONFIG = ConfigGrammar(edge_port=EdgePort(line='spanning-tree (portfast'), rollback='statements',"
+        " forced_link=ForcedLink(prefix='set interfaces ', statements=('speed',),"
+        " line=r'^set interfaces (\\S+) speed'), channel_lacp='set interfaces ae0 lacp', vlan_definition='`vlan N`')\n",
+        encoding="utf-8",
+    )
+    problems = contract.check(folder, _switch_actions(), emulators)
+    messages = [problem.partition("piece `configuration` ")[2].partition(" (it defines")[0] for problem in problems]
+    assert messages == [
+        "CONFIG.edge_port.line 'spanning-tree (portfast' is no regular expression: missing ), unterminated"
+        " subpattern at position 14",
+        "CONFIG.channel_lacp 'set interfaces ae0 lacp' has no {} for the channel",
+        "CONFIG.forced_link.prefix 'set interfaces ' has no {} for the interface",
+    ]
+    (folder / "config.py").write_text("CONFIG = {'edge': 'spanning-tree portfast'}\n", encoding="utf-8")
+    assert contract.check(folder, _switch_actions(), emulators) == [
+        f"{folder}: config.py: piece `configuration` CONFIG is a dict, not a ConfigGrammar"
+        " (it defines CONFIG (a ConfigGrammar: edge-port line, rollback style, VLAN definition))"
+    ]
+
+
+@pytest.mark.parametrize("name", switches.SWITCH_NAMES)
+def test_every_platform_states_its_configuration_grammar(name: str) -> None:
+    """The registry hands out each folder's own CONFIG; an edge-port line it states marks an interface whose
+    collected lines hold it (and no other)."""
+    grammar = switches.config(name)
+    assert grammar is switches.config(name)
+    edge = grammar.edge_port
+    assert not edge.marks(["description uplink", "mtu 9000"])
+    if edge.line is not None:
+        assert all(edge.marks([example]) for example in _EDGE_EXAMPLES[name])
+    with pytest.raises(KeyError):
+        switches.config("nosuch")
+
+
+# Per platform with an edge-port line, lines its configuration prints that make a trunk an edge port (the
+# vendors' references, cited in each folder's config.py).
+_EDGE_EXAMPLES = {
+    "cisco_ios": ["spanning-tree portfast trunk", " spanning-tree portfast edge trunk"],
+    "cisco_nxos": ["spanning-tree port type edge trunk", "spanning-tree portfast trunk"],
+    "arista_eos": ["spanning-tree portfast"],
+    "juniper_junos": [
+        "set protocols rstp interface xe-0/0/1 edge",
+        "set protocols vstp vlan 10 interface ae0 edge",
+        "set protocols mstp msti 1 interface ae0 edge",
+    ],
+}
 
 
 def test_a_hash_the_table_lacks_is_a_named_unknown() -> None:

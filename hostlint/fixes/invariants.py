@@ -41,7 +41,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from hostlint import names
+from hostlint import names, switches
 from hostlint import platforms as registry
 from hostlint.check import check_snapshot
 from hostlint.fixes.apply import ApplyError, apply_change
@@ -301,9 +301,6 @@ def _interface_lines(switch: Switch, name: str) -> list[str] | None:
     return found.config_lines if found is not None else []
 
 
-_JUNOS_LINK = re.compile(r"^set interfaces (\S+) (?:(?:gig)?ether-options )?(?:speed|link-mode|no-auto-negotiation)\b")
-
-
 def _lines(text: str) -> set[str]:
     return {line.strip() for line in text.splitlines() if line.strip()}
 
@@ -340,7 +337,9 @@ def _id_change(step: Step) -> list[Violation]:
     if old is None:
         return []
     platform = step.change.platforms[0]
-    word = "vpc" if platform == "cisco_nxos" else "mlag"
+    word = switches.config(platform).multichassis_id if switches.find_switch(platform) else None
+    if word is None:
+        return []  # the platform has no id line hostlint writes (its folder's `config.py`)
     change, rollback = _lines(render(step, platform, "change")), _lines(render(step, platform, "rollback"))
     found = []
     if f"no {word} {old}" not in change:
@@ -350,19 +349,26 @@ def _id_change(step: Step) -> list[Violation]:
     return found
 
 
-def _junos_invented(step: Step, before: Snapshot) -> list[Violation]:
+def _invented_link(step: Step, before: Snapshot) -> list[Violation]:
+    """Where the speed/duplex change deletes forcing statements (a platform's `config.py`
+    `CONFIG.forced_link`), its rollback sets back only those the port had, and never one hostlint does not
+    model without the port's lines."""
     switch = next((s for s in before.switches if s.name == step.device), None)
-    if switch is None or "juniper_junos" not in step.change.platforms:
+    if switch is None:
         return []
-    collected = {names.interface_key(p.name): p.config_lines for p in switch.ports}
     found = []
-    for line in _lines(render(step, "juniper_junos", "rollback")):
-        matched = _JUNOS_LINK.match(line)
-        own = collected.get(names.interface_key(matched.group(1))) if matched else None
-        if matched and own is not None and line not in own:
-            found.append(Violation(4, step.number, f"the rollback sets {line!r}, which was not configured"))
-        elif matched and own is None and "no-auto-negotiation" in line:
-            found.append(Violation(4, step.number, f"the rollback sets {line!r} without the port's lines"))
+    for platform in step.change.platforms:
+        forced = switches.config(platform).forced_link if switches.find_switch(platform) else None
+        if forced is None:
+            continue
+        collected = {names.interface_key(p.name): p.config_lines for p in switch.ports}
+        for line in _lines(render(step, platform, "rollback")):
+            matched = re.match(forced.line, line)
+            own = collected.get(names.interface_key(matched.group(1))) if matched else None
+            if matched and own is not None and line not in own:
+                found.append(Violation(4, step.number, f"the rollback sets {line!r}, which was not configured"))
+            elif matched and own is None and any(statement in line for statement in forced.unmodelled):
+                found.append(Violation(4, step.number, f"the rollback sets {line!r} without the port's lines"))
     return found
 
 
@@ -386,7 +392,7 @@ def rollback_restores(states: list[tuple[Step, Snapshot, Snapshot]]) -> list[Vio
         if step.action.action == "switch-channel-mode-static":
             found += _mode_change(step)
         found += _id_change(step)
-        found += _junos_invented(step, before)
+        found += _invented_link(step, before)
     return found
 
 

@@ -8,9 +8,7 @@ while its two ends disagree.
 
 from __future__ import annotations
 
-import re
-
-from hostlint import names
+from hostlint import names, switches
 from hostlint.fixes.apply import ApplyError, apply_change
 from hostlint.fixes.apply import _switch as _switch_in
 from hostlint.fixes.site import Site, channel
@@ -31,36 +29,21 @@ STP_UNKNOWN_NOTE = (
     " unless it is, spanning tree holds it about 30 s (listening, learning) before it forwards; check it"
     " forwards before the next step"
 )
-# The interface lines that make a trunk an edge port (it forwards at once), per platform. On IOS and NX-OS
-# the bare `spanning-tree portfast` / `spanning-tree port type edge` act on access ports only (a trunk
-# needs the `trunk` keyword: Cisco IOS "Configuring Optional Spanning-Tree Features", PortFast; Cisco
-# NX-OS "Configuring STP Extensions", spanning-tree port type edge trunk); EOS's `spanning-tree portfast`
-# applies to trunks too (Arista EOS User Manual, Spanning Tree Protocol, PortFast) and `portfast network`
-# or `auto` are no edge setting. A Junos interface's lines (`set interfaces NAME ...`) never hold its
-# spanning tree, which lives under `protocols rstp|mstp|vstp interface NAME edge`: known only where such
-# a line was kept with the interface.
-# (When the platform folders of issue #29 land, these belong in each platform's folder.)
-_EDGE_LINES = {
-    "cisco_ios": re.compile(r"spanning-tree portfast (?:edge )?trunk"),
-    "cisco_nxos": re.compile(r"spanning-tree (?:port type edge|portfast) trunk"),
-    "arista_eos": re.compile(r"spanning-tree portfast"),
-    "juniper_junos": re.compile(r"set protocols (?:rstp|mstp|vstp)(?: vlan \S+| msti \S+)? interface \S+ edge"),
-}
-_LINES_HOLD_STP = {"cisco_ios", "cisco_nxos", "arista_eos"}
 
 
 def edge_port(platform: str, lines: list[str] | None) -> bool | str:
     """Whether the interface with these collected lines is an edge port (forwards at once on a trunk):
-    True, False, or why that cannot be told (lines not collected, a platform whose interface lines do
-    not hold its spanning-tree settings)."""
+    True, False, or why that cannot be told (lines not collected, a platform whose edge-port setting hostlint
+    does not read or whose interface lines do not hold its spanning-tree settings: its folder's `config.py`
+    `CONFIG.edge_port`)."""
     if lines is None:
         return "its configuration was not read"
-    pattern = _EDGE_LINES.get(platform)
-    if pattern is not None and any(pattern.fullmatch(line.strip()) for line in lines):
+    edge = switches.config(platform).edge_port
+    if edge.marks(lines):
         return True
-    if pattern is None:
+    if edge.line is None:
         return f"hostlint reads no {platform} edge-port setting"
-    if platform not in _LINES_HOLD_STP:
+    if not edge.in_interface:
         return f"{platform} keeps spanning-tree settings outside an interface's lines"
     return False
 

@@ -6,7 +6,7 @@ import re
 from typing import Any
 
 from hostlint import platforms as registry
-from hostlint import vlans
+from hostlint import switches, vlans
 from hostlint.fixes.facts import known
 from hostlint.fixes.site import Site, channel, port
 from hostlint.fixes.spelling import channel_interface, channel_number, hash_command
@@ -114,7 +114,7 @@ def _channel_mode_changes(
                     "interface": channel_interface(number, switch.platform),
                     "members": members,
                     "restore": restore,
-                    "lacp_lines": _lacp_lines(existing),
+                    "lacp_lines": _lacp_lines(switch, existing),
                 },
                 after=f"channel {number} mode {word}",
                 before=existing.mode,
@@ -126,19 +126,25 @@ def _channel_mode_changes(
 
 def _member_restore(switch: Switch, name: str) -> dict[str, Any]:
     """A member's own collected `channel-group` line (its own LACP role; None when its lines were not
-    collected, or Junos) and its state as collected: what a rollback types back and expects."""
+    collected, or are statements, where the LACP role is the channel's) and its state as collected: what a
+    rollback types back and expects."""
     found = port(switch, name)
-    lines = found.config_lines if found is not None and switch.platform != "juniper_junos" else None
+    stanza = switches.config(switch.platform).rollback == "stanza"
+    lines = found.config_lines if found is not None and stanza else None
     line = next((x for x in lines or [] if x.startswith("channel-group ")), None)
     return {"port": name, "line": line, "state": found.member_state if found is not None else None}
 
 
-def _lacp_lines(existing: PortChannel) -> list[str] | None:
-    """A Junos ae's collected `aggregated-ether-options lacp` lines (mode, periodic...), which a change
-    deleting `lacp` removes together; None when its lines were not collected."""
+def _lacp_lines(switch: Switch, existing: PortChannel) -> list[str] | None:
+    """The channel's collected LACP lines (mode, periodic...) where the platform keeps its LACP role on the
+    channel (`config.py` `CONFIG.channel_lacp`: a Junos ae's `aggregated-ether-options lacp`), which a change
+    deleting `lacp` removes together; [] where it keeps none there, None when its lines were not collected."""
     if existing.config_lines is None:
         return None
-    prefix = f"set interfaces {existing.name} aggregated-ether-options lacp"
+    start = switches.config(switch.platform).channel_lacp
+    if start is None:
+        return []
+    prefix = start.format(existing.name)
     return [x for x in existing.config_lines if x == prefix or x.startswith(prefix + " ")]
 
 

@@ -17,12 +17,22 @@ import importlib
 from importlib import resources
 from pathlib import Path
 
-from hostlint.switches.base import Families, FixText, HashTable, MemberFlags, NameGrammar, SwitchPlatform, load_fix_text
+from hostlint.switches.base import (
+    ConfigGrammar,
+    Families,
+    FixText,
+    HashTable,
+    MemberFlags,
+    NameGrammar,
+    SwitchPlatform,
+    load_fix_text,
+)
 
 __all__ = [
     "SWITCH_NAMES",
     "UnsupportedPlatform",
     "canonical_switch",
+    "config",
     "families",
     "find_switch",
     "fix_text",
@@ -158,3 +168,15 @@ def member_flags(name: str) -> MemberFlags | None:
     if not isinstance(flags, MemberFlags):
         raise TypeError(f"hostlint/switches/{name}/members.py: MEMBER_FLAGS is not a MemberFlags")
     return flags
+
+
+@functools.cache
+def config(name: str) -> ConfigGrammar:
+    """What the fixes read of switch platform `name`'s configuration grammar (its folder's `config.py`
+    `CONFIG`; every folder has one: hostlint.switches.contract); KeyError for a name that is no switch platform."""
+    if name not in SWITCH_NAMES:
+        raise KeyError(name)
+    grammar = getattr(importlib.import_module(f"{__name__}.{name}.config"), "CONFIG", None)
+    if not isinstance(grammar, ConfigGrammar):
+        raise TypeError(f"hostlint/switches/{name}/config.py: CONFIG is not a ConfigGrammar")
+    return grammar

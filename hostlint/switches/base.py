@@ -21,6 +21,10 @@ of each piece, as the names a folder's files define (docs/design/platform-folder
   `unknown_reason(model: str | None) -> str` and, optionally, `UNSUPPORTED: dict[family, dict[action,
   why]]` (what hostlint does not write for a family); a change on the platform gets `family` in its
   values (hostlint.fixes.families).
+- `config.py`: `CONFIG = ConfigGrammar(...)`: what the fixes read of the platform's configuration
+  grammar: the interface line that makes a trunk an edge port, how a rollback types an interface's
+  collected lines back, the statements a speed/duplex change deletes, the multichassis id word, and how
+  a VLAN is defined.
 - `fixes.yaml`: per switch action (its name, `switch-port-mtu`) a `FixText` (change, verify, expect,
   rollback, rollback_expect; Jinja2), merged into the action when the actions load
   (hostlint.fixes.actions).
@@ -140,8 +144,9 @@ class SwitchPlatform(Target):
     # they do not (EOS: the Port-Channel alone; Junos: the ae unit), a member leaving the channel falls back
     # to its own configuration, so removing a channel carries the channel's lines and MTU onto the members.
     members_match_channel: bool = False
-    # How its configuration states VLANs: `switchport ... vlan` lines, or Junos `vlan members`.
-    vlan_syntax: Literal["switchport", "junos"] = "switchport"
+    # How its configuration states a port's VLANs: `switchport ... vlan` lines on the port, or `vlan members`
+    # under a logical unit (Junos `unit 0 family ethernet-switching vlan members`).
+    vlan_syntax: Literal["switchport", "vlan members"] = "switchport"
     # Said with a native VLAN change where the platform's families write it differently.
     native_vlan_note: str | None = None
     # Its multi-chassis channel feature when hostlint does not write it (left to a human), else None.
@@ -356,3 +361,75 @@ class MtuLimits:
     jumbo: int
     l2_header: int = 0
     families: tuple[MtuFamily, ...]
+
+
+@dataclass(frozen=True, kw_only=True)
+class EdgePort:
+    """The interface line that makes a trunk an edge port, which forwards at once instead of spending about
+    30 s listening and learning (`config.py` `CONFIG.edge_port`; read by hostlint.fixes.members)."""
+
+    # A regular expression a collected interface line (stripped) matches in full; None: hostlint reads no
+    # edge-port setting on this platform, so neither a line nor its absence says anything.
+    line: str | None
+    # Whether an interface's collected lines hold its spanning-tree settings. Where they do not (Junos keeps
+    # them under `protocols rstp|mstp|vstp interface NAME edge`), a matching line is seen only where one was
+    # kept with the interface, and its absence says nothing.
+    in_interface: bool = True
+
+    def marks(self, lines: list[str]) -> bool:
+        """Whether one of an interface's collected `lines` makes it an edge port."""
+        return self.line is not None and any(re.fullmatch(self.line, line.strip()) for line in lines)
+
+
+@dataclass(frozen=True, kw_only=True)
+class ForcedLink:
+    """Where the speed/duplex change (switch-port-autoneg) deletes a port's forcing statements rather than
+    mirroring them (`CONFIG.forced_link`): its rollback sets back those of the statements the port's
+    collected lines held, and only those."""
+
+    # The start of every statement on interface `{}` (`set interfaces {} `).
+    prefix: str
+    # The statements the change deletes, as they follow `prefix` (`ether-options no-auto-negotiation`).
+    statements: tuple[str, ...]
+    # A regular expression matching a rollback line that sets a port's speed, duplex or negotiation, its first
+    # group the port: each must be one the port's collected lines held (plan invariant 4).
+    line: str
+    # Statements hostlint does not model (only speed and duplex are in a snapshot): a rollback sets them only
+    # from the port's collected lines, never without them.
+    unmodelled: tuple[str, ...] = ()
+
+    def held(self, interface: str, lines: list[str]) -> list[str]:
+        """The collected `lines` of `interface` that set one of the statements the change deletes."""
+        prefix = self.prefix.format(interface)
+        return [
+            line
+            for line in lines
+            if line.startswith(prefix)
+            and any(line[len(prefix) :] == s or line[len(prefix) :].startswith(s + " ") for s in self.statements)
+        ]
+
+
+@dataclass(frozen=True, kw_only=True)
+class ConfigGrammar:
+    """What hostlint's fixes read of a platform's configuration grammar (`config.py` `CONFIG`): each platform
+    states its own, and the fix code asks the registry (hostlint.switches.config), never the platform's name."""
+
+    edge_port: EdgePort
+    # How a rollback types an interface's collected lines back. `stanza`: the lines are the body of its
+    # `interface NAME` block, typed back inside it; a line the change wrote that the interface lacked is reset
+    # first (`no WORDS`), and a member's own channel line (its LACP role: `channel-group`) is among them.
+    # `statements`: each line is a whole statement naming its interface (`set interfaces NAME ...`); the
+    # rollback deletes the interface and types them back, so nothing the change wrote needs resetting, and a
+    # channel's LACP role is the channel's own statement.
+    rollback: Literal["stanza", "statements"]
+    # Where the platform keeps a channel's LACP role on the channel (`rollback: statements`), the start of those
+    # lines of channel `{}` (`set interfaces {} aggregated-ether-options lacp`), which a change deleting `lacp`
+    # removes together and its rollback types back; None where the role is each member's own line.
+    channel_lacp: str | None = None
+    # See ForcedLink; None where the speed/duplex change and its rollback mirror each other.
+    forced_link: ForcedLink | None = None
+    # The word of the channel line that gives it its multichassis id (NX-OS `vpc N`, EOS `mlag N`): a change of
+    # the id must remove the old line first and its rollback restore it. None: hostlint writes no such line.
+    multichassis_id: str | None = None
+    # How the configuration defines VLAN N, said where a VLAN must exist to be forwarded.
+    vlan_definition: str

@@ -31,6 +31,7 @@ from typing import Any
 from hostlint.inputfile import InputError, load_yaml
 from hostlint.strict import Strict
 from hostlint.switches.base import (
+    ConfigGrammar,
     FixTextError,
     HashTable,
     MemberFlags,
@@ -64,14 +65,15 @@ PIECES: tuple[Piece, ...] = (
     Piece("members", "members.py", "MEMBER_FLAGS (a MemberFlags)"),
     Piece("mtu", "mtu.py", "MTU (an MtuLimits, the same figures as PLATFORM)"),
     Piece("families", "families.py", "family(model) and unknown_reason(model), when fixes.yaml reads `family`"),
+    Piece("configuration", "config.py", "CONFIG (a ConfigGrammar: edge-port line, rollback style, VLAN definition)"),
     Piece("fix text", "fixes.yaml", "change, verify and expect for every switch action"),
     Piece("emulator", "emulator.yaml", "prompts, paging and refusal texts; the emulator module's SESSION and RENDER"),
 )
 PIECE_NAMES: tuple[str, ...] = tuple(piece.name for piece in PIECES)
 
 # Pieces each platform still keeps in today's central modules (docs/design/platform-folders.md, "Migration
-# order"); removed from here as each moves into its folder.
-_CENTRAL = frozenset(PIECE_NAMES) - {"platform"}
+# order"); removed from here as each moves into its folder. Every folder has its `platform` and `configuration`.
+_CENTRAL = frozenset(PIECE_NAMES) - {"platform", "configuration"}
 LEGACY: dict[str, frozenset[str]] = {
     "cisco_ios": _CENTRAL,
     "cisco_nxos": _CENTRAL,
@@ -245,6 +247,32 @@ def _mtu(folder: Path, _: _Asked) -> list[str]:
     return problems
 
 
+def _configuration(folder: Path, _: _Asked) -> list[str]:
+    grammar, problem = _defined(folder, "config.py", "CONFIG", ConfigGrammar)
+    if problem is not None:
+        return [problem]
+    patterns = [("edge_port.line", grammar.edge_port.line)]
+    if grammar.forced_link is not None:
+        patterns.append(("forced_link.line", grammar.forced_link.line))
+    problems = []
+    for what, pattern in patterns:
+        try:
+            re.compile(pattern or "")
+        except re.error as exc:
+            problems.append(f"CONFIG.{what} {pattern!r} is no regular expression: {exc}")
+    if grammar.channel_lacp is not None and "{}" not in grammar.channel_lacp:
+        problems.append(f"CONFIG.channel_lacp {grammar.channel_lacp!r} has no {{}} for the channel")
+    if grammar.forced_link is not None:
+        forced = grammar.forced_link
+        if "{}" not in forced.prefix:
+            problems.append(f"CONFIG.forced_link.prefix {forced.prefix!r} has no {{}} for the interface")
+        if not forced.statements:
+            problems.append("CONFIG.forced_link names no statement the change deletes")
+    if not grammar.vlan_definition.strip():
+        problems.append("CONFIG.vlan_definition is empty")
+    return problems
+
+
 def _reads_family(folder: Path) -> bool:
     try:
         texts = load_fix_text(folder / "fixes.yaml")
@@ -325,6 +353,7 @@ _CHECKS: dict[str, Callable[[Path, _Asked], list[str]]] = {
     "members": _members,
     "mtu": _mtu,
     "families": _families,
+    "configuration": _configuration,
     "fix text": _fix_text,
     "emulator": _emulator,
 }

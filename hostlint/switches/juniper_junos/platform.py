@@ -25,7 +25,7 @@ PLATFORM = SwitchPlatform(
     jumbo=MTU.jumbo,
     l2_header=MTU.l2_header,
     hash_source="folder",
-    vlan_syntax="junos",
+    vlan_syntax="vlan members",
     multichassis_by_hand="MC-LAG (mc-ae)",
     sources={
         "interfaces": "show interfaces extensive",

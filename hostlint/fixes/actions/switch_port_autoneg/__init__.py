@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from hostlint import names
+from hostlint import names, switches
 from hostlint.fixes.actions import Applier, Expander
 from hostlint.fixes.apply import _negotiate, _port
 from hostlint.fixes.apply import _switch as _switch_in
@@ -13,32 +13,17 @@ from hostlint.fixes.site import Site, port
 from hostlint.fixes.steps import Change
 from hostlint.join.facts import Fact, UplinkFact
 from hostlint.snapshot import Snapshot
-
-# The Junos statements the change deletes (action.yaml, every family): the rollback sets back those
-# the port's collected configuration had, and only those.
-_JUNOS_FORCED = (
-    "speed",
-    "link-mode",
-    "ether-options speed",
-    "ether-options link-mode",
-    "ether-options no-auto-negotiation",
-    "gigether-options no-auto-negotiation",
-)
+from hostlint.switches.base import ForcedLink
 
 
-def _junos_restore(uplink: UplinkFact, site: Site) -> list[str] | None:
-    """The port's collected `set` lines the change deletes; None when its lines were not collected."""
+def _restore(uplink: UplinkFact, site: Site, forced: ForcedLink) -> list[str] | None:
+    """The port's collected lines setting a statement the change deletes (the platform's `config.py`
+    `CONFIG.forced_link`), which the rollback sets back; None when its lines were not collected."""
     switch = site.switch(uplink.switch) if uplink.switch else None
     found = port(switch, uplink.port) if switch is not None and uplink.port else None
     if found is None or found.config_lines is None:
         return None
-    prefix = f"set interfaces {found.name} "
-    return [
-        line
-        for line in found.config_lines
-        if line.startswith(prefix)
-        and any(line[len(prefix) :] == s or line[len(prefix) :].startswith(s + " ") for s in _JUNOS_FORCED)
-    ]
+    return forced.held(found.name, found.config_lines)
 
 
 def port_autoneg(params: dict[str, Any], fact: Fact, site: Site) -> list[Change]:
@@ -48,12 +33,15 @@ def port_autoneg(params: dict[str, Any], fact: Fact, site: Site) -> list[Change]
             continue
         values: dict[str, Any] = {"port": uplink.port}
         notes = [f"{uplink.port} bounces: {uplink.object} loses its link for a moment"]
-        if uplink.platform == "juniper_junos":
-            values["restore_lines"] = _junos_restore(uplink, site)
+        platform = switches.find_switch(uplink.platform)
+        forced = switches.config(platform.name).forced_link if platform is not None else None
+        if forced is not None:
+            values["restore_lines"] = _restore(uplink, site, forced)
             if values["restore_lines"] is None:
+                unmodelled = " or ".join(f"`{statement}`" for statement in forced.unmodelled)
                 notes.append(
                     f"{uplink.port}: its configuration lines were not collected, so whether it had"
-                    " `no-auto-negotiation` is unknown: the rollback sets its speed and link mode back, not that"
+                    f" {unmodelled} is unknown: the rollback sets its speed and link mode back, not that"
                 )
         changes.append(
             Change(

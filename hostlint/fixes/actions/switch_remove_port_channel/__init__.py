@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from hostlint import names
+from hostlint import names, switches
 from hostlint import platforms as registry
 from hostlint.fixes.actions import Applier, Expander
 from hostlint.fixes.apply import _channel, _on_switch, _port, _renegotiate
@@ -94,7 +94,8 @@ def _restore(
         if own is None:
             restore.append({"port": name, "undo": [], "lines": None, "state": state})
             continue
-        if switch.platform == "juniper_junos":
+        if switches.config(switch.platform).rollback == "statements":
+            # The rollback deletes the member and types its statements back: nothing the change wrote stays.
             restore.append({"port": name, "undo": [], "lines": list(own), "state": state})
             continue
         written = _written(switch, config, names.interface_key(name) in carried, mtu)

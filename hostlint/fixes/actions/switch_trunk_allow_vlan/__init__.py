@@ -4,8 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from hostlint import platforms as registry
-from hostlint import vlans
+from hostlint import switches, vlans
 from hostlint.fixes.actions import Applier, Expander
 from hostlint.fixes.apply import _switch as _switch_in
 from hostlint.fixes.apply import _vlan_interface
@@ -19,10 +18,8 @@ from hostlint.snapshot.switch import Switch
 
 
 def _vlan_definition(switch: Switch) -> str:
-    """How the platform defines a VLAN: Junos refuses to commit a `vlan members` id no VLAN has."""
-    if registry.switch(switch.platform).vlan_syntax == "junos":
-        return "`set vlans NAME vlan-id N`; Junos refuses the commit otherwise"
-    return "`vlan N`"
+    """How the platform defines a VLAN (its folder's `config.py` `CONFIG.vlan_definition`)."""
+    return switches.config(switch.platform).vlan_definition
 
 
 def trunk_allow_vlan(params: dict[str, Any], fact: Fact, site: Site) -> list[Change]:
