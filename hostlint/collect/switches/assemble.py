@@ -10,7 +10,7 @@ and the command it came from; the rest of the switch is still built.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import partial
 from importlib import import_module
@@ -662,6 +662,13 @@ def _by_group(sections: dict[str, Parsed]) -> dict[str, list[Record]]:
     return grouped
 
 
+def _own_lines(items: Sequence[SwitchPort | PortChannel], config_lines: dict[str, list[str]]) -> None:
+    """Each port's and channel's own configuration lines, verbatim ([] for one the configuration does not list)."""
+    own = {names.interface_key(name): lines for name, lines in config_lines.items()}
+    for item in items:
+        item.config_lines = list(own.get(names.interface_key(item.name), []))
+
+
 def build_switch(
     device: Device,
     sections: dict[str, Parsed],
@@ -673,7 +680,10 @@ def build_switch(
     configuration was read."""
     folder_build = _folder_assembly(device.platform)
     if folder_build is not None:
-        return folder_build(device.name, _by_group(sections), device.hostname)
+        built, notes = folder_build(device.name, _by_group(sections), device.hostname)
+        if config_lines is not None:
+            _own_lines((*built.ports, *built.port_channels), config_lines)
+        return built, notes
     context = _Context(device=device, platform=device.platform, sections=sections, commands=commands)
     version: Record = {}
     for record in context.records("version", "version"):  # one record per line: the first value wins
@@ -696,10 +706,7 @@ def build_switch(
     ]
     channels = _channels(ports, shown, configured, context, vlan_ids)
     if config_lines is not None:
-        own = {names.interface_key(name): lines for name, lines in config_lines.items()}
-        items: list[SwitchPort | PortChannel] = [*ports, *channels]
-        for item in items:
-            item.config_lines = list(own.get(names.interface_key(item.name), []))
+        _own_lines((*ports, *channels), config_lines)
     if registry.switch(device.platform).channel_static_unless_lacp:
         _static_members(ports, channels)
     hostname = next((r["hostname"] for r in context.records("config", "system") if r.get("hostname")), None)
