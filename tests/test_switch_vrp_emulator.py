@@ -12,9 +12,9 @@ from netmiko import ConnectHandler
 from support.netmiko_login import login
 from switch_emulator.platforms.huawei_vrp import (
     RENDER,
-    SESSION,
     UNRECOGNIZED,
     Interface,
+    VrpSession,
     VrpState,
     VrpSwitch,
     from_switch,
@@ -65,7 +65,7 @@ def test_the_samples_switch_renders_and_reads_back_to_the_same_facts() -> None:
 
 
 def run(state: VrpState, *lines: str) -> list[str]:
-    session = SESSION(state)
+    session = VrpSession(state)
     return [session.execute(line) for line in lines]
 
 
@@ -292,3 +292,42 @@ def test_the_planned_scripts_run_on_the_emulator_and_their_rollback_restores_it_
         if name == "sw1.huawei_vrp.txt":
             assert render(state, "display current-configuration") != before
     assert render(state, "display current-configuration") == before
+
+
+@pytest.mark.parametrize("committed", [False, True], ids=["without-commit", "with-commit"])
+def test_a_vrp8_plan_takes_effect_only_with_its_commit(committed: bool, tmp_path: Path) -> None:
+    """A CloudEngine (VRP 8) switch's plan carries `commit` in every block (its family, from the model, is
+    vrp8): pasted over SSH with netmiko's `huawei_vrpv8`, which stays in system view as VRP 8 wants, the
+    blocks without their `commit` leave the running configuration as it was (the changes wait in the
+    candidate), and with it they take effect as the step's expect says."""
+    from support.kvm_sites import kvm_site, lab_plan
+
+    from hostlint.fixes.write import write_plan
+
+    snapshot = kvm_site("huawei_vrp")
+    (switch,) = snapshot.switches
+    switch.model = "CE6881-48S6CQ"
+    plan = lab_plan(snapshot)
+    [step] = [s for s in plan.steps if s.device == switch.name]
+    assert step.change.values["family"] == "vrp8"
+    write_plan(plan, snapshot, tmp_path)
+    blocks = _blocks((tmp_path / f"{switch.name}.huawei_vrp.txt").read_text(encoding="utf-8"))
+    assert blocks and all(block[-1] == "commit" for block in blocks)
+    state = from_switch(switch)
+    assert state.vrp8
+    before = render(state, "display current-configuration")
+    with SwitchEmulator() as emulator:
+        port = emulator.add(EmulatedSwitch(switch.name, "huawei_vrp", stateful=VrpSwitch(state)))
+        with ConnectHandler(**login("huawei_vrpv8", port, "lab-secret")) as connection:
+            for block in blocks:
+                pasted = block if committed else [line for line in block if line != "commit"]
+                connection.send_config_set(pasted, error_pattern=r"Error:")
+            shown = connection.send_command("display eth-trunk 20")
+    after = render(state, "display current-configuration")
+    if not committed:
+        assert after == before
+        assert "WorkingMode: NORMAL" in shown
+    else:
+        assert after != before and " mode lacp-static" in after
+        assert "WorkingMode: STATIC" in shown
+        assert all(f"{m:<23}Selected" in shown for m in ("XGigabitEthernet0/0/3", "XGigabitEthernet0/0/4"))
