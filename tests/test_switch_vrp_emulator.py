@@ -243,16 +243,67 @@ def yaml_fields(action: str) -> set[str]:
     return set(yaml.safe_load((FOLDER / "fixes.yaml").read_text(encoding="utf-8"))[action])
 
 
-def test_a_new_static_trunk_is_left_to_a_person_with_what_to_type() -> None:
-    """VRP adds a port to an Eth-Trunk only from its default VLAN configuration, and the action gives
-    neither the members' VLAN lines nor the trunk's: the text is a manual step, no line VRP would refuse."""
-    values = {
+_OWN = ["port link-type trunk", "port trunk allow-pass vlan 100 110", "jumboframe enable 9022"]
+
+
+def _static(members: list[dict[str, object]], create: bool = True) -> dict[str, object]:
+    return {
         "interface": "Eth-Trunk9",
         "number": 9,
-        "create": True,
-        "ports": ["XGigabitEthernet0/0/9"],
-        "members": [{"port": "XGigabitEthernet0/0/9", "from_channel": None, "from_mode": None}],
+        "create": create,
+        "existing_mode": None if create else "static",
+        "multichassis": None,
+        "ports": [m["port"] for m in members],
+        "members": members,
     }
+
+
+def _member(port: str, lines: list[str] | None, from_channel: int | None = None) -> dict[str, object]:
+    return {"port": port, "from_channel": from_channel, "from_mode": None, "lines": lines}
+
+
+@pytest.mark.parametrize("family", [None, "vrp8"])
+def test_a_new_static_trunk_takes_its_members_vlans_and_the_rollback_gives_them_back(family: str | None) -> None:
+    """Members with the same own VLAN and frame lines: the new Eth-Trunk gets them, the members lose theirs
+    and join; the rollback takes them out with their own lines back and removes the Eth-Trunk. Pasted on
+    the emulator (VRP 8: candidate until the block's commit), the running configuration is as before."""
+    state = from_switch(from_samples(), version="8.180" if family else None)
+    for name in ("XGigabitEthernet0/0/8", "XGigabitEthernet0/0/9"):
+        state.interfaces[name] = Interface(name=name, link_type="trunk", allowed={1, 100, 110}, jumbo=9022)
+    before = render(state, "display current-configuration")
+    assert [
+        line.strip() for line in before.split("interface XGigabitEthernet0/0/9\n")[1].split("#")[0].splitlines()
+    ] == _OWN
+    values = {
+        **_static([_member(p, _OWN) for p in ("XGigabitEthernet0/0/8", "XGigabitEthernet0/0/9")]),
+        "family": family,
+    }
+    change = _text("switch-static-port-channel", "change", **values)
+    assert not [line for line in change if line.startswith("#")]
+    assert change[:5] == ["interface Eth-Trunk9", " mode manual load-balance", *(f" {line}" for line in _OWN)]
+    assert ("commit" in change) == (family == "vrp8")
+    _paste(state, change)
+    after = render(state, "display current-configuration")
+    assert after != before
+    shown = render(state, "display eth-trunk 9")
+    assert "WorkingMode: NORMAL" in shown and "XGigabitEthernet0/0/9" in shown
+    _paste(state, _text("switch-static-port-channel", "rollback", **values))
+    assert render(state, "display current-configuration") == before
+
+
+@pytest.mark.parametrize(
+    "members",
+    [
+        [_member("XGigabitEthernet0/0/9", None)],  # lines not collected
+        [_member("XGigabitEthernet0/0/8", _OWN), _member("XGigabitEthernet0/0/9", _OWN[:2])],  # they differ
+        [_member("XGigabitEthernet0/0/9", [], from_channel=3)],  # out of another Eth-Trunk
+    ],
+    ids=["not-collected", "members-differ", "from-another-trunk"],
+)
+def test_a_new_static_trunk_hostlint_cannot_write_safely_is_left_to_a_person(members: list[dict[str, object]]) -> None:
+    """Where the members' own lines are unknown or differ, or a member leaves another Eth-Trunk, the text is
+    a manual step with what to type, no line VRP would refuse half-way."""
+    values = _static(members)
     lines = _text("switch-static-port-channel", "change", **values) + _text(
         "switch-static-port-channel", "rollback", **values
     )
