@@ -297,8 +297,9 @@ def test_a_new_static_trunk_takes_its_members_vlans_and_the_rollback_gives_them_
         [_member("XGigabitEthernet0/0/9", None)],  # lines not collected
         [_member("XGigabitEthernet0/0/8", _OWN), _member("XGigabitEthernet0/0/9", _OWN[:2])],  # they differ
         [_member("XGigabitEthernet0/0/9", [], from_channel=3)],  # out of another Eth-Trunk
+        [_member("XGigabitEthernet0/0/9", ["port link-type hybrid", "port hybrid untagged vlan 10"])],
     ],
-    ids=["not-collected", "members-differ", "from-another-trunk"],
+    ids=["not-collected", "members-differ", "from-another-trunk", "hybrid"],
 )
 def test_a_new_static_trunk_hostlint_cannot_write_safely_is_left_to_a_person(members: list[dict[str, object]]) -> None:
     """Where the members' own lines are unknown or differ, or a member leaves another Eth-Trunk, the text is
