@@ -37,9 +37,9 @@ from hostlint.snapshot.common import Neighbour
 from hostlint.snapshot.switch import PortChannel, Switch, SwitchPort
 
 USER, PASSWORD = "netadmin", "lab-secret"
-# What a rejection looks like on each platform's CLI (IOS/NX-OS/EOS `% Invalid ...`, Junos `syntax error`,
-# `error: ...`, `unknown command.`).
-REJECTED = r"^\s*% |syntax error|^\s*error:|unknown command"
+# What a rejection looks like on each platform's CLI (IOS/NX-OS/EOS/Comware `% Invalid ...`, Junos `syntax
+# error`, `error: ...`, `unknown command.`, VRP `Error: ...`).
+REJECTED = r"^\s*% |syntax error|^\s*error:|^\s*Error:|unknown command"
 
 
 def site_vlans(snapshot: Snapshot) -> dict[str, int]:
@@ -343,6 +343,12 @@ def settle_links(snapshot: Snapshot, before: Links, origin: Links) -> None:
 
 
 def running_config(stateful: StatefulSwitch) -> str:
+    """The running configuration: the session's own where it keeps the platform's configuration itself
+    (VRP: what `display current-configuration` shows of the committed state, lines no `Switch` field
+    holds included), else the platform's rendering of the `Switch`."""
+    own = getattr(stateful.session, "running_config", None)
+    if callable(own):
+        return str(own())
     command = next(c.command for c in load_platform(stateful.platform).commands if c.section == "config")
     return RENDERERS[stateful.platform](stateful.state, command) or ""
 

@@ -247,14 +247,7 @@ def test_emulator_rejects_what_esxcli_rejects_and_keeps_state(argv: list[str], e
 
 # Synthetic-site plans the rehearsal shows to be wrong, per platform: strict, as KNOWN_BAD, and failing the
 # way named (the restore check; the switch refusing a pasted line).
-SITE_KNOWN_BAD: dict[str, tuple[type[BaseException], str]] = {
-    # A Comware port joining an aggregate takes its VLAN lines; switch-static-port-channel's variables hold no
-    # member's own VLAN configuration for the rollback to put back (tests/test_hp_comware_rehearsal.py).
-    "hp_comware": (AssertionError, "static-port-channel rollback cannot restore the members' own VLAN lines"),
-    # issue 29: VRP's emulator session (tests/switch_emulator/platforms/huawei_vrp.py) edits its own VRP state,
-    # not the Switch the shared rehearsal hands a SESSION; tests/test_huawei_vrp_fixes.py rehearses VRP's plans.
-    "huawei_vrp": (TypeError, "VRP's SESSION takes its own VRP state, not the shared rehearsal's Switch"),
-}
+SITE_KNOWN_BAD: dict[str, tuple[type[BaseException], str]] = {}
 
 
 @pytest.mark.parametrize(

@@ -5,16 +5,18 @@ templates and assembly (hostlint/switches/huawei_vrp)."""
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from switch_emulator.platforms.huawei_vrp import VrpSwitch, from_switch, rendered, sample_switch
+from switch_emulator.platforms.huawei_vrp import VrpSwitch, current_configuration, from_switch, rendered, sample_switch
 from switch_emulator.server import EmulatedSwitch, SwitchEmulator
 
 from hostlint.collect.hostkeys import HostKeyPolicy
 from hostlint.collect.switches import collect_switches
 from hostlint.collect.switches.inventory import PASSWORD_ENV, Device
+from hostlint.collect.switches.stanzas import interface_lines
 from hostlint.switches import canonical_switch
 
 
@@ -41,8 +43,13 @@ def test_vrp_collects_over_ssh_into_a_snapshot(
     (switch,) = snapshot.switches
     assert switch.platform == "huawei_vrp" and switch.connection_state == "connected"
     assert switch.mgmt_address == "127.0.0.1"
-    assert switch.port_channels == expected.port_channels
-    assert switch.ports == expected.ports
+    # Each interface's own lines of `display current-configuration`, verbatim: what a rollback types back.
+    own = interface_lines(current_configuration(state))
+    items = [*switch.port_channels, *switch.ports]
+    assert {i.name: i.config_lines for i in items} == {i.name: own.get(i.name, []) for i in items}
+    assert {i.name: i.config_lines for i in items}["Eth-Trunk1"] == own["Eth-Trunk1"] != []
+    assert [c.model_copy(update={"config_lines": None}) for c in switch.port_channels] == expected.port_channels
+    assert [dataclasses.replace(p, config_lines=None) for p in switch.ports] == expected.ports
     trunks = {c.name: (c.mode, c.load_balance) for c in switch.port_channels}
     assert trunks["Eth-Trunk1"] == ("lacp-active", "src-dst-ip") and trunks["Eth-Trunk3"][0] == "static"
     ports = {p.name: p for p in switch.ports}

@@ -12,9 +12,9 @@ from netmiko import ConnectHandler
 from support.netmiko_login import login
 from switch_emulator.platforms.huawei_vrp import (
     RENDER,
-    SESSION,
     UNRECOGNIZED,
     Interface,
+    VrpSession,
     VrpState,
     VrpSwitch,
     from_switch,
@@ -65,7 +65,7 @@ def test_the_samples_switch_renders_and_reads_back_to_the_same_facts() -> None:
 
 
 def run(state: VrpState, *lines: str) -> list[str]:
-    session = SESSION(state)
+    session = VrpSession(state)
     return [session.execute(line) for line in lines]
 
 
@@ -243,16 +243,68 @@ def yaml_fields(action: str) -> set[str]:
     return set(yaml.safe_load((FOLDER / "fixes.yaml").read_text(encoding="utf-8"))[action])
 
 
-def test_a_new_static_trunk_is_left_to_a_person_with_what_to_type() -> None:
-    """VRP adds a port to an Eth-Trunk only from its default VLAN configuration, and the action gives
-    neither the members' VLAN lines nor the trunk's: the text is a manual step, no line VRP would refuse."""
-    values = {
+_OWN = ["port link-type trunk", "port trunk allow-pass vlan 100 110", "jumboframe enable 9022"]
+
+
+def _static(members: list[dict[str, object]], create: bool = True) -> dict[str, object]:
+    return {
         "interface": "Eth-Trunk9",
         "number": 9,
-        "create": True,
-        "ports": ["XGigabitEthernet0/0/9"],
-        "members": [{"port": "XGigabitEthernet0/0/9", "from_channel": None, "from_mode": None}],
+        "create": create,
+        "existing_mode": None if create else "static",
+        "multichassis": None,
+        "ports": [m["port"] for m in members],
+        "members": members,
     }
+
+
+def _member(port: str, lines: list[str] | None, from_channel: int | None = None) -> dict[str, object]:
+    return {"port": port, "from_channel": from_channel, "from_mode": None, "lines": lines}
+
+
+@pytest.mark.parametrize("family", [None, "vrp8"])
+def test_a_new_static_trunk_takes_its_members_vlans_and_the_rollback_gives_them_back(family: str | None) -> None:
+    """Members with the same own VLAN and frame lines: the new Eth-Trunk gets them, the members lose theirs
+    and join; the rollback takes them out with their own lines back and removes the Eth-Trunk. Pasted on
+    the emulator (VRP 8: candidate until the block's commit), the running configuration is as before."""
+    state = from_switch(from_samples(), version="8.180" if family else None)
+    for name in ("XGigabitEthernet0/0/8", "XGigabitEthernet0/0/9"):
+        state.interfaces[name] = Interface(name=name, link_type="trunk", allowed={1, 100, 110}, jumbo=9022)
+    before = render(state, "display current-configuration")
+    assert [
+        line.strip() for line in before.split("interface XGigabitEthernet0/0/9\n")[1].split("#")[0].splitlines()
+    ] == _OWN
+    values = {
+        **_static([_member(p, _OWN) for p in ("XGigabitEthernet0/0/8", "XGigabitEthernet0/0/9")]),
+        "family": family,
+    }
+    change = _text("switch-static-port-channel", "change", **values)
+    assert not [line for line in change if line.startswith("#")]
+    assert change[:5] == ["interface Eth-Trunk9", " mode manual load-balance", *(f" {line}" for line in _OWN)]
+    assert ("commit" in change) == (family == "vrp8")
+    _paste(state, change)
+    after = render(state, "display current-configuration")
+    assert after != before
+    shown = render(state, "display eth-trunk 9")
+    assert "WorkingMode: NORMAL" in shown and "XGigabitEthernet0/0/9" in shown
+    _paste(state, _text("switch-static-port-channel", "rollback", **values))
+    assert render(state, "display current-configuration") == before
+
+
+@pytest.mark.parametrize(
+    "members",
+    [
+        [_member("XGigabitEthernet0/0/9", None)],  # lines not collected
+        [_member("XGigabitEthernet0/0/8", _OWN), _member("XGigabitEthernet0/0/9", _OWN[:2])],  # they differ
+        [_member("XGigabitEthernet0/0/9", [], from_channel=3)],  # out of another Eth-Trunk
+        [_member("XGigabitEthernet0/0/9", ["port link-type hybrid", "port hybrid untagged vlan 10"])],
+    ],
+    ids=["not-collected", "members-differ", "from-another-trunk", "hybrid"],
+)
+def test_a_new_static_trunk_hostlint_cannot_write_safely_is_left_to_a_person(members: list[dict[str, object]]) -> None:
+    """Where the members' own lines are unknown or differ, or a member leaves another Eth-Trunk, the text is
+    a manual step with what to type, no line VRP would refuse half-way."""
+    values = _static(members)
     lines = _text("switch-static-port-channel", "change", **values) + _text(
         "switch-static-port-channel", "rollback", **values
     )
@@ -292,3 +344,42 @@ def test_the_planned_scripts_run_on_the_emulator_and_their_rollback_restores_it_
         if name == "sw1.huawei_vrp.txt":
             assert render(state, "display current-configuration") != before
     assert render(state, "display current-configuration") == before
+
+
+@pytest.mark.parametrize("committed", [False, True], ids=["without-commit", "with-commit"])
+def test_a_vrp8_plan_takes_effect_only_with_its_commit(committed: bool, tmp_path: Path) -> None:
+    """A CloudEngine (VRP 8) switch's plan carries `commit` in every block (its family, from the model, is
+    vrp8): pasted over SSH with netmiko's `huawei_vrpv8`, which stays in system view as VRP 8 wants, the
+    blocks without their `commit` leave the running configuration as it was (the changes wait in the
+    candidate), and with it they take effect as the step's expect says."""
+    from support.kvm_sites import kvm_site, lab_plan
+
+    from hostlint.fixes.write import write_plan
+
+    snapshot = kvm_site("huawei_vrp")
+    (switch,) = snapshot.switches
+    switch.model = "CE6881-48S6CQ"
+    plan = lab_plan(snapshot)
+    [step] = [s for s in plan.steps if s.device == switch.name]
+    assert step.change.values["family"] == "vrp8"
+    write_plan(plan, snapshot, tmp_path)
+    blocks = _blocks((tmp_path / f"{switch.name}.huawei_vrp.txt").read_text(encoding="utf-8"))
+    assert blocks and all(block[-1] == "commit" for block in blocks)
+    state = from_switch(switch)
+    assert state.vrp8
+    before = render(state, "display current-configuration")
+    with SwitchEmulator() as emulator:
+        port = emulator.add(EmulatedSwitch(switch.name, "huawei_vrp", stateful=VrpSwitch(state)))
+        with ConnectHandler(**login("huawei_vrpv8", port, "lab-secret")) as connection:
+            for block in blocks:
+                pasted = block if committed else [line for line in block if line != "commit"]
+                connection.send_config_set(pasted, error_pattern=r"Error:")
+            shown = connection.send_command("display eth-trunk 20")
+    after = render(state, "display current-configuration")
+    if not committed:
+        assert after == before
+        assert "WorkingMode: NORMAL" in shown
+    else:
+        assert after != before and " mode lacp-static" in after
+        assert "WorkingMode: STATIC" in shown
+        assert all(f"{m:<23}Selected" in shown for m in ("XGigabitEthernet0/0/3", "XGigabitEthernet0/0/4"))

@@ -232,6 +232,8 @@ _SWITCH_KEYS = {
     "vlans": "token",
     "before": "switch_words",
     "after": "switch_words",
+    # An interface's own collected configuration lines (SwitchPort.config_lines), typed back verbatim.
+    "lines": "text",
 }
 
 

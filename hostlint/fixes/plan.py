@@ -203,7 +203,8 @@ class _Builder:
                 self.plan.manual.append(Manual(source, request.action, reason))
                 return None
         for change in changes:
-            # Junos statements that differ by family: written for the switch's family or not at all.
+            # Text that differs by family (Junos ELS/non-ELS/MX, VRP 5/8): written for the switch's family or
+            # not at all.
             family_reason = add_family(change, self.actions[change.action], self.site.switch(change.device))
             if family_reason is not None:
                 self.plan.manual.append(Manual(source, request.action, f"{change.device}: {family_reason}"))

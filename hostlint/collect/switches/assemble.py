@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import inspect
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import partial
 from importlib import import_module
@@ -567,6 +567,13 @@ def _by_group(sections: dict[str, Parsed]) -> dict[str, list[Record]]:
     return grouped
 
 
+def _own_lines(items: Sequence[SwitchPort | PortChannel], config_lines: dict[str, list[str]]) -> None:
+    """Each port's and channel's own configuration lines, verbatim ([] for one the configuration does not list)."""
+    own = {names.interface_key(name): lines for name, lines in config_lines.items()}
+    for item in items:
+        item.config_lines = list(own.get(names.interface_key(item.name), []))
+
+
 def build_switch(
     device: Device,
     sections: dict[str, Parsed],
@@ -578,10 +585,14 @@ def build_switch(
     configuration was read."""
     folder_build = _folder_assembly(device.platform)
     if folder_build is not None:
-        # A folder whose build reads each interface's own lines (rollbacks type them back) takes them.
-        takes_lines = "config_lines" in inspect.signature(folder_build).parameters
-        lines = {"config_lines": config_lines} if takes_lines else {}
-        return folder_build(device.name, _by_group(sections), device.hostname, **lines)
+        # A folder whose build reads each interface's own lines (Junos: set statements) takes them; for
+        # the others each interface's stanza is given its own lines after the build (rollbacks type them back).
+        if "config_lines" in inspect.signature(folder_build).parameters:
+            return folder_build(device.name, _by_group(sections), device.hostname, config_lines=config_lines)
+        built, notes = folder_build(device.name, _by_group(sections), device.hostname)
+        if config_lines is not None:
+            _own_lines((*built.ports, *built.port_channels), config_lines)
+        return built, notes
     context = _Context(device=device, platform=device.platform, sections=sections, commands=commands)
     version: Record = {}
     for record in context.records("version", "version"):  # one record per line: the first value wins
@@ -603,10 +614,7 @@ def build_switch(
     ]
     channels = _channels(ports, shown, configured, context)
     if config_lines is not None:
-        own = {names.interface_key(name): lines for name, lines in config_lines.items()}
-        items: list[SwitchPort | PortChannel] = [*ports, *channels]
-        for item in items:
-            item.config_lines = list(own.get(names.interface_key(item.name), []))
+        _own_lines((*ports, *channels), config_lines)
     hostname = next((r["hostname"] for r in context.records("config", "system") if r.get("hostname")), None)
     aliases = [hostname] if hostname and names.device_key(hostname) != names.device_key(device.name) else []
     switch = Switch(

@@ -2,8 +2,9 @@
 view; VRP 8's two-stage `commit`) over a VRP configuration, and the display commands
 hostlint/switches/huawei_vrp/spec.yaml sends, rendered from it so that the folder's templates read them back.
 
-`SESSION` is the session class and `RENDER` the display output of a snapshot `Switch` (the platform
-folder's emulator hooks, docs/design/platform-folders.md); `render` shows a `VrpState`. The state
+`SESSION` (VrpConfigSession) is the session over a snapshot `Switch` the shared rehearsal hands every
+platform, and `RENDER` the display output of a snapshot `Switch` (the platform folder's emulator hooks,
+docs/design/platform-folders.md); `VrpSession` is the CLI over a `VrpState`, and `render` shows one. The state
 starts from a `Switch` (`from_switch`), the model the folder's `assemble.build` makes of the collected
 output, plus what the snapshot does not hold (the VRP version, the far end's LACP). `VrpSwitch(state)`
 answers like switch_emulator.stateful.StatefulSwitch, so
@@ -15,7 +16,11 @@ VRP 5; CloudEngine 6800/5800 Command Reference for VRP 8):
 - Views and prompts: "system-view" (`<HUAWEI>` user view, `[HUAWEI]` system view, `[HUAWEI-Eth-Trunk1]`
   an interface's view), "quit" (back one view; in user view it ends the session), "return" (to user view),
   "screen-length temporary" (what netmiko sends first: `screen-length 0 temporary`), "commit" (VRP 8:
-  configuration waits in a candidate until committed; leaving with `return` uncommitted discards it here);
+  configuration waits in a candidate until committed: CloudEngine 8800, 7800, 6800 and 5800 V200R002C50,
+  "Selecting a Mode for the Configuration to Take Effect", support.huawei.com EDOC1000166501: in the
+  two-stage mode the commands entered are checked in the candidate database and take effect only when
+  `commit` is run; the display commands show the running, committed configuration. Leaving with `return`
+  uncommitted discards the candidate here, where a CloudEngine first asks whether to commit it);
   "CLI Overview": `Error: Unrecognized command found at '^' position.`, `Error: Wrong parameter found at
   '^' position.`, `Error: Incomplete command found at '^' position.`.
 - Interfaces: "interface (system view)" (type and number also apart, `interface eth-trunk 1` creates the
@@ -40,11 +45,11 @@ import copy
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from hostlint import switches, vlans
+from hostlint import names, switches, vlans
 from hostlint.collect.switches.parse import parse_output
 from hostlint.collect.switches.platforms import load_folder
 from hostlint.snapshot.switch import Switch
-from hostlint.switches.huawei_vrp import assemble
+from hostlint.switches.huawei_vrp import assemble, families
 
 UNRECOGNIZED = "Error: Unrecognized command found at '^' position."
 INCOMPLETE = "Error: Incomplete command found at '^' position."
@@ -104,8 +109,12 @@ class VrpState:
 
 def from_switch(switch: Switch, version: str | None = None) -> VrpState:
     """The emulator's state for a `Switch` as hostlint.switches.huawei_vrp.assemble builds it."""
+    # A switch whose model or version names VRP 8 (a CloudEngine) runs VRP 8 here: commit-based.
+    vrp8 = families.family_of(switch.model, switch.os_version) == families.VRP8
     state = VrpState(
-        sysname=switch.name, model=switch.model or "S6730-H24X6C", version=version or switch.os_version or "5.170"
+        sysname=switch.name,
+        model=switch.model or "S6730-H24X6C",
+        version=version or switch.os_version or ("8.180" if vrp8 else "5.170"),
     )
     for channel in switch.port_channels:
         number = int(channel.name.removeprefix("Eth-Trunk"))
@@ -423,7 +432,6 @@ _INTERFACE_COMMANDS: dict[tuple[str, ...], _Handler] = {
     ("duplex",): VrpSession._duplex,
     ("port",): VrpSession._port,
 }
-SESSION = VrpSession
 
 
 class VrpSwitch:
@@ -456,6 +464,48 @@ class VrpSwitch:
         if answer.startswith("Error:"):
             return " " * len(self.prompt()) + "^\n" + answer + "\n"
         return answer + "\n" if answer else ""
+
+
+class VrpConfigSession:
+    """The VRP CLI over a snapshot `Switch` (switch_emulator.stateful.session.ConfigSession, for
+    StatefulSwitch, as the shared rehearsal hands every platform's SESSION): the switch is written as VRP's
+    own state (`from_switch`, its far ends answering LACP where `lacp_partners` says), VrpSwitch answers
+    every line (views, VRP 8's candidate and `commit`, `display` commands, refusals), and after each
+    accepted line the `Switch` is what the folder's templates and assembly read from the committed state's
+    display output, as a collection would."""
+
+    def __init__(self, state: Switch, lacp_partners: frozenset[str]) -> None:
+        self.switch = state
+        self.vrp = from_switch(state)
+        partners = {names.interface_key(p) for p in lacp_partners}
+        for interface in self.vrp.interfaces.values():
+            interface.partner_lacp = names.interface_key(interface.name) in partners
+        self.device = VrpSwitch(self.vrp)
+
+    def prompt(self) -> str:
+        return self.device.prompt()
+
+    def execute(self, line: str) -> str:
+        logged = len(self.device.log)
+        answer = self.device.execute(line)
+        accepted = len(self.device.log) > logged and not self.device.log[-1][1].startswith("Error:")
+        if accepted:
+            self._sync()
+        return answer
+
+    def running_config(self) -> str:
+        """`display current-configuration` of the committed state (for the rehearsal's line-for-line check)."""
+        return current_configuration(self.vrp)
+
+    def _sync(self) -> None:
+        """The `Switch` as the committed configuration shows it (on VRP 8 the candidate shows nowhere)."""
+        outputs = {c.command: render(self.vrp, c.command) or "" for c in SPEC.commands}
+        rebuilt, _warnings = read_back(outputs, self.switch.name)
+        for name in ("load_balance", "ports", "port_channels", "multichassis"):
+            setattr(self.switch, name, getattr(rebuilt, name))
+
+
+SESSION = VrpConfigSession
 
 
 # --- display commands -------------------------------------------------------------------------------

@@ -28,7 +28,10 @@ def _ip_hash(switch: Switch) -> list[Change]:
 
 
 def _members(switch: Switch, ports: list[str], number: int) -> list[dict[str, Any]]:
-    """The team's ports that must (re)join channel `number` in mode on, with where each was before."""
+    """The team's ports that must (re)join channel `number` in mode on, with where each was before and
+    its own collected configuration lines (`lines`, verbatim; None where they were not collected): a
+    platform whose members take the channel's VLAN lines when they join (Comware) types them back in
+    the rollback."""
     members = []
     for name in ports:
         found = port(switch, name)
@@ -40,6 +43,7 @@ def _members(switch: Switch, ports: list[str], number: int) -> list[dict[str, An
                 "port": found.name if found else name,
                 "from_channel": channel_number(current.name) if current else None,
                 "from_mode": current.mode if current else None,
+                "lines": list(found.config_lines) if found is not None and found.config_lines is not None else None,
             }
         )
     return members
