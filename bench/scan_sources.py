@@ -15,14 +15,23 @@ sources are collected. The settings, each the median of `--repeat` runs:
 The one and the ten run the same code: `gather` of an inventory, in a fresh process (one source is
 collected in that process, as `scan` does with a single vCenter).
 
-    python bench/scan_sources.py                              # ten vCenters of 1,000 hosts, at 0 and 50 ms a call
-    python bench/scan_sources.py --hosts 200 --delays 0,50    # smaller
+Two kinds of server answer, each at each of its latencies:
 
-Each setting runs at each `--delays` latency (0 and 50 ms by default: a new set of simulators for each).
-It prints a table and PASS/FAIL for the target, judged at 50 ms a call (REALISTIC_DELAY_MS: what a real
-vCenter takes to answer), and exits 0 either way: it measures, it does not gate. At 0 ms each source is
-pure CPU, and on a machine with fewer cores than simulators the simulators compete with the collector:
-the script prints the CPU floor, the least any overlap could give (all the CPU work over all cores).
+- simulators (`--delays`): ten govmomi simulators, which build every answer on this machine's cores, as
+  much CPU as the collector itself at 1,000 hosts: on two cores the ten can take no less than the CPU floor;
+- replays (`--replay-delays`): each simulator's SOAP exchange is recorded once (`vcsim -record`, while the
+  ten are collected once), then served by ten `vcsim -replay` processes: the same requests get the same
+  bytes (a request without a recorded answer stops the bench), at next to no CPU (the server CPU column),
+  as a remote vCenter costs the scan host nothing. **The target is judged on the replays at 50 ms a call.**
+
+    python bench/scan_sources.py                                  # ten vCenters of 1,000 hosts (heavy)
+    python bench/scan_sources.py --hosts 200 --skip-serial        # smaller
+    python bench/scan_sources.py --delays "" --replay-delays 50   # the judged measurement alone
+
+It prints a table and PASS/FAIL for the target, judged on the replays at 50 ms a call (REALISTIC_DELAY_MS:
+what a real vCenter takes to answer), and exits 0 either way: it measures, it does not gate. At 0 ms each
+source is pure CPU; the script prints the CPU floor, the least any overlap could give (all the CPU work of
+collector and servers over all cores).
 """
 
 from __future__ import annotations
@@ -36,6 +45,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import ExitStack
 from pathlib import Path
 
@@ -148,8 +158,9 @@ def recording(n: int, work: Path) -> Path:
 def record(args: argparse.Namespace, binary: Path, work: Path) -> dict:
     """Each simulated vCenter's SOAP exchange, recorded (vcsim -record) while the ten are collected once."""
     with ExitStack() as stack:
-        sims = [
-            stack.enter_context(
+        sims = enter_all(
+            stack,
+            [
                 launcher.Simulator(
                     binary,
                     source,
@@ -157,9 +168,9 @@ def record(args: argparse.Namespace, binary: Path, work: Path) -> dict:
                     extra_args=("-record", str(recording(n, work))),
                     start_timeout=args.start_timeout,
                 )
-            )
-            for n, source in enumerate(scenarios(args, work))
-        ]
+                for n, source in enumerate(scenarios(args, work))
+            ],
+        )
         row = measure(inventory(work / "record.yaml", sims, args.concurrency), 1, sims)
     print(f"  recorded: {row['hosts']} hosts, {row['errors']} collection errors", file=sys.stderr, flush=True)
     return row
@@ -169,21 +180,28 @@ def start(stack: ExitStack, args: argparse.Namespace, binary: Path, work: Path, 
     """Ten servers answering every SOAP call `delay_ms` late: simulators, or replays of their recordings."""
     extra = ("-delay-ms", str(delay_ms)) if delay_ms else ()
     if kind == "replay":
-        return [
-            stack.enter_context(
-                launcher.Simulator(
-                    binary, None, password=PASSWORD, replay=recording(n, work), extra_args=extra,
-                    start_timeout=args.start_timeout,
-                )
+        servers = [
+            launcher.Simulator(
+                binary, None, password=PASSWORD, replay=recording(n, work), extra_args=extra,
+                start_timeout=args.start_timeout,
             )
             for n in range(args.vcenters)
         ]  # fmt: skip
-    return [
-        stack.enter_context(
+    else:
+        servers = [
             launcher.Simulator(binary, source, password=PASSWORD, extra_args=extra, start_timeout=args.start_timeout)
-        )
-        for source in scenarios(args, work)
-    ]
+            for source in scenarios(args, work)
+        ]
+    return enter_all(stack, servers)
+
+
+def enter_all(stack: ExitStack, servers: list) -> list:
+    """Start the servers at once (a simulator of 1,000 hosts takes a core for half a minute to build), each
+    stopped when `stack` closes."""
+    for server in servers:
+        stack.callback(server.stop)
+    with ThreadPoolExecutor(max_workers=len(servers) or 1) as pool:
+        return list(pool.map(lambda server: server.__enter__(), servers))
 
 
 def measure_delay(args: argparse.Namespace, binary: Path, work: Path, delay_ms: int, kind: str) -> dict:
