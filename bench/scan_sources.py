@@ -300,7 +300,10 @@ def main(argv: list[str] | None = None) -> int:
     if args.json:
         print(json.dumps(results, indent=1))
         return 0
-    print(f"{args.vcenters} vCenters x {args.hosts} hosts, {os.cpu_count()} CPUs, median of {args.repeat}")
+    print(
+        f"{args.vcenters} vCenters x {args.hosts} hosts, {os.cpu_count()} CPUs, median of {args.repeat}, load average "
+        f"at the end {' '.join(f'{load:.1f}' for load in results['load_average'])}"
+    )
     print(
         f"{'servers':<10}{'delay':>6}  {'setting':<34}{'hosts':>7}{'wall s':>9}{'x one':>7}{'CPU s':>8}"
         f"{'server CPU s':>13}"
