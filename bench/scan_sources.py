@@ -21,8 +21,9 @@ Two kinds of server answer, each at each of its latencies:
   much CPU as the collector itself at 1,000 hosts: on two cores the ten can take no less than the CPU floor;
 - replays (`--replay-delays`): each simulator's SOAP exchange is recorded once (`vcsim -record`, while the
   ten are collected once), then served by ten `vcsim -replay` processes: the same requests get the same
-  bytes (a request without a recorded answer stops the bench), at next to no CPU (the server CPU column),
-  as a remote vCenter costs the scan host nothing. **The target is judged on the replays at 50 ms a call.**
+  bytes (a request without a recorded answer stops the bench), at a fraction of a simulator's CPU (the
+  server CPU column; a remote vCenter costs the scan host none). **The target is judged on the replays at
+  50 ms a call.**
 
     python bench/scan_sources.py                                  # ten vCenters of 1,000 hosts (heavy)
     python bench/scan_sources.py --hosts 200 --skip-serial        # smaller
@@ -269,7 +270,9 @@ def main(argv: list[str] | None = None) -> int:
         f"at {REALISTIC_DELAY_MS}; none: an empty string)",
     )
     parser.add_argument("--skip-serial", action="store_true", help="leave out the ten one after another")
-    parser.add_argument("--start-timeout", type=float, default=300.0)
+    parser.add_argument(
+        "--start-timeout", type=float, default=900.0, help="s for a server to start (ten simulators build at once)"
+    )
     parser.add_argument("--json", action="store_true", help="print the results as JSON")
     args = parser.parse_args(argv)
 
@@ -327,10 +330,10 @@ def main(argv: list[str] | None = None) -> int:
         )
     print(
         f"The target is judged on the replays at {REALISTIC_DELAY_MS} ms per call: a real vCenter's answer time "
-        "(REALISTIC_DELAY_MS), from servers whose CPU (the server CPU column) is next to nothing, as a remote "
-        "vCenter's is to the scan host. The simulators answer the same requests with the same bytes (the replays "
-        "serve their recording) but build every answer on this machine's cores: there ten sources can take no less "
-        "than the CPU floor (collector + server CPU / CPUs / one's wall)."
+        "(REALISTIC_DELAY_MS), from servers that only look up and send the recorded answers (the server CPU column: "
+        "a fraction of the simulators', which build every answer on this machine's cores). Either way ten sources "
+        "can take no less than the CPU floor (collector + server CPU / CPUs / one's wall); with real vCenters the "
+        "floor is the collector's CPU alone ('with the servers' CPU elsewhere')."
     )
     return 0
 

@@ -8,8 +8,8 @@ package main
 // references and retrieval tokens come from the recorded answers and go back in the requests, so they
 // match. Session cookies are replayed as recorded and not checked. Anything else is a SOAP fault,
 // counted as "unmatched" in /hostlint/stats. -delay-ms sleeps before each SOAP answer, as the
-// simulator's delay does; the CPU per answer is a map look-up and a TLS write, so ten replays on one
-// machine leave its cores to the client.
+// simulator's delay does; the CPU per answer is a map look-up and a TLS write, a fraction of what the
+// simulator spends building it.
 
 import (
 	"bufio"
