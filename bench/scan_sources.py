@@ -15,14 +15,24 @@ sources are collected. The settings, each the median of `--repeat` runs:
 The one and the ten run the same code: `gather` of an inventory, in a fresh process (one source is
 collected in that process, as `scan` does with a single vCenter).
 
-    python bench/scan_sources.py                              # ten vCenters of 1,000 hosts, at 0 and 50 ms a call
-    python bench/scan_sources.py --hosts 200 --delays 0,50    # smaller
+Two kinds of server answer, each at each of its latencies:
 
-Each setting runs at each `--delays` latency (0 and 50 ms by default: a new set of simulators for each).
-It prints a table and PASS/FAIL for the target, judged at 50 ms a call (REALISTIC_DELAY_MS: what a real
-vCenter takes to answer), and exits 0 either way: it measures, it does not gate. At 0 ms each source is
-pure CPU, and on a machine with fewer cores than simulators the simulators compete with the collector:
-the script prints the CPU floor, the least any overlap could give (all the CPU work over all cores).
+- simulators (`--delays`): ten govmomi simulators, which build every answer on this machine's cores, as
+  much CPU as the collector itself at 1,000 hosts: on two cores the ten can take no less than the CPU floor;
+- replays (`--replay-delays`): each simulator's SOAP exchange is recorded once (`vcsim -record`, while the
+  ten are collected once), then served by ten `vcsim -replay` processes: the same requests get the same
+  bytes (a request without a recorded answer stops the bench), at a fraction of a simulator's CPU (the
+  server CPU column; a remote vCenter costs the scan host none). **The target is judged on the replays at
+  50 ms a call.**
+
+    python bench/scan_sources.py                                  # ten vCenters of 1,000 hosts (heavy)
+    python bench/scan_sources.py --hosts 200 --skip-serial        # smaller
+    python bench/scan_sources.py --delays "" --replay-delays 50   # the judged measurement alone
+
+It prints a table and PASS/FAIL for the target, judged on the replays at 50 ms a call (REALISTIC_DELAY_MS:
+what a real vCenter takes to answer), and exits 0 either way: it measures, it does not gate. At 0 ms each
+source is pure CPU; the script prints the CPU floor, the least any overlap could give (all the CPU work of
+collector and servers over all cores).
 """
 
 from __future__ import annotations
@@ -36,6 +46,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import ExitStack
 from pathlib import Path
 
@@ -95,32 +106,31 @@ def inventory(path: Path, sims: list, concurrency: int) -> Path:
     return path
 
 
-def _sim_cpu(sims: list) -> float:
-    """CPU seconds the simulators have used so far (/proc/PID/stat utime + stime)."""
+def _server_cpu(servers: list) -> float:
+    """CPU seconds the servers (simulators or replays) have used so far (/proc/PID/stat utime + stime)."""
     ticks = os.sysconf("SC_CLK_TCK")
     total = 0.0
-    for sim in sims:
-        process = getattr(sim, "_process", None)  # the launcher's Popen (it has no public pid)
+    for server in servers:
         try:
-            fields = Path(f"/proc/{process.pid}/stat").read_text().rsplit(")", 1)[1].split()
-        except (AttributeError, OSError):
+            fields = Path(f"/proc/{server.pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
             continue
         total += (int(fields[11]) + int(fields[12])) / ticks
     return total
 
 
-def measure(path: Path, repeat: int, sims: list, mode: str = "processes") -> dict:
+def measure(path: Path, repeat: int, servers: list, mode: str = "processes") -> dict:
     runs = []
     env = {**os.environ, "HOSTLINT_VSPHERE_PASSWORD": PASSWORD}
     for _ in range(repeat):
-        sim_before = _sim_cpu(sims)
+        server_before = _server_cpu(servers)
         done = subprocess.run(
             [sys.executable, "-c", GATHER, str(path), mode], capture_output=True, text=True, env=env, check=False
         )
         if done.returncode != 0:
             raise SystemExit(f"collection failed:\n{done.stderr[-2000:]}")
         run = json.loads(done.stdout.strip().splitlines()[-1])
-        run["sim_cpu"] = _sim_cpu(sims) - sim_before
+        run["sim_cpu"] = _server_cpu(servers) - server_before
         runs.append(run)
     return {
         "wall": statistics.median(r["wall"] for r in runs),
@@ -131,35 +141,92 @@ def measure(path: Path, repeat: int, sims: list, mode: str = "processes") -> dic
     }
 
 
-def measure_delay(args: argparse.Namespace, binary: Path, work: Path, delay_ms: int) -> dict:
-    """Ten simulators answering every call `delay_ms` late: one, ten serial, ten in threads, ten in processes."""
+def scenarios(args: argparse.Namespace, work: Path) -> list[Path]:
+    """bench/vsphere.py's scenario once per vCenter, its names made distinct."""
+    paths = []
+    for n in range(args.vcenters):
+        source = work / f"vc{n:02d}.json"
+        if not source.exists():
+            source.write_text(json.dumps(distinct(scenario(args.hosts), n)), encoding="utf-8")
+        paths.append(source)
+    return paths
+
+
+def recording(n: int, work: Path) -> Path:
+    return work / f"vc{n:02d}.exchanges.jsonl"
+
+
+def record(args: argparse.Namespace, binary: Path, work: Path) -> dict:
+    """Each simulated vCenter's SOAP exchange, recorded (vcsim -record) while the ten are collected once."""
     with ExitStack() as stack:
-        extra = ("-delay-ms", str(delay_ms)) if delay_ms else ()
-        sims = []
-        started = time.monotonic()
-        for n in range(args.vcenters):
-            source = work / f"vc{n:02d}.json"
-            if not source.exists():
-                source.write_text(json.dumps(distinct(scenario(args.hosts), n)), encoding="utf-8")
-            sims.append(
-                stack.enter_context(
-                    launcher.Simulator(
-                        binary, source, password=PASSWORD, extra_args=extra, start_timeout=args.start_timeout
-                    )
+        sims = enter_all(
+            stack,
+            [
+                launcher.Simulator(
+                    binary,
+                    source,
+                    password=PASSWORD,
+                    extra_args=("-record", str(recording(n, work))),
+                    start_timeout=args.start_timeout,
                 )
+                for n, source in enumerate(scenarios(args, work))
+            ],
+        )
+        row = measure(inventory(work / "record.yaml", sims, args.concurrency), 1, sims)
+    print(f"  recorded: {row['hosts']} hosts, {row['errors']} collection errors", file=sys.stderr, flush=True)
+    return row
+
+
+def start(stack: ExitStack, args: argparse.Namespace, binary: Path, work: Path, kind: str, delay_ms: int) -> list:
+    """Ten servers answering every SOAP call `delay_ms` late: simulators, or replays of their recordings."""
+    extra = ("-delay-ms", str(delay_ms)) if delay_ms else ()
+    if kind == "replay":
+        servers = [
+            launcher.Simulator(
+                binary, None, password=PASSWORD, replay=recording(n, work), extra_args=extra,
+                start_timeout=args.start_timeout,
             )
+            for n in range(args.vcenters)
+        ]  # fmt: skip
+    else:
+        servers = [
+            launcher.Simulator(binary, source, password=PASSWORD, extra_args=extra, start_timeout=args.start_timeout)
+            for source in scenarios(args, work)
+        ]
+    return enter_all(stack, servers)
+
+
+def enter_all(stack: ExitStack, servers: list) -> list:
+    """Start the servers at once (a simulator of 1,000 hosts takes a core for half a minute to build), each
+    stopped when `stack` closes."""
+    for server in servers:
+        stack.callback(server.stop)
+    with ThreadPoolExecutor(max_workers=len(servers) or 1) as pool:
+        return list(pool.map(lambda server: server.__enter__(), servers))
+
+
+def measure_delay(args: argparse.Namespace, binary: Path, work: Path, delay_ms: int, kind: str) -> dict:
+    """One vCenter, the ten serial, the ten in threads, the ten in processes, against ten `kind` servers."""
+    with ExitStack() as stack:
+        started = time.monotonic()
+        servers = start(stack, args, binary, work, kind, delay_ms)
         startup = time.monotonic() - started
-        print(f"  delay {delay_ms} ms: {args.vcenters} simulators up in {startup:.0f} s", file=sys.stderr, flush=True)
-        rows = {"one vCenter": measure(inventory(work / "one.yaml", sims[:1], 1), args.repeat, sims[:1])}
-        everyone = inventory(work / "all.yaml", sims, args.concurrency)
+        print(f"  {kind}, delay {delay_ms} ms: {args.vcenters} up in {startup:.0f} s", file=sys.stderr, flush=True)
+        rows = {"one vCenter": measure(inventory(work / "one.yaml", servers[:1], 1), args.repeat, servers[:1])}
+        everyone = inventory(work / "all.yaml", servers, args.concurrency)
         if not args.skip_serial:
-            rows["all, serial"] = measure(inventory(work / "serial.yaml", sims, 1), args.repeat, sims)
-        rows[f"all, {args.concurrency} at once, threads"] = measure(everyone, args.repeat, sims, "threads")
-        rows[f"all, {args.concurrency} at once, processes"] = measure(everyone, args.repeat, sims)
+            rows["all, serial"] = measure(inventory(work / "serial.yaml", servers, 1), args.repeat, servers)
+        rows[f"all, {args.concurrency} at once, threads"] = measure(everyone, args.repeat, servers, "threads")
+        rows[f"all, {args.concurrency} at once, processes"] = measure(everyone, args.repeat, servers)
         for name, row in rows.items():
-            print(f"  delay {delay_ms} ms: {name}: {row['wall']:.2f} s", file=sys.stderr, flush=True)
+            print(f"  {kind}, delay {delay_ms} ms: {name}: {row['wall']:.2f} s", file=sys.stderr, flush=True)
+        if kind == "replay":
+            # Every request had its recorded answer: the replays served the simulators' exchange, nothing else.
+            unmatched = sum(server.stats()["unmatched"] for server in servers)
+            if unmatched:
+                raise SystemExit(f"the replays had no recorded answer for {unmatched} requests")
     one, best = rows["one vCenter"], rows[f"all, {args.concurrency} at once, processes"]
-    # However well the sources overlap, the CPU work of ten (collector and simulators, all on this
+    # However well the sources overlap, the CPU work of ten (collector and servers, all on this
     # machine's cores) cannot take less wall time than that work spread over every core.
     floor = (best["cpu"] + best["sim_cpu"]) / (os.cpu_count() or 1) / one["wall"]
     # With the vCenters elsewhere (their CPU not on the scan host), the floor is the collector's own CPU:
@@ -167,8 +234,9 @@ def measure_delay(args: argparse.Namespace, binary: Path, work: Path, delay_ms: 
     remote = max(1.0, best["cpu"] / (os.cpu_count() or 1) / one["wall"])
     remote_threads = max(1.0, rows[f"all, {args.concurrency} at once, threads"]["cpu"] / one["wall"])
     return {
+        "servers": kind,
         "delay_ms": delay_ms,
-        "simulators_started_s": round(startup, 1),
+        "servers_started_s": round(startup, 1),
         "rows": rows,
         "ratio": round(best["wall"] / one["wall"], 2),
         "cpu_floor_ratio": round(floor, 2),
@@ -192,55 +260,80 @@ def main(argv: list[str] | None = None) -> int:
         "--delays",
         type=_delays,
         default=[0, REALISTIC_DELAY_MS],
-        help=f"latencies added to every SOAP call, ms (default 0,{REALISTIC_DELAY_MS}; the target is judged on "
-        f"{REALISTIC_DELAY_MS})",
+        help=f"latencies of the simulators, ms (default 0,{REALISTIC_DELAY_MS}; none: an empty string)",
+    )
+    parser.add_argument(
+        "--replay-delays",
+        type=_delays,
+        default=[0, REALISTIC_DELAY_MS],
+        help=f"latencies of the replays, ms (default 0,{REALISTIC_DELAY_MS}; the target is judged on the replays "
+        f"at {REALISTIC_DELAY_MS}; none: an empty string)",
     )
     parser.add_argument("--skip-serial", action="store_true", help="leave out the ten one after another")
-    parser.add_argument("--start-timeout", type=float, default=300.0)
+    parser.add_argument(
+        "--start-timeout", type=float, default=900.0, help="s for a server to start (ten simulators build at once)"
+    )
     parser.add_argument("--json", action="store_true", help="print the results as JSON")
     args = parser.parse_args(argv)
 
     with tempfile.TemporaryDirectory(prefix="hostlint-scan-bench-") as work_dir:
         work = Path(work_dir)
         binary = launcher.build(work / "bin")
-        measured = [measure_delay(args, binary, work, delay) for delay in args.delays]
+        measured = [measure_delay(args, binary, work, delay, "simulator") for delay in args.delays]
+        recorded = record(args, binary, work) if args.replay_delays else None
+        measured += [measure_delay(args, binary, work, delay, "replay") for delay in args.replay_delays]
+    for delay in measured:
+        if recorded is not None and delay["servers"] == "replay":
+            for name, row in delay["rows"].items():
+                if name != "one vCenter" and (row["hosts"], row["errors"]) != (recorded["hosts"], recorded["errors"]):
+                    raise SystemExit(
+                        f"replay, {name}: {row['hosts']} hosts, {row['errors']} errors; recorded {recorded}"
+                    )
     results = {
         "hosts_per_vcenter": args.hosts,
         "vcenters": args.vcenters,
         "concurrency": args.concurrency,
         "cpus": os.cpu_count(),
+        "load_average": os.getloadavg(),
         "target": TARGET_RATIO,
-        "judged_delay_ms": REALISTIC_DELAY_MS,
+        "judged": {"servers": "replay", "delay_ms": REALISTIC_DELAY_MS},
+        "recorded": recorded,
         "delays": measured,
     }
     if args.json:
         print(json.dumps(results, indent=1))
         return 0
-    print(f"{args.vcenters} vCenters x {args.hosts} hosts, {os.cpu_count()} CPUs, median of {args.repeat}")
-    print(f"{'delay':>6}  {'setting':<34}{'hosts':>7}{'wall s':>9}{'x one':>7}{'CPU s':>8}{'sim CPU s':>10}")
+    print(
+        f"{args.vcenters} vCenters x {args.hosts} hosts, {os.cpu_count()} CPUs, median of {args.repeat}, load average "
+        f"at the end {' '.join(f'{load:.1f}' for load in results['load_average'])}"
+    )
+    print(
+        f"{'servers':<10}{'delay':>6}  {'setting':<34}{'hosts':>7}{'wall s':>9}{'x one':>7}{'CPU s':>8}"
+        f"{'server CPU s':>13}"
+    )
     for delay in measured:
         one = delay["rows"]["one vCenter"]
         for name, row in delay["rows"].items():
             print(
-                f"{delay['delay_ms']:>4}ms  {name:<34}{row['hosts']:>7}{row['wall']:>9.2f}"
-                f"{row['wall'] / one['wall']:>7.2f}{row['cpu']:>8.1f}{row['sim_cpu']:>10.1f}"
+                f"{delay['servers']:<10}{delay['delay_ms']:>4}ms  {name:<34}{row['hosts']:>7}{row['wall']:>9.2f}"
+                f"{row['wall'] / one['wall']:>7.2f}{row['cpu']:>8.1f}{row['sim_cpu']:>13.1f}"
             )
     print()
     for delay in measured:
-        judged = delay["delay_ms"] == REALISTIC_DELAY_MS
+        judged = delay["servers"] == "replay" and delay["delay_ms"] == REALISTIC_DELAY_MS
         verdict = ("PASS" if delay["pass"] else "FAIL") if judged else "not judged"
         print(
-            f"delay {delay['delay_ms']} ms: {args.vcenters} vCenters at once take {delay['ratio']:.2f}x one "
-            f"(target <= {TARGET_RATIO}x): {verdict}; CPU floor on {os.cpu_count()} CPUs = "
-            f"{delay['cpu_floor_ratio']:.2f}x; with the vCenters' CPU elsewhere: processes "
+            f"{delay['servers']}, delay {delay['delay_ms']} ms: {args.vcenters} vCenters at once take "
+            f"{delay['ratio']:.2f}x one (target <= {TARGET_RATIO}x): {verdict}; CPU floor on {os.cpu_count()} CPUs = "
+            f"{delay['cpu_floor_ratio']:.2f}x; with the servers' CPU elsewhere: processes "
             f"{delay['remote_floor_processes']:.2f}x, threads {delay['remote_floor_threads']:.2f}x"
         )
     print(
-        f"The target is judged at {REALISTIC_DELAY_MS} ms per call, a real vCenter's answer time (see "
-        "REALISTIC_DELAY_MS): at 0 ms the simulators answer at once, every source is pure CPU, and ten "
-        "sources can take no less than the CPU floor (collector + simulator CPU / CPUs / one's wall). With "
-        "real vCenters their CPU is not on this host: the floor is then the collector's CPU over the cores "
-        "(processes) or over one core (threads share one interpreter lock)."
+        f"The target is judged on the replays at {REALISTIC_DELAY_MS} ms per call: a real vCenter's answer time "
+        "(REALISTIC_DELAY_MS), from servers that only look up and send the recorded answers (the server CPU column: "
+        "a fraction of the simulators', which build every answer on this machine's cores). Either way ten sources "
+        "can take no less than the CPU floor (collector + server CPU / CPUs / one's wall); with real vCenters the "
+        "floor is the collector's CPU alone ('with the servers' CPU elsewhere')."
     )
     return 0
 

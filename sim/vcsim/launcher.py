@@ -4,6 +4,10 @@
     with Simulator(binary, Path("fixtures/vsphere/site.yaml"), password="pw") as sim:
         sim.url, sim.cert   # https://127.0.0.1:PORT/sdk and its self-signed certificate (PEM)
 
+    # the same exchanges again, with no inventory behind them: record once, replay (vcsim -replay)
+    with Simulator(binary, scenario, password="pw", extra_args=("-record", "/tmp/x.jsonl")) as sim: ...
+    with Simulator(binary, None, password="pw", replay=Path("/tmp/x.jsonl")) as replayed: ...
+
 Only 127.0.0.1 is ever listened on.
 """
 
@@ -59,11 +63,17 @@ class Simulator:
         user: str = "administrator@vsphere.local",
         extra_args: tuple[str, ...] = (),
         start_timeout: float = 120.0,
+        replay: Path | None = None,
     ):
         self.user, self.password = user, password
         # No scenario: govmomi's stock inventory (`-stock`, sized by -stock-clusters/-stock-hosts/-stock-vms).
-        source = ["-scenario", str(scenario)] if scenario is not None else ["-stock"]
-        self._args = [str(binary), *source, "-listen", "127.0.0.1:0", "-user", user, *extra_args]
+        # `replay`: a file a simulator recorded with `-record FILE`, served again (`-replay`, no inventory).
+        if replay is not None:
+            source = ["-replay", str(replay)]
+        else:
+            source = ["-scenario", str(scenario)] if scenario is not None else ["-stock"]
+            source += ["-user", user]
+        self._args = [str(binary), *source, "-listen", "127.0.0.1:0", *extra_args]
         self._timeout = start_timeout
         self._process: subprocess.Popen | None = None
         self._stderr = None
@@ -96,6 +106,10 @@ class Simulator:
 
     def __exit__(self, *exc_info) -> None:
         self.stop()
+
+    @property
+    def pid(self) -> int | None:
+        return self._process.pid if self._process is not None else None
 
     @property
     def port(self) -> int:

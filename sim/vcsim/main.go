@@ -39,7 +39,20 @@ func main() {
 	stockClusters := flag.Int("stock-clusters", 1, "with -stock: clusters")
 	stockHosts := flag.Int("stock-hosts", 3, "with -stock: hosts per cluster")
 	stockVms := flag.Int("stock-vms", 2, "with -stock: virtual machines per host and per cluster")
+	record := flag.String("record", "", "append every exchange served to this file (JSON lines), for -replay")
+	replay := flag.String("replay", "", "serve the exchanges recorded in this file (-record) instead of a simulated inventory")
 	flag.Parse()
+	if *replay != "" {
+		if *scenario != "" || *stock || *record != "" {
+			log.Fatal("vcsim: -replay takes no -scenario, -stock or -record")
+		}
+		signals := make(chan os.Signal, 1)
+		signal.Notify(signals, syscall.SIGTERM, syscall.SIGINT)
+		if err := runReplay(*replay, *listen, *certDir, *delay, signals); err != nil {
+			log.Fatalf("vcsim: -replay: %v", err)
+		}
+		return
+	}
 	if (*scenario == "") == !*stock {
 		log.Fatal("vcsim: give either -scenario or -stock")
 	}
@@ -109,7 +122,17 @@ func main() {
 		log.Fatalf("vcsim: %v", err)
 	}
 	diag.lacp = lacpByHost(sc)
-	server.Config.Handler = stats.wrap(denied.wrap(diag.wrap(server.Config.Handler), rootFolder))
+	handler := denied.wrap(diag.wrap(server.Config.Handler), rootFolder)
+	if *record != "" {
+		rec, err := newRecorder(*record)
+		if err != nil {
+			log.Fatalf("vcsim: -record: %v", err)
+		}
+		defer rec.close()
+		// Inside the counting: what a client got is recorded, the statistics endpoint excepted.
+		handler = rec.wrap(handler)
+	}
+	server.Config.Handler = stats.wrap(handler)
 
 	// Catch the signals before telling anyone where we are, so a quick stop is still clean.
 	signals := make(chan os.Signal, 1)

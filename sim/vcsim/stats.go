@@ -18,6 +18,14 @@ type callStats struct {
 	calls   int
 	bytes   int64
 	methods map[string]int
+	// requests a replay (replay.go) had no recorded answer for; always 0 for the simulator
+	unmatched int
+}
+
+func (s *callStats) unmatch() {
+	s.mu.Lock()
+	s.unmatched++
+	s.mu.Unlock()
 }
 
 type countingWriter struct {
@@ -37,9 +45,9 @@ func (s *callStats) wrap(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.URL.Path == "/hostlint/stats" {
 			s.mu.Lock()
-			out, _ := json.Marshal(map[string]any{"calls": s.calls, "response_bytes": s.bytes, "methods": s.methods})
+			out, _ := json.Marshal(map[string]any{"calls": s.calls, "response_bytes": s.bytes, "methods": s.methods, "unmatched": s.unmatched})
 			if r.Method == http.MethodPost {
-				s.calls, s.bytes, s.methods = 0, 0, map[string]int{}
+				s.calls, s.bytes, s.methods, s.unmatched = 0, 0, map[string]int{}, 0
 			}
 			s.mu.Unlock()
 			w.Header().Set("Content-Type", "application/json")

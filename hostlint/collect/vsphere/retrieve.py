@@ -37,10 +37,24 @@ HOST_PROPERTIES = (
 # Of the large host properties, the parts convert.py and hints.py read: the fast parser builds only
 # these (PCI devices and the VMkernel NICs offered to each service are most of a host's XML). A
 # field not named here holds fastparse.NotRead, which raises when used; the pyvmomi parser builds all.
+# Of a network policy (a vSwitch's, a port group's own and its computed one) the teaming alone is read:
+# security, traffic shaping and offload are most of each. Of a storage adapter, what tells an iSCSI
+# adapter's kind, its NIC and its targets (its capabilities and properties are most of it).
+_TEAMING_ONLY = Projection.only("nicTeaming")
 HOST_PROJECTIONS = {
-    "config.network": Projection.only("pnic", "vswitch", "portgroup", "vnic", "proxySwitch", "opaqueNetwork"),
+    "config.network": Projection.only(
+        "pnic",
+        "vnic",
+        "proxySwitch",
+        "opaqueNetwork",
+        vswitch=Projection.within(spec=Projection.within(policy=_TEAMING_ONLY)),
+        portgroup=Projection.within(spec=Projection.within(policy=_TEAMING_ONLY), computedPolicy=_TEAMING_ONLY),
+    ),
     "config.virtualNicManagerInfo": Projection.within(
         netConfig=Projection.within(candidateVnic=Projection.only("key", "device"))
+    ),
+    "config.storageDevice.hostBusAdapter": Projection.only(
+        "device", "pci", "isSoftwareBased", "networkBindingSupport", "configuredSendTarget", "configuredStaticTarget"
     ),
     "hardware.pciDevice": Projection.only("id", "classId", "vendorName", "deviceName", "deviceClassName"),
 }
