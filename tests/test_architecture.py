@@ -237,11 +237,19 @@ def test_the_checker_names_a_forbidden_import_it_reaches_indirectly() -> None:
 PLATFORM_FOLDERS = frozenset(
     p.name for p in (PACKAGE / "switches").iterdir() if p.is_dir() and (p / "platform.py").is_file()
 )
+# Folders the platforms share (`cisco_like/`, the parent IOS, NX-OS and EOS copy): no platform, and no
+# more for modules outside hostlint/switches/ to import than a platform's folder is.
+SHARED_FOLDERS = frozenset(
+    p.name
+    for p in (PACKAGE / "switches").iterdir()
+    if p.is_dir() and (p / "__init__.py").is_file() and p.name not in PLATFORM_FOLDERS
+)
 
 
 def _platform_folder(module: str) -> str | None:
     parts = module.split(".")
-    inside = len(parts) > 2 and parts[:2] == ["hostlint", "switches"] and parts[2] in PLATFORM_FOLDERS
+    folders = PLATFORM_FOLDERS | SHARED_FOLDERS
+    inside = len(parts) > 2 and parts[:2] == ["hostlint", "switches"] and parts[2] in folders
     return parts[2] if inside else None
 
 
