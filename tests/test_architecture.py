@@ -269,7 +269,6 @@ _STILL_NAMED = {
     "hostlint/fixes/switch_steps.py": 1,
     # The spanning-tree edge lines per platform (main's n26 work): the folders' piece for it is to come.
     "hostlint/fixes/members.py": 7,
-    "hostlint/fixes/spelling.py": 1,
     "hostlint/collect/switches/assemble.py": 1,
 }
 

@@ -9,6 +9,9 @@ from hostlint.collect.switches import normalise as n
 from hostlint.collect.switches.assemble import build_switch
 from hostlint.collect.switches.parse import Parsed, parse_output
 from hostlint.platforms import SWITCH_NAMES, UnsupportedPlatform, canonical_switch
+from hostlint.switches.arista_eos.hashes import HASHES as EOS_HASHES
+from hostlint.switches.cisco_ios.hashes import HASHES as IOS_HASHES
+from hostlint.switches.cisco_nxos.hashes import HASHES as NXOS_HASHES
 from hostlint.switches.juniper_junos.hashes import HASHES as JUNOS_HASHES
 from hostlint.vocab import HASH_FIELDS
 
@@ -227,7 +230,7 @@ def test_junos_switch_model():
     ],
 )
 def test_ios_hashes(raw, name):
-    assert n.ios_hash(raw) == name
+    assert IOS_HASHES.read(raw) == name
 
 
 @pytest.mark.parametrize(
@@ -243,7 +246,7 @@ def test_ios_hashes(raw, name):
     ],
 )
 def test_nxos_hashes(raw, name):
-    assert n.nxos_hash(raw) == name
+    assert NXOS_HASHES.read(raw) == name
 
 
 @pytest.mark.parametrize(
@@ -257,7 +260,7 @@ def test_nxos_hashes(raw, name):
     ],
 )
 def test_eos_hashes(fields, name):
-    assert n.eos_hash(fields) == name
+    assert EOS_HASHES.read(fields) == name
 
 
 @pytest.mark.parametrize(
@@ -284,7 +287,11 @@ def test_a_junos_hash_the_table_lacks_is_a_named_unknown():
 def test_every_normalised_hash_is_in_the_vocabulary_and_unknown_ones_are_errors():
     for name in ("src-dst-ip", "src-dst-ip-port", "dst-ip-port", "src-dst-ip-port-vlan", "src-dst-mac"):
         assert name in HASH_FIELDS
-    for bad in (lambda: n.ios_hash("fancy"), lambda: n.nxos_hash("src-dst banana"), lambda: n.eos_hash("foo")):
+    for bad in (
+        lambda: IOS_HASHES.read("fancy"),
+        lambda: NXOS_HASHES.read("src-dst banana"),
+        lambda: EOS_HASHES.read("foo"),
+    ):
         with pytest.raises(ValueError):
             bad()
 

@@ -39,6 +39,8 @@ from __future__ import annotations
 from hostlint import names
 from hostlint.collect.switches import normalise
 from hostlint.snapshot.switch import ChannelMode, LoadBalance, MemberState, PortChannel, Switch, SwitchPort
+from hostlint.switches.cisco_ios.hashes import HASHES as IOS_HASHES
+from hostlint.switches.cisco_nxos.hashes import HASHES as NXOS_HASHES
 from switch_emulator.stateful.cisco_base import CiscoLikeSession, Target, channel_number
 from switch_emulator.stateful.cli import Args, BadWord, Reject, Rule
 
@@ -139,7 +141,7 @@ class IosSession(CiscoLikeSession):
         return self.set_hash(str(args[0]))
 
     def set_hash(self, keyword: str) -> str:
-        self.state.load_balance = LoadBalance(hash=normalise.ios_hash(keyword), raw=keyword)
+        self.state.load_balance = LoadBalance(hash=IOS_HASHES.read(keyword), raw=keyword)
         return ""
 
     def new_channel(self, name: str, first: SwitchPort | None) -> PortChannel:
@@ -305,7 +307,7 @@ class NxosSession(CiscoLikeSession):
         return ""
 
     def set_hash(self, raw: str) -> str:
-        self.state.load_balance = LoadBalance(hash=normalise.nxos_hash(raw), raw=raw)
+        self.state.load_balance = LoadBalance(hash=NXOS_HASHES.read(raw), raw=raw)
         return ""
 
     def set_multichassis(self, number: int | None) -> str:

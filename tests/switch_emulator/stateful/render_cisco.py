@@ -12,8 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from hostlint import names, vlans
-from hostlint.collect.switches import normalise
+from hostlint import names, switches, vlans
 from hostlint.snapshot.common import Neighbour
 from hostlint.snapshot.switch import PortChannel, Switch, SwitchPort
 from switch_emulator.stateful.render_global_mtu import ios_system_mtu, nxos_network_qos
@@ -263,10 +262,10 @@ def _spelled(platform: str, state: Switch) -> str | None:
     balance = state.load_balance
     if balance is None:
         return _DEFAULT_HASH[platform]
-    convert = {"cisco_ios": normalise.ios_hash, "cisco_nxos": normalise.nxos_hash, "arista_eos": normalise.eos_hash}
-    if balance.raw and balance.raw != "default":
+    table = switches.hashes(platform)
+    if table is not None and balance.raw and balance.raw != "default":
         try:
-            if convert[platform](balance.raw) == balance.hash:
+            if table.read(balance.raw) == balance.hash:
                 return balance.raw
         except ValueError:
             pass
