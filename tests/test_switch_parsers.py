@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from hostlint import switches
 from hostlint.collect.switches import Device, load_platform
 from hostlint.collect.switches import normalise as n
 from hostlint.collect.switches.assemble import build_switch
@@ -294,6 +295,35 @@ def test_every_normalised_hash_is_in_the_vocabulary_and_unknown_ones_are_errors(
     ):
         with pytest.raises(ValueError):
             bad()
+
+
+@pytest.mark.parametrize("platform", ["cisco_ios", "cisco_nxos", "arista_eos"])
+@pytest.mark.parametrize(
+    ("shown", "state"),
+    [
+        ("P", "bundled"),
+        ("PG+", "bundled"),
+        ("bndl", "bundled"),
+        ("hot-sby", "hot-standby"),
+        ("H", "hot-standby"),
+        ("s", "suspended"),
+        ("SUSP", "suspended"),
+        ("I", "individual"),
+        ("stand-alone", "individual"),
+        ("G^", "individual"),
+        ("D", "down"),
+        ("w", None),
+        ("u", None),
+        ("G-", None),
+        ("", None),
+        (None, None),
+    ],
+)
+def test_cisco_like_member_flags(platform, shown, state):
+    """The channel summary's legend, read by each Cisco-like folder's members.py (the shared base's)."""
+    flags = switches.member_flags(platform)
+    assert flags is not None
+    assert flags.state(shown) == state
 
 
 @pytest.mark.parametrize(

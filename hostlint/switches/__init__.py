@@ -17,7 +17,7 @@ import importlib
 from importlib import resources
 from pathlib import Path
 
-from hostlint.switches.base import Families, FixText, HashTable, SwitchPlatform, load_fix_text
+from hostlint.switches.base import Families, FixText, HashTable, MemberFlags, SwitchPlatform, load_fix_text
 
 __all__ = [
     "SWITCH_NAMES",
@@ -29,6 +29,7 @@ __all__ = [
     "folder",
     "folder_names",
     "hashes",
+    "member_flags",
     "switch",
 ]
 
@@ -127,3 +128,14 @@ def hashes(name: str) -> HashTable | None:
     if not isinstance(table, HashTable):
         raise TypeError(f"hostlint/switches/{name}/hashes.py: HASHES is not a HashTable")
     return table
+
+
+@functools.cache
+def member_flags(name: str) -> MemberFlags | None:
+    """The platform's member-state flags (its folder's `members.py` `MEMBER_FLAGS`); None while it has none."""
+    if name not in SWITCH_NAMES or not (folder(name) / "members.py").is_file():
+        return None
+    flags = importlib.import_module(f"{__name__}.{name}.members").MEMBER_FLAGS
+    if not isinstance(flags, MemberFlags):
+        raise TypeError(f"hostlint/switches/{name}/members.py: MEMBER_FLAGS is not a MemberFlags")
+    return flags

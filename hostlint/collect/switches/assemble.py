@@ -430,9 +430,11 @@ def _summary(context: _Context) -> dict[str, Record]:
 def _membership(context: _Context) -> dict[str, tuple[str, MemberState | None]]:
     """Member port -> (its channel, its state) from the channel summary or Junos `show lacp interfaces`."""
     found: dict[str, tuple[str, MemberState | None]] = {}
+    # The summary's flags, read by the platform folder's member flags (members.py).
+    summary_flags = switches.member_flags(context.platform)
     for channel, record in _summary(context).items():
         for member, flags in _MEMBER.findall(str(record.get("members", ""))):
-            found[names.interface(member)] = (channel, normalise.member_state(flags))
+            found[names.interface(member)] = (channel, summary_flags.state(flags) if summary_flags else None)
     for record in context.records("channels", "lacp_members"):
         if record.get("channel") and record.get("member"):
             state = normalise.junos_member_state(record.get("mux"), record.get("receive"))

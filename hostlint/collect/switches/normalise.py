@@ -80,47 +80,6 @@ def port_status(state: str | None, reason: str | None = None, protocol: str | No
     return "up"
 
 
-# Port-channel member flags and words -> SwitchPort.member_state. Words first (IOS-XE `bndl`,
-# `hot-sby`, `susp`, `indep`, `stand-alone`), then the letter flags of the summary legends:
-# IOS/NX-OS/EOS `P` bundled, `H` hot-standby, `s` suspended, `I` stand-alone/individual (EOS `^`
-# individual fallback), `D` down. Flags that say none of these (IOS `w` waiting, `u` unsuitable,
-# EOS `G-` aggregable but not in sync) leave the state unknown.
-_MEMBER_WORDS: dict[str, MemberState] = {
-    "bndl": "bundled",
-    "bundled": "bundled",
-    "hot-sby": "hot-standby",
-    "hot-standby": "hot-standby",
-    "susp": "suspended",
-    "suspended": "suspended",
-    "indep": "individual",
-    "individual": "individual",
-    "stand-alone": "individual",
-    "standalone": "individual",
-    "down": "down",
-}
-_MEMBER_FLAGS: tuple[tuple[str, MemberState], ...] = (
-    ("P", "bundled"),
-    ("H", "hot-standby"),
-    ("s", "suspended"),
-    ("I", "individual"),
-    ("^", "individual"),
-)
-
-
-def member_state(flags: str | None) -> MemberState | None:
-    """`P`, `s`, `PG+`, `bndl`, `hot-sby`... -> bundled, hot-standby, suspended, individual, down."""
-    text = (flags or "").strip()
-    if not text:
-        return None
-    word = _MEMBER_WORDS.get(text.lower())
-    if word:
-        return word
-    for flag, state in _MEMBER_FLAGS:
-        if flag in text:
-            return state
-    return "down" if "D" in text else None
-
-
 # Junos `show lacp interfaces` mux state of a member -> member_state. A member that is not
 # collecting and distributing passes no traffic: down when its port is (receive state `Port
 # disabled`), else suspended (LACP did not negotiate: Junos has no stand-alone member).
