@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import functools
 import re
+
+from hostlint import switches
 
 # Abbreviation prefix (lower case) -> canonical long name. Longest prefixes are tried first.
 _LONG_NAMES = {
@@ -50,7 +53,18 @@ _LONG_NAMES = {
 }
 _PREFIXES = sorted(_LONG_NAMES, key=len, reverse=True)
 _SPLIT = re.compile(r"^([A-Za-z][A-Za-z-]*?)\s*(\d.*)$")
-_JUNOS = re.compile(r"^(ge|xe|et|mge|ae)-\d+/\d+/\d+(\.\d+)?$|^ae\d+(\.\d+)?$", re.IGNORECASE)
+
+
+@functools.cache
+def _lower_case() -> tuple[re.Pattern[str], ...]:
+    """The names platforms print in one form, canonical in lower case (hostlint.switches.base.NameGrammar)."""
+    return tuple(re.compile(g.lower_case, re.IGNORECASE) for g in switches.name_grammars() if g.lower_case)
+
+
+@functools.cache
+def _units() -> tuple[re.Pattern[str], ...]:
+    """The platforms' own logical unit forms, first group the physical port (NameGrammar.unit)."""
+    return tuple(re.compile(g.unit, re.IGNORECASE) for g in switches.name_grammars() if g.unit)
 
 
 def interface(name: str) -> str:
@@ -60,7 +74,7 @@ def interface(name: str) -> str:
     ('GigabitEthernet1/0/1', 'Ethernet1/1', 'Port-channel10', 'xe-0/0/1')
     """
     text = name.strip()
-    if _JUNOS.match(text):
+    if any(form.fullmatch(text) for form in _lower_case()):
         return text.lower()
     match = _SPLIT.match(text)
     if not match:
@@ -101,16 +115,15 @@ def is_channel_name(name: str) -> bool:
     return any(form.fullmatch(name) for form in CHANNEL_FORMS)
 
 
-# Logical units and subinterfaces, in one table: a port ID (LLDP, CDP, cabling) may name one, and the
-# physical port it sits on is the first group. Junos: `xe-0/0/11.0` is unit 0 of xe-0/0/11, `ae0.0` of
-# ae0 (Junos Interfaces Fundamentals, "Interface naming": physical.logical). IOS, NX-OS and EOS: a
+# Logical units and subinterfaces: a port ID (LLDP, CDP, cabling) may name one, and the physical port it
+# sits on is the first group. A platform's own unit form (NameGrammar.unit: Junos `xe-0/0/11.0`) is tried
+# first, then the generic subinterface below. IOS, NX-OS and EOS: a
 # subinterface `GigabitEthernet1/0/1.100`, `Ethernet1/1.100`, `Ethernet1.100`, `Port-Channel10.20` is
 # number 100 on its port (IOS "Configuring subinterfaces", NX-OS "Subinterfaces", EOS "Subinterfaces").
 # AOS-CX names ports by member/slot/port alone, without a type word (`1/1/1`, subinterface `1/1/1.100`:
 # AOS-CX Command-Line Interface Guide, "Interface naming"); a bare number with a unit (`10.1`) is not a
 # port, so the bare form needs a slash.
 LOGICAL_UNITS: tuple[tuple[str, re.Pattern[str]], ...] = (
-    ("junos unit", re.compile(r"^((?:ge|xe|et|mge)-\d+/\d+/\d+|ae\d+)\.\d+$", re.IGNORECASE)),
     ("subinterface", re.compile(r"^([A-Za-z][A-Za-z-]*\s*\d+(?:/\d+)*|\d+(?:/\d+)+)\.\d+$")),
 )
 
@@ -122,6 +135,9 @@ def physical_port(name: str) -> str:
     ('xe-0/0/11', 'GigabitEthernet1/0/1', 'Ethernet1')
     """
     text = name.strip()
+    for unit in _units():
+        if match := unit.fullmatch(text):
+            return interface(match.group(1))
     for _form, pattern in LOGICAL_UNITS:
         if match := pattern.match(text):
             return interface(match.group(1))

@@ -27,13 +27,16 @@ from hostlint.check import check_snapshot
 from hostlint.cli.main import cli
 from hostlint.fixes import build_plan
 from hostlint.fixes.actions import load_actions
-from hostlint.fixes.identifiers import problem
+from hostlint.fixes.identifiers import interface_kind, problem
 from hostlint.fixes.plan_md import md, md_code
 from hostlint.fixes.quoting import UnsafeValue, ps, py, sh
 from hostlint.fixes.render import _environment
 from hostlint.fixes.write import write_plan
 from hostlint.rules import load_rules
 from hostlint.snapshot import load_site
+
+# Junos's interface names: its folder's grammar (hostlint/switches/juniper_junos/names.py).
+JUNOS_INTERFACE = interface_kind("juniper_junos")
 
 LABS = Path(__file__).resolve().parent.parent / "fixtures" / "labs"
 
@@ -53,8 +56,8 @@ LABS = Path(__file__).resolve().parent.parent / "fixtures" / "labs"
         ("cisco_like_interface", "TenGigabitEthernet1/1/3"),
         ("cisco_like_interface", "Ethernet1/1/1"),
         ("cisco_like_interface", "Ethernet55/1"),
-        ("junos_interface", "et-0/0/48:1"),
-        ("junos_interface", "ae10"),
+        (JUNOS_INTERFACE, "et-0/0/48:1"),
+        (JUNOS_INTERFACE, "ae10"),
         # Issue 29: AOS-CX names (a port by member/slot/port alone, a channel `lagN`) and Huawei's and
         # Comware's channels fit the switch interface grammar, so their fixes are not withheld.
         ("cisco_like_interface", "1/1/1"),
@@ -92,7 +95,7 @@ def test_legal_names_are_accepted(kind: str, name: str) -> None:
         ),
         ("cisco_like_interface", "1/1/1 shutdown", None),
         ("cisco_like_interface", "1/1/1;", None),
-        ("junos_interface", "xe-0/0/1; delete", None),
+        (JUNOS_INTERFACE, "xe-0/0/1; delete", None),
         ("host", "esx01'; Remove-Item x; '", None),
         ("host", 'esx01"""', None),
     ],

@@ -105,3 +105,26 @@ def test_other_vendors_management_and_internal_interfaces_are_not_ports(name: st
     from hostlint.collect.switches.kinds import is_read
 
     assert not is_read(name)
+
+
+@pytest.mark.parametrize(
+    ("shown", "canonical", "port"),
+    [
+        ("XE-0/0/11", "xe-0/0/11", "xe-0/0/11"),
+        ("xe-0/0/11.0", "xe-0/0/11.0", "xe-0/0/11"),
+        ("AE0.0", "ae0.0", "ae0"),
+        ("Et-0/0/48", "et-0/0/48", "et-0/0/48"),
+        ("mge-1/0/3.100", "mge-1/0/3.100", "mge-1/0/3"),
+    ],
+)
+def test_junos_forms_come_from_its_folder(shown: str, canonical: str, port: str) -> None:
+    """Junos's one-case names and logical units are its folder's (juniper_junos/names.py), read through the
+    registry: the central names module holds no Junos pattern of its own."""
+    from hostlint import switches
+
+    grammar = switches.names("juniper_junos")
+    assert grammar is not None and grammar.lower_case and grammar.unit
+    assert names.interface(shown) == canonical
+    assert names.physical_port(shown) == port
+    assert grammar.scriptable(canonical)
+    assert grammar.is_channel("ae10") and not grammar.is_channel("xe-0/0/1")

@@ -585,3 +585,26 @@ def test_configuration_follows_the_family() -> None:
     assert "set interfaces xe-0/0/1 ether-options speed 1g" in non_els
     assert "set interfaces xe-0/0/2 unit 0 family ethernet-switching native-vlan-id 5" in non_els
     assert "set interfaces xe-0/0/2 unit 0 family ethernet-switching port-mode trunk" in non_els
+
+
+@pytest.mark.parametrize(
+    ("mux", "receive", "state"),
+    [
+        ("Collecting distributing", "Current", "bundled"),
+        ("Distributing", "Current", "bundled"),
+        ("Collecting distributing", "Port disabled", "bundled"),
+        ("Detached", "Port disabled", "down"),
+        ("Attached", "Defaulted", "suspended"),
+        ("Waiting", None, "suspended"),
+        ("", "Port disabled", None),
+        (None, None, None),
+    ],
+)
+def test_member_flags_come_from_the_folder(mux: str | None, receive: str | None, state: str | None) -> None:
+    """Junos's mux words (juniper_junos/members.py, read through the registry): only a distributing member
+    is bundled; any other is suspended, or down when its receive state says its port is disabled."""
+    from hostlint import switches
+
+    flags = switches.member_flags("juniper_junos")
+    assert flags is not None
+    assert flags.state(mux, receive) == state

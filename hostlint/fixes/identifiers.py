@@ -10,6 +10,7 @@ cannot quote, so for them the grammar is the whole protection.
 
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
 from collections.abc import Iterator
@@ -17,6 +18,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from hostlint import platforms as registry
+from hostlint import switches
 
 # Longest name hostlint renders anywhere; longer is not a name but a payload.
 MAX_NAME = 255
@@ -83,14 +85,11 @@ _HOSTNAME = r"[A-Za-z0-9_](?:[A-Za-z0-9_.:-]{0,252})"
 # channel `lag1` (AOS-CX), `Eth-Trunk1` (Huawei), `Bridge-Aggregation1` (Comware); and ports named by
 # member/slot/port alone, without a type word (AOS-CX `1/1/1`, breakout `1/1/1:2`, subinterface
 # `1/1/1.100`; a bare form needs a slash). Digits, `/`, `:` and `.` are no CLI syntax anywhere.
-# Junos: type-fpc/pic/port, breakout `:n`, unit `.n` (xe-0/0/1, et-0/0/48:1, ge-1/0/0.0) or an aggregate
-# or other numbered name (ae0, irb, lo0).
+# A platform whose folder holds its own grammar (`interface_names: folder`) is checked by its
+# `names.py` `NAMES.script` (interface_kind).
 _CISCO_LIKE_INTERFACE = (
     r"(?:[A-Za-z][A-Za-z-]{0,39}[0-9]{1,5}(?:/[0-9]{1,5}){0,3}|[0-9]{1,5}(?:/[0-9]{1,5}){1,3})"
     r"(?::[0-9]{1,3})?(?:\.[0-9]{1,5})?"
-)
-_JUNOS_INTERFACE = (
-    r"(?:[a-z]{2,5}-[0-9]{1,3}/[0-9]{1,3}/[0-9]{1,3}(?::[0-9]{1,3})?|[a-z]{2,5}[0-9]{0,5})(?:\.[0-9]{1,5})?"
 )
 
 GRAMMARS: dict[str, Grammar] = {
@@ -118,7 +117,6 @@ GRAMMARS: dict[str, Grammar] = {
     "cisco_like_interface": _g(
         "interface name", 64, _CISCO_LIKE_INTERFACE, "a type word and slot/port numbers, or slot/port numbers"
     ),
-    "junos_interface": _g("interface name", 64, _JUNOS_INTERFACE, "type-fpc/pic/port, aeN or similar"),
     # Words of a switch command argument hostlint read back from the switch (a load-balance setting).
     "switch_words": _g(
         "switch setting",
@@ -135,9 +133,30 @@ GRAMMARS: dict[str, Grammar] = {
 }
 
 
+# The kind of a switch platform's interface names where its folder holds the grammar (interface_kind).
+_FOLDER_INTERFACE = "interface:"
+
+
+def interface_kind(platform: str) -> str:
+    """The kind of name a switch platform's interfaces are (a key of GRAMMARS, or its folder's grammar)."""
+    switch = registry.switch(platform)
+    return _FOLDER_INTERFACE + platform if switch.interface_names == "folder" else switch.interface_names
+
+
+@functools.cache
+def _grammar(kind: str) -> Grammar:
+    """GRAMMARS[kind], or a switch platform folder's interface grammar (`names.py` `NAMES.script`)."""
+    if not kind.startswith(_FOLDER_INTERFACE):
+        return GRAMMARS[kind]
+    names = switches.names(kind.removeprefix(_FOLDER_INTERFACE))
+    if names is None:
+        raise KeyError(kind)
+    return _g("interface name", 64, names.script, names.script_allowed)
+
+
 def problem(kind: str, value: object) -> str | None:
     """Why `value` is not a legal `kind` name ("port group name contains a newline"), None if it is."""
-    grammar = GRAMMARS[kind]
+    grammar = _grammar(kind)
     if not isinstance(value, str):
         return f"{grammar.what} is not text"
     too_long = f"{grammar.what} is {len(value)} characters long (at most {grammar.max_length})"
@@ -216,7 +235,7 @@ _SWITCH_KEYS = {
 def _keys(platform: str) -> dict[str, str]:
     switch = registry.find_switch(platform)
     if switch is not None:
-        return {key: kind.format(interfaces=switch.interface_names) for key, kind in _SWITCH_KEYS.items()}
+        return {key: kind.format(interfaces=interface_kind(platform)) for key, kind in _SWITCH_KEYS.items()}
     target = registry.TARGETS.get(platform)
     if target is not None and target.changes in ("kvm", "guest"):
         return _KVM_KEYS

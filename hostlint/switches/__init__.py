@@ -17,7 +17,7 @@ import importlib
 from importlib import resources
 from pathlib import Path
 
-from hostlint.switches.base import Families, FixText, HashTable, MemberFlags, SwitchPlatform, load_fix_text
+from hostlint.switches.base import Families, FixText, HashTable, MemberFlags, NameGrammar, SwitchPlatform, load_fix_text
 
 __all__ = [
     "SWITCH_NAMES",
@@ -30,6 +30,8 @@ __all__ = [
     "folder_names",
     "hashes",
     "member_flags",
+    "name_grammars",
+    "names",
     "switch",
 ]
 
@@ -128,6 +130,23 @@ def hashes(name: str) -> HashTable | None:
     if not isinstance(table, HashTable):
         raise TypeError(f"hostlint/switches/{name}/hashes.py: HASHES is not a HashTable")
     return table
+
+
+@functools.cache
+def names(name: str) -> NameGrammar | None:
+    """The platform's interface name grammar (its folder's `names.py` `NAMES`); None while it has none."""
+    if name not in SWITCH_NAMES or not (folder(name) / "names.py").is_file():
+        return None
+    grammar = importlib.import_module(f"{__name__}.{name}.names").NAMES
+    if not isinstance(grammar, NameGrammar):
+        raise TypeError(f"hostlint/switches/{name}/names.py: NAMES is not a NameGrammar")
+    return grammar
+
+
+@functools.cache
+def name_grammars() -> tuple[NameGrammar, ...]:
+    """Every platform's name grammar, in listing order (for names read without knowing their platform)."""
+    return tuple(grammar for grammar in map(names, SWITCH_NAMES) if grammar is not None)
 
 
 @functools.cache

@@ -121,8 +121,8 @@ class SwitchPlatform(Target):
     channel_interface: str
     # How a channel summary abbreviates `EthernetN` (Eth1/1 on NX-OS, Et1 on EOS).
     ethernet_short: str = "Ethernet"
-    # The grammar of its interface names (hostlint.fixes.identifiers).
-    interface_names: Literal["cisco_like_interface", "junos_interface"] = "cisco_like_interface"
+    # The grammar of its interface names (hostlint.fixes.identifiers); `folder`: its own `names.py` `NAMES.script`.
+    interface_names: Literal["cisco_like_interface", "folder"] = "cisco_like_interface"
     # The largest interface MTU, and the bytes of it that are not IP packet (Junos counts the
     # Ethernet header: media MTU).
     jumbo: int
@@ -234,6 +234,14 @@ class NameGrammar:
     channel: str
     neighbour: tuple[str, ...] = ()
     script: str
+    # What a name in a script may be, said when `script` does not match it ("" : hostlint's generic words).
+    script_allowed: str = ""
+    # Names the platform prints in one form whatever the case an inventory or neighbour used: a name matching
+    # in full (case aside) is canonical in lower case (Junos `xe-0/0/1`, `ae0.0`); "" for none.
+    lower_case: str = ""
+    # A port ID naming a logical unit of a port, its first group the physical port (Junos `xe-0/0/11.0` is
+    # unit 0 of xe-0/0/11); "" where the platform's subinterfaces take the generic `NAME.N` form.
+    unit: str = ""
 
     def expand(self, name: str) -> str:
         """`name` with an abbreviated type word written out (`XGE1/0/1` -> `Ten-GigabitEthernet1/0/1`)."""
@@ -312,15 +320,24 @@ class MemberFlags:
     words: Mapping[str, MemberState] = field(default_factory=dict)
     flags: tuple[tuple[str, MemberState], ...] = ()
     unknown: tuple[str, ...] = ()
+    # The state of anything shown that no word or flag names (Junos: a member whose mux is not collecting
+    # and distributing passes no traffic, suspended); None: unknown.
+    default: MemberState | None = None
+    # Words of the port's own state, shown beside the member's (`port` of `state`: Junos's LACP receive
+    # state), that make a member not bundled down: its port is down, LACP does not hold it out.
+    port_down: tuple[str, ...] = ()
 
-    def state(self, shown: str | None) -> MemberState | None:
+    def state(self, shown: str | None, port: str | None = None) -> MemberState | None:
         text = (shown or "").strip()
         if not text:
             return None
         word = {k.lower(): v for k, v in self.words.items()}.get(text.lower())
         if word:
             return word
-        return next((state for flag, state in self.flags if flag in text), None)
+        state = next((state for flag, state in self.flags if flag in text), self.default)
+        if state not in (None, "bundled") and any(w.lower() in (port or "").lower() for w in self.port_down):
+            return "down"
+        return state
 
 
 @dataclass(frozen=True, kw_only=True)

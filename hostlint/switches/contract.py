@@ -76,7 +76,7 @@ LEGACY: dict[str, frozenset[str]] = {
     "cisco_ios": _CENTRAL - {"hashes", "members", "emulator", "mtu"},
     "cisco_nxos": _CENTRAL - {"hashes", "members", "emulator", "mtu"},
     "arista_eos": _CENTRAL - {"hashes", "members", "emulator", "mtu"},
-    "juniper_junos": _CENTRAL - {"commands", "mtu", "families", "fix text", "emulator", "hashes"},
+    "juniper_junos": _CENTRAL - {"commands", "mtu", "families", "fix text", "emulator", "hashes", "names", "members"},
 }
 
 _FAMILY_VARIABLE = re.compile(r"\bfamily\b")
@@ -195,6 +195,8 @@ def _names(folder: Path, _: _Asked) -> list[str]:
         return [problem]
     problems = []
     patterns = (("channel", names.channel), ("script", names.script), *(("neighbour", n) for n in names.neighbour))
+    optional = (("lower_case", names.lower_case), ("unit", names.unit))
+    patterns += tuple((what, pattern) for what, pattern in optional if pattern)
     for what, pattern in patterns:
         try:
             re.compile(pattern)

@@ -428,16 +428,17 @@ def _summary(context: _Context) -> dict[str, Record]:
 
 
 def _membership(context: _Context) -> dict[str, tuple[str, MemberState | None]]:
-    """Member port -> (its channel, its state) from the channel summary or Junos `show lacp interfaces`."""
+    """Member port -> (its channel, its state) from the channel summary or a per-member LACP listing."""
     found: dict[str, tuple[str, MemberState | None]] = {}
-    # The summary's flags, read by the platform folder's member flags (members.py).
-    summary_flags = switches.member_flags(context.platform)
+    # The platform folder's member flags (members.py): the channel summary's flags, or (`show lacp
+    # interfaces`) each member's state on its own row.
+    member_flags = switches.member_flags(context.platform)
     for channel, record in _summary(context).items():
         for member, flags in _MEMBER.findall(str(record.get("members", ""))):
-            found[names.interface(member)] = (channel, summary_flags.state(flags) if summary_flags else None)
+            found[names.interface(member)] = (channel, member_flags.state(flags) if member_flags else None)
     for record in context.records("channels", "lacp_members"):
         if record.get("channel") and record.get("member"):
-            state = normalise.junos_member_state(record.get("mux"), record.get("receive"))
+            state = member_flags.state(record.get("mux"), record.get("receive")) if member_flags else None
             found[names.interface(str(record["member"]))] = (names.interface(str(record["channel"])), state)
     return found
 

@@ -11,7 +11,7 @@ import re
 
 from hostlint import platforms as registry
 from hostlint.snapshot.common import Duplex
-from hostlint.snapshot.switch import ChannelMode, MemberState, PortStatus
+from hostlint.snapshot.switch import ChannelMode, PortStatus
 
 
 def channel_mode(raw: str) -> ChannelMode:
@@ -78,20 +78,6 @@ def port_status(state: str | None, reason: str | None = None, protocol: str | No
     if protocol is not None and not str(protocol).strip().lower().startswith("up"):
         return "down"
     return "up"
-
-
-# Junos `show lacp interfaces` mux state of a member -> member_state. A member that is not
-# collecting and distributing passes no traffic: down when its port is (receive state `Port
-# disabled`), else suspended (LACP did not negotiate: Junos has no stand-alone member).
-def junos_member_state(mux: str | None, receive: str | None = None) -> MemberState | None:
-    text = (mux or "").strip().lower()
-    if not text:
-        return None
-    if "collecting distributing" in text or text == "distributing":
-        return "bundled"
-    if "port disabled" in (receive or "").lower():
-        return "down"
-    return "suspended"
 
 
 def l3_mtu(platform: str, mtu: int, tagged: bool = False) -> int:

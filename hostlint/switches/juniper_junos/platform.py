@@ -21,7 +21,7 @@ PLATFORM = SwitchPlatform(
         confirm_minutes=10,
     ),
     channel_interface="ae{}",
-    interface_names="junos_interface",
+    interface_names="folder",
     jumbo=MTU.jumbo,
     l2_header=MTU.l2_header,
     hash_source="junos",
