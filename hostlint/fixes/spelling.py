@@ -79,30 +79,11 @@ def config_mtu(ip_mtu: int, platform: str) -> int:
     return ip_mtu + registry.switch(platform).l2_header
 
 
-_SHORT = (
-    ("TwentyFiveGigE", "Twe"),
-    ("HundredGigE", "Hu"),
-    ("FortyGigabitEthernet", "Fo"),
-    ("TenGigabitEthernet", "Te"),
-    ("FiveGigabitEthernet", "Fi"),
-    ("TwoGigabitEthernet", "Tw"),
-    ("GigabitEthernet", "Gi"),
-    ("FastEthernet", "Fa"),
-    ("Port-Channel", "Po"),
-    ("Port-channel", "Po"),
-    ("port-channel", "Po"),
-)
-
-
 def short_interface(name: str, platform: str) -> str:
-    """The abbreviation `show ... summary` prints (Gi1/0/1, Eth1/1 on NX-OS, Et1 on EOS)."""
-    for long, abbreviation in _SHORT:
-        if name.startswith(long):
-            return abbreviation + name[len(long) :]
-    if name.startswith("Ethernet"):
-        switch = registry.find_switch(platform)
-        return (switch.ethernet_short if switch else "Ethernet") + name[len("Ethernet") :]
-    return name
+    """The abbreviation `show ... summary` prints (Gi1/0/1, Eth1/1 on NX-OS, Et1 on EOS): the platform
+    folder's short forms (names.py); a name it has none for is printed whole."""
+    grammar = switches.names(platform)
+    return grammar.shorten(name) if grammar is not None else name
 
 
 # Linux bond mode -> the `Bonding Mode:` line of /proc/net/bonding/<bond> (drivers/net/bonding/bond_procfs.c).

@@ -73,9 +73,9 @@ PIECE_NAMES: tuple[str, ...] = tuple(piece.name for piece in PIECES)
 # order"); removed from here as each moves into its folder.
 _CENTRAL = frozenset(PIECE_NAMES) - {"platform"}
 LEGACY: dict[str, frozenset[str]] = {
-    "cisco_ios": _CENTRAL - {"hashes", "members", "emulator", "mtu"},
-    "cisco_nxos": _CENTRAL - {"hashes", "members", "emulator", "mtu"},
-    "arista_eos": _CENTRAL - {"hashes", "members", "emulator", "mtu"},
+    "cisco_ios": _CENTRAL - {"hashes", "members", "emulator", "mtu", "names"},
+    "cisco_nxos": _CENTRAL - {"hashes", "members", "emulator", "mtu", "names"},
+    "arista_eos": _CENTRAL - {"hashes", "members", "emulator", "mtu", "names"},
     "juniper_junos": _CENTRAL - {"commands", "mtu", "families", "fix text", "emulator", "hashes", "names", "members"},
 }
 

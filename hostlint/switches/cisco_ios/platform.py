@@ -9,6 +9,7 @@ PLATFORM = SwitchPlatform(
     name="cisco_ios",
     label="IOS",
     aliases=("cisco_xe", "ios", "cisco.ios.ios"),
+    interface_names="folder",
     channel_interface="Port-channel{}",
     jumbo=MTU.jumbo,
     l2_header=MTU.l2_header,
