@@ -86,8 +86,8 @@ def test_an_unknown_section_is_refused(tmp_path: Path) -> None:
 
 def test_an_unknown_hash_syntax_is_a_named_unknown_never_another_vendors_default(monkeypatch) -> None:
     """A platform whose load-balance syntax hostlint has no reader for gets no hash, and a warning
-    naming it, even where its records look like another vendor's (here Junos's, whose reader would
-    invent Junos's default hash for an empty set of options)."""
+    naming it, even where its records look like another vendor's (here EOS's, whose reader would
+    invent EOS's default hash for a configuration that says nothing)."""
     import dataclasses
 
     from hostlint import platforms as registry
@@ -95,13 +95,13 @@ def test_an_unknown_hash_syntax_is_a_named_unknown_never_another_vendors_default
     from hostlint.collect.switches.inventory import Device
     from hostlint.collect.switches.parse import Parsed
 
-    junos = registry.switch("juniper_junos")
-    unknown = dataclasses.replace(junos, hash_source="comware")  # type: ignore[arg-type]
+    eos = registry.switch("arista_eos")
+    unknown = dataclasses.replace(eos, hash_source="comware")  # type: ignore[arg-type]
     monkeypatch.setattr(assemble.registry, "switch", lambda name: unknown)
     context = assemble._Context(
-        device=Device(name="sw-x", hostname="192.0.2.1", platform="juniper_junos"),
-        platform="juniper_junos",
-        sections={"config": Parsed(records={"load_balance": [{"option": "layer-4"}]})},
+        device=Device(name="sw-x", hostname="192.0.2.1", platform="arista_eos"),
+        platform="arista_eos",
+        sections={"config": Parsed(records={"load_balance": []})},
         commands={"config": "display current-configuration"},
     )
     assert assemble._load_balance(context) is None
@@ -109,6 +109,6 @@ def test_an_unknown_hash_syntax_is_a_named_unknown_never_another_vendors_default
         "sw-x: display current-configuration: hash: hostlint reads no 'comware' load-balance syntax: "
         "the switch's hash is unknown"
     ]
-    # The reader for a known syntax still reads it.
-    monkeypatch.setattr(assemble.registry, "switch", lambda name: junos)
+    # The reader for a known syntax still reads it (EOS's documented default, where the configuration is silent).
+    monkeypatch.setattr(assemble.registry, "switch", lambda name: eos)
     assert assemble._load_balance(context) is not None

@@ -196,7 +196,7 @@ def test_eos_switch_model():
 
 def test_junos_display_set_lines():
     parsed = _parse("juniper_junos", "show configuration | display set")
-    lines = parsed.get("interfaces")
+    lines = parsed.get("configured")
     assert {"name": "xe-0/0/2", "channel_group": "ae0"} in lines
     assert {"name": "ae1", "channel_mode": "active"} in lines
     assert [r["option"] for r in parsed.get("load_balance")] == ["no-l4-source-port", "no-l4-destination-port"]

@@ -19,7 +19,9 @@ def _config_only(platform: str, config: str) -> tuple[Switch, list[str]]:
     assert parsed.warnings == []
     device = Device(name="sw1", hostname="192.0.2.1", platform=platform)
     # The ports as `show interfaces` would list them (a port is known from there, not from the config).
-    shown = Parsed(records={"interfaces": [{"name": r["name"]} for r in parsed.get("interfaces")]})
+    # The configuration's interface group: `configured` where a folder names its groups apart (Junos).
+    group = "configured" if parsed.get("configured") else "interfaces"
+    shown = Parsed(records={"interfaces": [{"name": r["name"]} for r in parsed.get(group)]})
     sections = {"config": parsed, "interfaces": shown}
     return build_switch(device, sections, {"config": command.command, "interfaces": "show interfaces"})
 

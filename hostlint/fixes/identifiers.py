@@ -144,14 +144,17 @@ def interface_kind(platform: str) -> str:
 
 
 @functools.cache
-def _grammar(kind: str) -> Grammar:
-    """GRAMMARS[kind], or a switch platform folder's interface grammar (`names.py` `NAMES.script`)."""
-    if not kind.startswith(_FOLDER_INTERFACE):
-        return GRAMMARS[kind]
-    names = switches.names(kind.removeprefix(_FOLDER_INTERFACE))
+def _folder_grammar(kind: str) -> Grammar:
+    """A switch platform folder's interface grammar (`names.py` `NAMES.script`); KeyError for another kind."""
+    names = switches.names(kind.removeprefix(_FOLDER_INTERFACE)) if kind.startswith(_FOLDER_INTERFACE) else None
     if names is None:
         raise KeyError(kind)
     return _g("interface name", 64, names.script, names.script_allowed)
+
+
+def _grammar(kind: str) -> Grammar:
+    """GRAMMARS[kind], or a switch platform folder's interface grammar."""
+    return GRAMMARS[kind] if kind in GRAMMARS else _folder_grammar(kind)
 
 
 def problem(kind: str, value: object) -> str | None:

@@ -128,7 +128,7 @@ class SwitchPlatform(Target):
     # How its global port-channel hash is read (hostlint.collect.switches.assemble) and whether
     # hostlint writes the hash command (elsewhere it depends on the ASIC family: set by hand).
     # `folder`: the platform's own hashes.py reads and writes it (a platform that came as a folder).
-    hash_source: Literal["ios", "nxos", "eos", "junos", "folder"]
+    hash_source: Literal["ios", "nxos", "eos", "folder"]
     writes_hash: bool = False
     # The state of an LACP member whose partner does not answer: IOS keeps it stand-alone.
     unanswered_lacp_member: Literal["individual", "suspended"] = "suspended"
@@ -138,8 +138,6 @@ class SwitchPlatform(Target):
     # they do not (EOS: the Port-Channel alone; Junos: the ae unit), a member leaving the channel falls back
     # to its own configuration, so removing a channel carries the channel's lines and MTU onto the members.
     members_match_channel: bool = False
-    # Junos: a channel without LACP options is static, and static members have no summary.
-    channel_static_unless_lacp: bool = False
     # How its configuration states VLANs: `switchport ... vlan` lines, or Junos `vlan members`.
     vlan_syntax: Literal["switchport", "junos"] = "switchport"
     # Said with a native VLAN change where the platform's families write it differently.

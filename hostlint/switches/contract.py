@@ -76,7 +76,6 @@ LEGACY: dict[str, frozenset[str]] = {
     "cisco_ios": _CENTRAL - {"hashes", "members", "emulator", "mtu", "names"},
     "cisco_nxos": _CENTRAL - {"hashes", "members", "emulator", "mtu", "names"},
     "arista_eos": _CENTRAL - {"hashes", "members", "emulator", "mtu", "names"},
-    "juniper_junos": _CENTRAL - {"commands", "mtu", "families", "fix text", "emulator", "hashes", "names", "members"},
 }
 
 _FAMILY_VARIABLE = re.compile(r"\bfamily\b")

@@ -1,15 +1,17 @@
 """Parsed records of one switch -> the `Switch` model.
 
-Templates give every platform's records the same field names (see the
-templates' `<doc>`), so one assembly serves every platform; what differs
-(MTU meaning, channel naming) is in `normalise` and in each platform's entry
-of the registry (hostlint.platforms); the hash spelling is its folder's
-`hashes.py`. A value that cannot be read becomes a warning naming the device
-and the command it came from; the rest of the switch is still built.
+A platform whose folder holds its own assembly (hostlint/switches/<platform>/assemble.py: Junos, Comware,
+VRP) is built there (`build_switch` hands it the records by group). For the others, templates give every
+platform's records the same field names (see the templates' `<doc>`), so one assembly serves them; what
+differs (MTU meaning, channel naming) is in `normalise` and in each platform's entry of the registry
+(hostlint.platforms); the hash spelling, member flags and names are its folder's (`hashes.py`, `members.py`,
+`names.py`). A value that cannot be read becomes a warning naming the device and the
+command it came from; the rest of the switch is still built.
 """
 
 from __future__ import annotations
 
+import inspect
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -30,7 +32,6 @@ from hostlint.snapshot.switch import (
     LoadBalance,
     MemberState,
     MultiChassis,
-    MultiChassisKind,
     PortChannel,
     PortMode,
     PortStatus,
@@ -43,8 +44,6 @@ T = TypeVar("T")
 _SWITCHPORT_MODES: tuple[PortMode, ...] = ("access", "trunk")
 
 _MEMBER = re.compile(r"(\S+?)\(([^()\s]+)\)")
-# Junos `display set` repeats `vlan members` once per VLAN: those lines add up, the others replace.
-_ACCUMULATED = ("vlan_members",)
 
 
 @dataclass
@@ -73,7 +72,7 @@ class _Context:
 
 
 def _by_name(records: list[Record], context: _Context, section: str) -> dict[str, Record]:
-    """Records of one interface merged (Junos `display set` gives one record per line)."""
+    """Records of one interface merged (a template may give one record per line)."""
     merged: dict[str, Record] = {}
     for record in records:
         raw = record.get("name")
@@ -83,17 +82,13 @@ def _by_name(records: list[Record], context: _Context, section: str) -> dict[str
                 f"a record without an interface name: {record}"
             )
             continue
-        into = merged.setdefault(names.interface(raw), {})
-        for key in _ACCUMULATED:
-            if key in record and key in into:
-                record = {**record, key: f"{into[key]};{record[key]}"}
-        into.update(record)
+        merged.setdefault(names.interface(raw), {}).update(record)
     return merged
 
 
 def _channel_name(platform: str, group: str) -> str:
     text = str(group).strip()
-    # `channel-group 10` names the platform's channel interface 10 (Junos names the ae itself).
+    # `channel-group 10` names the platform's channel interface 10 (a name names itself).
     if text.isdigit():
         text = registry.switch(platform).channel_interface.format(text)
     return names.interface(text)
@@ -103,8 +98,8 @@ def _int(value: Any) -> int:
     return int(str(value).strip())
 
 
-def _l3_mtu(platform: str, record: Record, tagged: bool) -> int:
-    return normalise.l3_mtu(platform, _int(record["mtu"]), tagged=tagged)
+def _l3_mtu(platform: str, record: Record) -> int:
+    return normalise.l3_mtu(platform, _int(record["mtu"]))
 
 
 def _l2_mtu(
@@ -220,31 +215,14 @@ def _neighbours(context: _Context) -> dict[str, list[Neighbour]]:
 
 
 def _mode(record: Record) -> PortMode | None:
-    """Switchport mode; Junos says it with `vlan-tagging` (trunk) or a `family inet` address (routed)."""
-    if record.get("routed") or record.get("address"):
+    """Switchport mode: `no switchport` is routed, else `switchport mode access|trunk`."""
+    if record.get("routed"):
         return "routed"
-    if record.get("vlan_tagging"):
-        return "trunk"
     mode = record.get("switchport_mode")
     return mode if mode in _SWITCHPORT_MODES else None
 
 
-def _junos_members(text: str, vlan_ids: dict[str, int]) -> vlans.Ranges:
-    """`VM-PROD`, `[ VMOTION VM-PROD ]`, `100-110`, `all`, joined by `;`: names through `set vlans`."""
-    ranges: vlans.Ranges = []
-    for word in text.replace(";", " ").replace("[", " ").replace("]", " ").split():
-        if word.lower() == "all":
-            return list(vlans.ALL)
-        if word in vlan_ids:
-            ranges.append((vlan_ids[word], vlan_ids[word]))
-        elif word[0].isdigit():
-            ranges.extend(vlans.parse_list(word))
-        else:
-            raise ValueError(f"VLAN {word!r} is not defined under `vlans` (no vlan-id)")
-    return vlans.merge(ranges)
-
-
-def _vlan_facts(name: str, record: Record, context: _Context, vlan_ids: dict[str, int]) -> dict[str, Any]:
+def _vlan_facts(name: str, record: Record, context: _Context) -> dict[str, Any]:
     """access_vlan, native_vlan, allowed_vlans from one interface's own configuration.
 
     IOS, NX-OS and EOS: a trunk without `switchport trunk allowed vlan` carries all VLANs and its
@@ -252,8 +230,7 @@ def _vlan_facts(name: str, record: Record, context: _Context, vlan_ids: dict[str
     "Configuring VLAN Trunks": "By default, all VLANs are allowed on a trunk", "the default native
     VLAN is VLAN 1"; NX-OS Layer 2 Switching Configuration Guide, "Configuring Access and Trunk
     Interfaces"; EOS User Manual, "Switchport configuration": default access VLAN 1, trunk allowed
-    all, native VLAN 1). Junos has no such default for a trunk's members: without `vlan members`
-    they stay unknown; without `native-vlan-id` a trunk drops untagged frames (native VLAN 0).
+    all, native VLAN 1). (A platform with other defaults reads them in its folder's assemble.py.)
     """
     mode = _mode(record)
     facts: dict[str, Any] = {"access_vlan": None, "native_vlan": None, "allowed_vlans": None}
@@ -261,23 +238,12 @@ def _vlan_facts(name: str, record: Record, context: _Context, vlan_ids: dict[str
         return facts
     # A VLAN line the template could not read (hostlint.collect.switches.counts): no default for it.
     unread = set(record.get("unread") or ())
-    junos = registry.switch(context.platform).vlan_syntax == "junos"
 
     def read(what: str, convert: Callable[[], Any]) -> Any:
         return context.read("config", f"{name} {what}", convert)
 
     if record.get("native_vlan"):
         facts["native_vlan"] = read("native VLAN", lambda: _int(record["native_vlan"]))
-    if junos:
-        members = record.get("vlan_members")
-        ranges = read("VLAN members", lambda: _junos_members(str(members), vlan_ids)) if members else None
-        if mode == "trunk":
-            facts["allowed_vlans"] = ranges
-            if facts["native_vlan"] is None:
-                facts["native_vlan"] = 0
-        elif mode == "access" and ranges is not None and len(ranges) == 1 and ranges[0][0] == ranges[0][1]:
-            facts["access_vlan"] = ranges[0][0]
-        return facts
     if record.get("access_vlan"):
         facts["access_vlan"] = read("access VLAN", lambda: _int(record["access_vlan"]))
     elif mode == "access" and "access_vlan" not in unread:
@@ -316,7 +282,6 @@ def _port(
     context: _Context,
     neighbours: dict[str, list[Neighbour]],
     membership: dict[str, tuple[str, MemberState | None]],
-    vlan_ids: dict[str, int],
 ) -> SwitchPort:
     """One port; a bundle member's mode (and so its MTU's tagging) falls back to its channel's.
 
@@ -337,13 +302,8 @@ def _port(
         # (EOS User Manual, "Port Channels and LACP: fallback", "Switchport configuration").
         port_config = {**port_config, "switchport_mode": port_config.get("switchport_mode") or "access"}
         mode = _mode(port_config)
-    tagged = bool(port_config.get("vlan_tagging") or channel_config.get("vlan_tagging"))
     status = _status(shown, port_config)
-    mtu = (
-        context.read("interfaces", f"{name} MTU", lambda: normalise.l3_mtu(platform, _int(shown["mtu"]), tagged=tagged))
-        if shown.get("mtu")
-        else None
-    )
+    mtu = context.read("interfaces", f"{name} MTU", partial(_l3_mtu, platform, shown)) if shown.get("mtu") else None
     speed_text = port_config.get("speed")
     up = status == "up"
     speed = (
@@ -351,13 +311,13 @@ def _port(
     )
     duplex = normalise.duplex(shown.get("duplex")) if up else None
     if duplex is None and speed is not None and speed >= 10000:
-        duplex = "full"  # 10GbE and faster have no half duplex; Junos does not print a link mode for them
+        duplex = "full"  # 10GbE and faster have no half duplex; some platforms print no link mode for them
     return SwitchPort(
         name=name,
         description=shown.get("description") or port_config.get("description"),
         status=status,
         mode=mode,
-        **_vlan_facts(name, port_config, context, vlan_ids),
+        **_vlan_facts(name, port_config, context),
         configured_speed_mbps=context.read("config", f"{name} speed", lambda: normalise.speed_mbps(speed_text)),
         configured_duplex=normalise.duplex(port_config.get("duplex") or speed_text),
         speed_mbps=speed,
@@ -402,21 +362,17 @@ def _channel_mode(
     members: list[str],
     configured: dict[str, Record],
     summary: Record,
-    lacp: dict[str, str],
     context: _Context,
 ) -> ChannelMode | None:
     candidates = [("config", configured.get(m, {}).get("channel_mode")) for m in members]
-    candidates += [("config", configured.get(channel, {}).get("channel_mode")), ("channels", lacp.get(channel))]
+    candidates += [("config", configured.get(channel, {}).get("channel_mode"))]
     for section, raw in candidates:
         if raw:
             mode = context.read(section, f"{channel} mode", partial(normalise.channel_mode, raw))
             if mode:
                 return mode
-    # Shown by the configuration's silence: NX-OS `channel-group N` without a mode is `mode on`,
-    # and a Junos ae without `aggregated-ether-options lacp` is a static bundle.
+    # Shown by the configuration's silence: NX-OS `channel-group N` without a mode is `mode on`.
     if any(configured.get(m, {}).get("channel_group") and not configured[m].get("channel_mode") for m in members):
-        return "static"
-    if registry.switch(context.platform).channel_static_unless_lacp and channel in configured:
         return "static"
     return _summary_mode(str(summary.get("protocol") or ""))
 
@@ -428,29 +384,14 @@ def _summary(context: _Context) -> dict[str, Record]:
 
 
 def _membership(context: _Context) -> dict[str, tuple[str, MemberState | None]]:
-    """Member port -> (its channel, its state) from the channel summary or a per-member LACP listing."""
+    """Member port -> (its channel, its state) from the channel summary."""
     found: dict[str, tuple[str, MemberState | None]] = {}
-    # The platform folder's member flags (members.py): the channel summary's flags, or (`show lacp
-    # interfaces`) each member's state on its own row.
+    # The platform folder's member flags (members.py) read the channel summary's flags.
     member_flags = switches.member_flags(context.platform)
     for channel, record in _summary(context).items():
         for member, flags in _MEMBER.findall(str(record.get("members", ""))):
             found[names.interface(member)] = (channel, member_flags.state(flags) if member_flags else None)
-    for record in context.records("channels", "lacp_members"):
-        if record.get("channel") and record.get("member"):
-            state = member_flags.state(record.get("mux"), record.get("receive")) if member_flags else None
-            found[names.interface(str(record["member"]))] = (names.interface(str(record["channel"])), state)
     return found
-
-
-def _static_members(ports: list[SwitchPort], channels: list[PortChannel]) -> None:
-    """Junos has no member summary for a static `ae` (no LACP, so not in `show lacp interfaces`):
-    a member whose link is up carries traffic in the bundle, one whose link is down does not. When
-    the link state is unknown, so is the member's."""
-    static = {c.name for c in channels if c.mode == "static"}
-    for port in ports:
-        if port.port_channel in static and port.member_state is None and port.status is not None:
-            port.member_state = "bundled" if port.status == "up" else "down"
 
 
 def _channel_status(own: Record, summary: Record) -> ChannelStatus | None:
@@ -470,14 +411,8 @@ def _channels(
     shown: dict[str, Record],
     configured: dict[str, Record],
     context: _Context,
-    vlan_ids: dict[str, int],
 ) -> list[PortChannel]:
     summary = _summary(context)
-    lacp = {
-        names.interface(r["channel"]): r["activity"]
-        for r in context.records("channels", "lacp")
-        if r.get("channel") and r.get("activity")
-    }
     mc_ids = {
         names.interface(str(r["port"])): r["id"]
         for r in context.records("multichassis", "vpcs")
@@ -486,7 +421,7 @@ def _channels(
     peer_links = [
         names.interface(str(r["port"])) for r in context.records("multichassis", "peer_link") if r.get("port")
     ]
-    found = [n for n in [*summary, *shown, *configured, *lacp, *mc_ids, *peer_links] if is_channel(n)]
+    found = [n for n in [*summary, *shown, *configured, *mc_ids, *peer_links] if is_channel(n)]
     found += [p.port_channel for p in ports if p.port_channel]
     members_of: dict[str, list[str]] = {}
     for port in ports:
@@ -497,23 +432,15 @@ def _channels(
         members = list(members_of.get(name, []))
         own = shown.get(name, {})
         config = configured.get(name, {})
-        tagged = bool(config.get("vlan_tagging"))
-        mtu = (
-            context.read(
-                "interfaces",
-                f"{name} MTU",
-                partial(_l3_mtu, context.platform, own, tagged),
-            )
-            if own.get("mtu")
-            else None
-        )
+        read_mtu = partial(_l3_mtu, context.platform, own)
+        mtu = context.read("interfaces", f"{name} MTU", read_mtu) if own.get("mtu") else None
         mc_id = config.get("vpc") or config.get("mlag") or mc_ids.get(name)
         channels.append(
             PortChannel(
                 name=name,
-                mode=_channel_mode(name, members, configured, summary.get(name, {}), lacp, context),
+                mode=_channel_mode(name, members, configured, summary.get(name, {}), context),
                 switchport=_mode(config),
-                **_vlan_facts(name, config, context, vlan_ids),
+                **_vlan_facts(name, config, context),
                 members=members,
                 mtu=mtu,
                 # A channel without switchport lines of its own tags as its members do.
@@ -571,22 +498,12 @@ def _eos_load_balance(context: _Context, source: str) -> LoadBalance | None:
     return LoadBalance(hash=name, raw=fields or "default") if name else None
 
 
-def _junos_load_balance(context: _Context, source: str) -> LoadBalance | None:
-    records = context.records("config", "load_balance")
-    options = sorted({str(r["option"]) for r in records if r.get("option")})
-    # The platform folder's hash table (hostlint/switches/<platform>/hashes.py): its options, sorted.
-    table = switches.hashes(context.platform)
-    name = context.read("config", "hash", lambda: table.read(" ".join(options)) if table else None)
-    return LoadBalance(hash=name, raw=" ".join(options) or "default") if name else None
-
-
 # Each hash syntax's reader (the platform registry's `hash_source`). A syntax with no reader here is a
 # named unknown: never read by another vendor's reader, which would invent that vendor's default.
 _HASH_READERS: dict[str, Callable[[_Context, str], LoadBalance | None]] = {
     "ios": _cisco_load_balance,
     "nxos": _cisco_load_balance,
     "eos": _eos_load_balance,
-    "junos": _junos_load_balance,
 }
 
 
@@ -648,24 +565,11 @@ def _multichassis(context: _Context, channels: list[PortChannel], ports: list[Sw
             peer=_peer(mlag.get("peer_link"), channels, ports),
             peer_link_up=_up_or_unknown(mlag.get("peer_link_status")),
         )
-    groups: tuple[tuple[str, MultiChassisKind], ...] = (("stack", "stack"), ("virtual_chassis", "virtual-chassis"))
-    for group, kind in groups:
-        chassis = next(iter(context.records("multichassis", group)), None)
-        if chassis and chassis.get("domain_id") and len(context.records("multichassis", "members")) > 1:
-            # A stack or virtual chassis shows no peer link: unknown, not up.
-            return MultiChassis(kind=kind, domain_id=str(chassis["domain_id"]), peer=None, peer_link_up=None)
+    stack = next(iter(context.records("multichassis", "stack")), None)
+    if stack and stack.get("domain_id") and len(context.records("multichassis", "members")) > 1:
+        # A stack shows no peer link: unknown, not up.
+        return MultiChassis(kind="stack", domain_id=str(stack["domain_id"]), peer=None, peer_link_up=None)
     return None
-
-
-def _vlan_ids(context: _Context) -> dict[str, int]:
-    """Junos VLAN names -> ids (`set vlans NAME vlan-id N`)."""
-    found = {}
-    for record in context.records("config", "vlans"):
-        if record.get("name") and record.get("vlan_id"):
-            vlan_id = context.read("config", f"VLAN {record['name']} id", partial(_int, record["vlan_id"]))
-            if vlan_id is not None:
-                found[str(record["name"])] = vlan_id
-    return found
 
 
 def _folder_assembly(platform: str) -> Callable[..., tuple[Switch, list[str]]] | None:
@@ -697,7 +601,10 @@ def build_switch(
     configuration was read."""
     folder_build = _folder_assembly(device.platform)
     if folder_build is not None:
-        return folder_build(device.name, _by_group(sections), device.hostname)
+        # A folder whose build reads each interface's own lines (rollbacks type them back) takes them.
+        takes_lines = "config_lines" in inspect.signature(folder_build).parameters
+        lines = {"config_lines": config_lines} if takes_lines else {}
+        return folder_build(device.name, _by_group(sections), device.hostname, **lines)
     context = _Context(device=device, platform=device.platform, sections=sections, commands=commands)
     version: Record = {}
     for record in context.records("version", "version"):  # one record per line: the first value wins
@@ -709,23 +616,20 @@ def build_switch(
     configured = _by_name(context.records("config", "interfaces"), context, "config")
     neighbours = _neighbours(context)
     membership = _membership(context)
-    vlan_ids = _vlan_ids(context)
     # A port is known from `show interfaces`, or only from a neighbour table or a channel summary
     # (then its own facts are unknown): nothing it carries is dropped for want of the other.
     known = [*shown, *neighbours, *membership]
     ports = [
-        _port(name, shown.get(name, {}), configured, context, neighbours, membership, vlan_ids)
+        _port(name, shown.get(name, {}), configured, context, neighbours, membership)
         for name in dict.fromkeys(known)
         if is_port(name)
     ]
-    channels = _channels(ports, shown, configured, context, vlan_ids)
+    channels = _channels(ports, shown, configured, context)
     if config_lines is not None:
         own = {names.interface_key(name): lines for name, lines in config_lines.items()}
         items: list[SwitchPort | PortChannel] = [*ports, *channels]
         for item in items:
             item.config_lines = list(own.get(names.interface_key(item.name), []))
-    if registry.switch(device.platform).channel_static_unless_lacp:
-        _static_members(ports, channels)
     hostname = next((r["hostname"] for r in context.records("config", "system") if r.get("hostname")), None)
     aliases = [hostname] if hostname and names.device_key(hostname) != names.device_key(device.name) else []
     switch = Switch(
