@@ -7,38 +7,9 @@ import re
 
 from hostlint import switches
 
-# Abbreviation prefix (lower case) -> canonical long name. Longest prefixes are tried first.
+# Abbreviation prefix (lower case) -> canonical long name, besides the platforms' own that hostlint reads
+# wherever a name comes from (their folder's `names.py`, NameGrammar.long_everywhere: the Cisco-like words).
 _LONG_NAMES = {
-    "fastethernet": "FastEthernet",
-    "fa": "FastEthernet",
-    "gigabitethernet": "GigabitEthernet",
-    "gige": "GigabitEthernet",
-    "gi": "GigabitEthernet",
-    "twogigabitethernet": "TwoGigabitEthernet",
-    "tw": "TwoGigabitEthernet",
-    "fivegigabitethernet": "FiveGigabitEthernet",
-    "fi": "FiveGigabitEthernet",
-    "tengigabitethernet": "TenGigabitEthernet",
-    "tengige": "TenGigabitEthernet",
-    "te": "TenGigabitEthernet",
-    "twentyfivegige": "TwentyFiveGigE",
-    "twe": "TwentyFiveGigE",
-    "fortygigabitethernet": "FortyGigabitEthernet",
-    "fo": "FortyGigabitEthernet",
-    "hundredgige": "HundredGigE",
-    "hu": "HundredGigE",
-    "ethernet": "Ethernet",
-    "eth": "Ethernet",
-    "et": "Ethernet",
-    "port-channel": "Port-channel",
-    "portchannel": "Port-channel",
-    "port-chan": "Port-channel",
-    "po": "Port-channel",
-    "management": "Management",
-    "mgmt": "Management",
-    "ma": "Management",
-    "vlan": "Vlan",
-    "vl": "Vlan",
     # Channel names other vendors print with a space or in capitals (AOS-CX `interface lag 1` and
     # `lag1`; Huawei `interface Eth-Trunk 1`; Comware `BAGG1` for Bridge-Aggregation1; ArubaOS-Switch
     # `Trk1`). Only prefixes no other vendor uses for something else are here: Comware's `XGE` is
@@ -51,7 +22,18 @@ _LONG_NAMES = {
     "ragg": "Route-Aggregation",
     "trk": "Trk",
 }
-_PREFIXES = sorted(_LONG_NAMES, key=len, reverse=True)
+
+
+@functools.cache
+def _long_names() -> dict[str, str]:
+    """Every abbreviation hostlint reads without knowing the platform: the platforms' (long_everywhere), then
+    the channel names above."""
+    found = {
+        short.lower(): long for g in switches.name_grammars() if g.long_everywhere for short, long in g.long.items()
+    }
+    return {**found, **_LONG_NAMES}
+
+
 _SPLIT = re.compile(r"^([A-Za-z][A-Za-z-]*?)\s*(\d.*)$")
 
 
@@ -80,10 +62,8 @@ def interface(name: str) -> str:
     if not match:
         return text
     prefix, rest = match.group(1).lower(), match.group(2).replace(" ", "")
-    for known in _PREFIXES:
-        if prefix == known:
-            return _LONG_NAMES[known] + rest
-    return text
+    long = _long_names().get(prefix)
+    return long + rest if long is not None else text
 
 
 # Port-channel names, by the form each vendor gives them, all canonical (`interface` above): IOS, NX-OS

@@ -2,7 +2,8 @@
 
 import pytest
 
-from hostlint import names
+from hostlint import names, switches
+from hostlint.fixes.spelling import short_interface
 
 
 @pytest.mark.parametrize(
@@ -120,11 +121,43 @@ def test_other_vendors_management_and_internal_interfaces_are_not_ports(name: st
 def test_junos_forms_come_from_its_folder(shown: str, canonical: str, port: str) -> None:
     """Junos's one-case names and logical units are its folder's (juniper_junos/names.py), read through the
     registry: the central names module holds no Junos pattern of its own."""
-    from hostlint import switches
-
     grammar = switches.names("juniper_junos")
     assert grammar is not None and grammar.lower_case and grammar.unit
     assert names.interface(shown) == canonical
     assert names.physical_port(shown) == port
     assert grammar.scriptable(canonical)
     assert grammar.is_channel("ae10") and not grammar.is_channel("xe-0/0/1")
+
+
+CISCO_LIKE = ("cisco_ios", "cisco_nxos", "arista_eos")
+
+
+def test_the_cisco_like_abbreviations_come_from_their_folders() -> None:
+    """IOS, NX-OS and EOS read one set of abbreviations (their folders' names.py, copied from cisco_like), and
+    hostlint reads those wherever a name comes from; no other platform's abbreviations are read so."""
+    from hostlint import switches
+
+    grammars = {name: switches.names(name) for name in CISCO_LIKE}
+    assert all(g is not None and g.long_everywhere for g in grammars.values())
+    assert len({tuple(sorted(g.long.items())) for g in grammars.values() if g is not None}) == 1
+    ios = grammars["cisco_ios"]
+    assert ios is not None
+    for short, long in ios.long.items():
+        assert names.interface(f"{short.upper()}1/0/1") == f"{long}1/0/1"
+    others = [n for n in switches.SWITCH_NAMES if n not in CISCO_LIKE and switches.names(n) is not None]
+    assert others and not any(g.long_everywhere for g in map(switches.names, others) if g is not None)
+    assert names.interface("XGE1/0/1") == "XGE1/0/1"  # Comware's and VRP's own, and they differ
+
+
+@pytest.mark.parametrize(
+    ("platform", "shown"),
+    [
+        ("cisco_ios", ["Gi1/0/1", "Te1/1/1", "Po10", "Ethernet1/1", "Twe1/0/1"]),
+        ("cisco_nxos", ["Gi1/0/1", "Te1/1/1", "Po10", "Eth1/1", "Twe1/0/1"]),
+        ("arista_eos", ["Gi1/0/1", "Te1/1/1", "Po10", "Et1/1", "Twe1/0/1"]),
+    ],
+)
+def test_a_channel_summary_abbreviates_as_its_platform(platform: str, shown: list[str]) -> None:
+    long = ["GigabitEthernet1/0/1", "TenGigabitEthernet1/1/1", "Port-channel10", "Ethernet1/1", "TwentyFiveGigE1/0/1"]
+    assert [short_interface(name, platform) for name in long] == shown
+    assert short_interface("xe-0/0/1", platform) == "xe-0/0/1"

@@ -50,6 +50,19 @@ def test_the_registry_is_the_folders() -> None:
         switches.canonical_switch("nosuch")
 
 
+def test_a_shared_base_is_no_platform() -> None:
+    """`cisco_like/` (the parent IOS, NX-OS and EOS copy, sqlfluff's parent dialect) holds no `platform.py`:
+    the registry does not list it, and the contract, asked about it, names the platform piece it lacks."""
+    base = Path(switches.__file__).parent / "cisco_like"
+    assert base.is_dir() and not (base / "platform.py").exists()
+    assert "cisco_like" not in switches.SWITCH_NAMES and switches.find_switch("cisco_like") is None
+    with pytest.raises(switches.UnsupportedPlatform):
+        switches.canonical_switch("cisco_like")
+    problems = contract.check(base, legacy=set(contract.PIECE_NAMES) - {"platform"})
+    defines = contract.PIECES[0].defines
+    assert problems == [f"{base}: platform.py: piece `platform` the file is missing (it defines {defines})"]
+
+
 @pytest.mark.parametrize("name", switches.SWITCH_NAMES)
 def test_every_folder_provides_its_pieces(name: str) -> None:
     assert contract.check(switches.folder(name), _switch_actions(), EMULATORS) == []

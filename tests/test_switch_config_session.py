@@ -1,4 +1,5 @@
-"""The stateful configuration sessions for IOS, NX-OS and EOS (tests/switch_emulator/stateful/cisco.py).
+"""The stateful configuration sessions for IOS, NX-OS and EOS (tests/switch_emulator/platforms/cisco_ios.py,
+cisco_nxos.py and arista_eos.py, on switch_emulator.stateful.cisco_base).
 
 Every fix script hostlint writes for these platforms (every lab under fixtures/labs, and the
 synthetic per-platform sites of tests/support/fix_sites.py and tests/support/kvm_sites.py) is pasted line by
@@ -15,7 +16,8 @@ import pytest
 from support.fix_sites import findings_for, site
 from support.kvm_sites import kvm_site, lab_result
 from switch_emulator.stateful import RENDERERS
-from switch_emulator.stateful.cisco import SESSIONS, CiscoLikeSession
+from switch_emulator.stateful import SESSIONS as ALL_SESSIONS
+from switch_emulator.stateful.cisco_base import CiscoLikeSession
 
 from hostlint.check import check_snapshot
 from hostlint.fixes import write_scripts
@@ -34,6 +36,12 @@ LABS = [
     else name
     for name in sorted(p.name for p in (ROOT / "fixtures" / "labs").iterdir() if (p / "switches.json").is_file())
 ]
+# The Cisco-like sessions: those built on the shared CiscoLikeSession machinery.
+SESSIONS: dict[str, type[CiscoLikeSession]] = {
+    name: session
+    for name, session in ALL_SESSIONS.items()
+    if isinstance(session, type) and issubclass(session, CiscoLikeSession)
+}
 PLATFORMS = sorted(SESSIONS)
 
 

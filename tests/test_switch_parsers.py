@@ -4,11 +4,15 @@ from __future__ import annotations
 
 import pytest
 
+from hostlint import switches
 from hostlint.collect.switches import Device, load_platform
 from hostlint.collect.switches import normalise as n
 from hostlint.collect.switches.assemble import build_switch
 from hostlint.collect.switches.parse import Parsed, parse_output
 from hostlint.platforms import SWITCH_NAMES, UnsupportedPlatform, canonical_switch
+from hostlint.switches.arista_eos.hashes import HASHES as EOS_HASHES
+from hostlint.switches.cisco_ios.hashes import HASHES as IOS_HASHES
+from hostlint.switches.cisco_nxos.hashes import HASHES as NXOS_HASHES
 from hostlint.switches.juniper_junos.hashes import HASHES as JUNOS_HASHES
 from hostlint.vocab import HASH_FIELDS
 
@@ -227,7 +231,7 @@ def test_junos_switch_model():
     ],
 )
 def test_ios_hashes(raw, name):
-    assert n.ios_hash(raw) == name
+    assert IOS_HASHES.read(raw) == name
 
 
 @pytest.mark.parametrize(
@@ -243,7 +247,7 @@ def test_ios_hashes(raw, name):
     ],
 )
 def test_nxos_hashes(raw, name):
-    assert n.nxos_hash(raw) == name
+    assert NXOS_HASHES.read(raw) == name
 
 
 @pytest.mark.parametrize(
@@ -257,7 +261,7 @@ def test_nxos_hashes(raw, name):
     ],
 )
 def test_eos_hashes(fields, name):
-    assert n.eos_hash(fields) == name
+    assert EOS_HASHES.read(fields) == name
 
 
 @pytest.mark.parametrize(
@@ -284,9 +288,42 @@ def test_a_junos_hash_the_table_lacks_is_a_named_unknown():
 def test_every_normalised_hash_is_in_the_vocabulary_and_unknown_ones_are_errors():
     for name in ("src-dst-ip", "src-dst-ip-port", "dst-ip-port", "src-dst-ip-port-vlan", "src-dst-mac"):
         assert name in HASH_FIELDS
-    for bad in (lambda: n.ios_hash("fancy"), lambda: n.nxos_hash("src-dst banana"), lambda: n.eos_hash("foo")):
+    for bad in (
+        lambda: IOS_HASHES.read("fancy"),
+        lambda: NXOS_HASHES.read("src-dst banana"),
+        lambda: EOS_HASHES.read("foo"),
+    ):
         with pytest.raises(ValueError):
             bad()
+
+
+@pytest.mark.parametrize("platform", ["cisco_ios", "cisco_nxos", "arista_eos"])
+@pytest.mark.parametrize(
+    ("shown", "state"),
+    [
+        ("P", "bundled"),
+        ("PG+", "bundled"),
+        ("bndl", "bundled"),
+        ("hot-sby", "hot-standby"),
+        ("H", "hot-standby"),
+        ("s", "suspended"),
+        ("SUSP", "suspended"),
+        ("I", "individual"),
+        ("stand-alone", "individual"),
+        ("G^", "individual"),
+        ("D", "down"),
+        ("w", None),
+        ("u", None),
+        ("G-", None),
+        ("", None),
+        (None, None),
+    ],
+)
+def test_cisco_like_member_flags(platform, shown, state):
+    """The channel summary's legend, read by each Cisco-like folder's members.py (the shared base's)."""
+    flags = switches.member_flags(platform)
+    assert flags is not None
+    assert flags.state(shown) == state
 
 
 @pytest.mark.parametrize(

@@ -1,5 +1,6 @@
 """A state shown is the state collected: IOS, NX-OS and EOS show commands rendered from a `Switch`
-(tests/switch_emulator/stateful/render_cisco.py), served over SSH, read by the real collector.
+(each platform's RENDER in tests/switch_emulator/platforms/, on stateful/render_cisco.py), served over SSH,
+read by the real collector.
 
 Every lab switch of those platforms (fixtures/labs/*/switches.json) and every switch of the synthetic
 per-platform sites of tests/support/fix_sites.py is served by a StatefulSwitch and collected with

@@ -79,12 +79,12 @@ def _g(what: str, max_length: int, pattern: str | None = None, allowed: str = ""
 # A host, vCenter or switch name: a DNS name, an IPv4 address or an IPv6 address (RFC 1123, with `_`
 # which Windows DHCP and many inventories use). No quotes, spaces or shell characters.
 _HOSTNAME = r"[A-Za-z0-9_](?:[A-Za-z0-9_.:-]{0,252})"
-# Switch interface names. IOS / NX-OS / EOS: a type word (letters, `-`), then slot/port numbers,
-# optionally a breakout `:n` or a subinterface `.n` (GigabitEthernet1/0/1, Port-channel10,
-# Ethernet55/1, Eth1/1/1, TenGigabitEthernet1/1/3.100). The same shape holds other vendors' names: a
-# channel `lag1` (AOS-CX), `Eth-Trunk1` (Huawei), `Bridge-Aggregation1` (Comware); and ports named by
-# member/slot/port alone, without a type word (AOS-CX `1/1/1`, breakout `1/1/1:2`, subinterface
-# `1/1/1.100`; a bare form needs a slash). Digits, `/`, `:` and `.` are no CLI syntax anywhere.
+# Switch interface names, for a platform whose folder gives no grammar of its own (`interface_names`
+# `cisco_like_interface`): a type word (letters, `-`), then slot/port numbers, optionally a breakout `:n`
+# or a subinterface `.n` (the Cisco-like shape, hostlint/switches/cisco_like/names.py). It holds other
+# vendors' names: a channel `lag1` (AOS-CX), `Eth-Trunk1` (Huawei), `Bridge-Aggregation1` (Comware); and
+# ports named by member/slot/port alone, without a type word (AOS-CX `1/1/1`, breakout `1/1/1:2`,
+# subinterface `1/1/1.100`; a bare form needs a slash). Digits, `/`, `:` and `.` are no CLI syntax anywhere.
 # A platform whose folder holds its own grammar (`interface_names: folder`) is checked by its
 # `names.py` `NAMES.script` (interface_kind).
 _CISCO_LIKE_INTERFACE = (

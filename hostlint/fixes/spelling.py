@@ -6,10 +6,9 @@ These are the Jinja2 filters the action templates (hostlint/fixes/actions/*/acti
 from __future__ import annotations
 
 import re
-from importlib import import_module
-from typing import Any
 
 from hostlint import platforms as registry
+from hostlint import switches
 from hostlint.fixes.quoting import Quoted, Token, sh
 
 # vSphere API policy -> `esxcli ... failover set -l` value, and what `failover get` prints back.
@@ -27,24 +26,6 @@ _POWERCLI_POLICY = {
     "loadbalance_loadbased": "LoadBalanceLoadBased",
 }
 
-# Normalised hash name (hostlint.vocab) -> global `port-channel load-balance` argument.
-_IOS_HASH = {
-    **{name: name for name in ("src-mac", "dst-mac", "src-dst-mac", "src-ip", "dst-ip", "src-dst-ip")},
-    **{name: name for name in ("src-port", "dst-port", "src-dst-port")},
-    "src-ip-port": "src-mixed-ip-port",
-    "dst-ip-port": "dst-mixed-ip-port",
-    "src-dst-ip-port": "src-dst-mixed-ip-port",
-}
-_NXOS_FIELDS = {
-    "mac": "mac",
-    "ip": "ip",
-    "port": "l4port",
-    "ip-port": "ip-l4port",
-    "ip-vlan": "ip-vlan",
-    "ip-port-vlan": "ip-l4port-vlan",
-}
-_NXOS_DIRECTIONS = ("src-dst", "src", "dst")
-
 _CHANNEL_MODE = {"static": "on", "lacp-active": "active", "lacp-passive": "passive", "pagp": "desirable"}
 
 
@@ -61,22 +42,11 @@ def powercli_policy(policy: str) -> Token:
 
 
 def hash_command(hash_name: str, platform: str) -> str | None:
-    """The `port-channel load-balance` argument for a normalised hash, None when the platform has none."""
+    """The `port-channel load-balance` argument for a normalised hash, None when the platform has none: its
+    folder's one table (hashes.py), read and written alike, where the platform writes the hash."""
     switch = registry.find_switch(platform)
-    source = switch.hash_source if switch is not None and switch.writes_hash else None
-    if source == "folder":  # the folder's one table (hashes.py), read and written alike
-        table: Any = import_module(f"hostlint.switches.{platform}.hashes").HASHES
-        written: str | None = table.write(hash_name)
-        return written
-    if source == "ios":
-        return _IOS_HASH.get(hash_name)
-    if source == "nxos":
-        for direction in _NXOS_DIRECTIONS:
-            prefix = f"{direction}-"
-            if hash_name.startswith(prefix) and hash_name[len(prefix) :] in _NXOS_FIELDS:
-                return f"{direction} {_NXOS_FIELDS[hash_name[len(prefix) :]]}"
-        return None
-    return None
+    table = switches.hashes(platform) if switch is not None and switch.writes_hash else None
+    return table.write(hash_name) if table is not None else None
 
 
 def channel_number(name: str) -> int | None:
@@ -109,30 +79,11 @@ def config_mtu(ip_mtu: int, platform: str) -> int:
     return ip_mtu + registry.switch(platform).l2_header
 
 
-_SHORT = (
-    ("TwentyFiveGigE", "Twe"),
-    ("HundredGigE", "Hu"),
-    ("FortyGigabitEthernet", "Fo"),
-    ("TenGigabitEthernet", "Te"),
-    ("FiveGigabitEthernet", "Fi"),
-    ("TwoGigabitEthernet", "Tw"),
-    ("GigabitEthernet", "Gi"),
-    ("FastEthernet", "Fa"),
-    ("Port-Channel", "Po"),
-    ("Port-channel", "Po"),
-    ("port-channel", "Po"),
-)
-
-
 def short_interface(name: str, platform: str) -> str:
-    """The abbreviation `show ... summary` prints (Gi1/0/1, Eth1/1 on NX-OS, Et1 on EOS)."""
-    for long, abbreviation in _SHORT:
-        if name.startswith(long):
-            return abbreviation + name[len(long) :]
-    if name.startswith("Ethernet"):
-        switch = registry.find_switch(platform)
-        return (switch.ethernet_short if switch else "Ethernet") + name[len("Ethernet") :]
-    return name
+    """The abbreviation `show ... summary` prints (Gi1/0/1, Eth1/1 on NX-OS, Et1 on EOS): the platform
+    folder's short forms (names.py); a name it has none for is printed whole."""
+    grammar = switches.names(platform)
+    return grammar.shorten(name) if grammar is not None else name
 
 
 # Linux bond mode -> the `Bonding Mode:` line of /proc/net/bonding/<bond> (drivers/net/bonding/bond_procfs.c).

@@ -123,8 +123,6 @@ class SwitchPlatform(Target):
     collector: str = ""
     # The port-channel interface for channel number N.
     channel_interface: str
-    # How a channel summary abbreviates `EthernetN` (Eth1/1 on NX-OS, Et1 on EOS).
-    ethernet_short: str = "Ethernet"
     # The grammar of its interface names (hostlint.fixes.identifiers); `folder`: its own `names.py` `NAMES.script`.
     interface_names: Literal["cisco_like_interface", "folder"] = "cisco_like_interface"
     # The largest interface MTU, and the bytes of it that are not IP packet (Junos counts the
@@ -245,6 +243,13 @@ class NameGrammar:
     # A port ID naming a logical unit of a port, its first group the physical port (Junos `xe-0/0/11.0` is
     # unit 0 of xe-0/0/11); "" where the platform's subinterfaces take the generic `NAME.N` form.
     unit: str = ""
+    # Whether hostlint reads the abbreviations of `long` as those long names wherever a name comes from, its
+    # platform unknown (a host's LLDP neighbour, an inventory; hostlint.names.interface): the Cisco-like words
+    # (`Gi`, `Te`, `Eth`, `Po`) are; a platform's own (Comware's `XGE`, which is another word on VRP) are not.
+    long_everywhere: bool = False
+    # Long type word -> the abbreviation the platform's channel summary prints (`GigabitEthernet` -> `Gi`,
+    # NX-OS `Ethernet` -> `Eth`), the first that starts a name wins; a name none starts is printed whole.
+    short: tuple[tuple[str, str], ...] = ()
 
     def expand(self, name: str) -> str:
         """`name` with an abbreviated type word written out (`XGE1/0/1` -> `Ten-GigabitEthernet1/0/1`)."""
@@ -259,6 +264,13 @@ class NameGrammar:
 
     def is_channel(self, name: str) -> bool:
         return re.fullmatch(self.channel, self.expand(name), re.IGNORECASE) is not None
+
+    def shorten(self, name: str) -> str:
+        """`name` as the channel summary prints it (`GigabitEthernet1/0/1` -> `Gi1/0/1`)."""
+        for long, abbreviation in self.short:
+            if name.startswith(long):
+                return abbreviation + name[len(long) :]
+        return name
 
     def scriptable(self, name: str) -> bool:
         return re.fullmatch(self.script, name) is not None

@@ -75,9 +75,9 @@ PIECE_NAMES: tuple[str, ...] = tuple(piece.name for piece in PIECES)
 # order"); removed from here as each moves into its folder. Every folder has its `platform` and `configuration`.
 _CENTRAL = frozenset(PIECE_NAMES) - {"platform", "configuration"}
 LEGACY: dict[str, frozenset[str]] = {
-    "cisco_ios": _CENTRAL,
-    "cisco_nxos": _CENTRAL,
-    "arista_eos": _CENTRAL,
+    "cisco_ios": _CENTRAL - {"hashes", "members", "emulator", "mtu", "names"},
+    "cisco_nxos": _CENTRAL - {"hashes", "members", "emulator", "mtu", "names"},
+    "arista_eos": _CENTRAL - {"hashes", "members", "emulator", "mtu", "names"},
 }
 
 _FAMILY_VARIABLE = re.compile(r"\bfamily\b")

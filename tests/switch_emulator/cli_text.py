@@ -7,18 +7,11 @@ import yaml
 from hostlint import switches
 from hostlint.switches import SWITCH_NAMES
 
-# What each platform says to the commands netmiko sends before the first show command.
-TERMINAL = {
-    "cisco_ios": {"terminal length 0": "", "terminal width 511": ""},
-    "cisco_nxos": {"terminal length 0": "", "terminal width 511": ""},
-    "arista_eos": {"terminal length 0": "Pagination disabled.", "terminal width 511": "Width set to 511 columns."},
-}
-_INVALID = {
-    "cisco_ios": "{caret}\n% Invalid input detected at '^' marker.\n",
-    "cisco_nxos": "{caret}\n% Invalid command at '^' marker.\n",
-    "arista_eos": "% Invalid input (at token 1: '{word}')\n",
-}
-# A platform folder's `emulator.yaml` (hostlint/switches/<platform>/) says the same: `terminal` and `invalid`.
+# What each platform says to the commands netmiko sends before the first show command, and its refusal of
+# a command it does not know: its folder's `emulator.yaml` (hostlint/switches/<platform>/), `terminal` and
+# `invalid`.
+TERMINAL: dict[str, dict[str, str]] = {}
+_INVALID: dict[str, str] = {}
 for _name in SWITCH_NAMES:
     _path = switches.folder(_name) / "emulator.yaml"
     if _path.is_file():

@@ -3,8 +3,9 @@
 A platform whose folder holds its own assembly (hostlint/switches/<platform>/assemble.py: Junos, Comware,
 VRP) is built there (`build_switch` hands it the records by group). For the others, templates give every
 platform's records the same field names (see the templates' `<doc>`), so one assembly serves them; what
-differs (hash spelling, MTU meaning, channel naming) is in `normalise` and in each platform's entry of the
-registry (hostlint.platforms). A value that cannot be read becomes a warning naming the device and the
+differs (MTU meaning, channel naming) is in `normalise` and in each platform's entry of the registry
+(hostlint.platforms); the hash spelling, member flags and names are its folder's (`hashes.py`, `members.py`,
+`names.py`). A value that cannot be read becomes a warning naming the device and the
 command it came from; the rest of the switch is still built.
 """
 
@@ -16,7 +17,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import partial
 from importlib import import_module
-from typing import Any, TypeVar
+from typing import Any, Protocol, TypeVar, runtime_checkable
 
 from hostlint import names, switches, vlans
 from hostlint import platforms as registry
@@ -37,6 +38,7 @@ from hostlint.snapshot.switch import (
     Switch,
     SwitchPort,
 )
+from hostlint.switches.base import HashTable
 
 T = TypeVar("T")
 _SWITCHPORT_MODES: tuple[PortMode, ...] = ("access", "trunk")
@@ -384,9 +386,11 @@ def _summary(context: _Context) -> dict[str, Record]:
 def _membership(context: _Context) -> dict[str, tuple[str, MemberState | None]]:
     """Member port -> (its channel, its state) from the channel summary."""
     found: dict[str, tuple[str, MemberState | None]] = {}
+    # The platform folder's member flags (members.py) read the channel summary's flags.
+    member_flags = switches.member_flags(context.platform)
     for channel, record in _summary(context).items():
         for member, flags in _MEMBER.findall(str(record.get("members", ""))):
-            found[names.interface(member)] = (channel, normalise.member_state(flags))
+            found[names.interface(member)] = (channel, member_flags.state(flags) if member_flags else None)
     return found
 
 
@@ -451,27 +455,46 @@ def _channels(
     return channels
 
 
+@runtime_checkable
+class _ReadsMethod(Protocol):
+    """A hash table that also reads an IOS-XE router's `Global LB Method` and `LB Algo type`."""
+
+    def read_method(self, method: str, algo: str | None) -> str: ...
+
+
+def _hash_table(platform: str) -> HashTable:
+    """The platform folder's hash table (hostlint/switches/<platform>/hashes.py); ValueError when it has none."""
+    table = switches.hashes(platform)
+    if table is None:
+        raise ValueError(f"hostlint reads no {platform!r} load-balance syntax: the switch's hash is unknown")
+    return table
+
+
 def _cisco_load_balance(context: _Context, source: str) -> LoadBalance | None:
     records = context.records("load_balance", "load_balance") + context.records("load_balance", "load_balance_system")
     raw = next((r["raw"] for r in records if r.get("raw")), None)
     method = next((r for r in context.records("load_balance", "load_balance_method") if r.get("method")), None)
     if raw is None and method is not None:
-        name = context.read(
-            "load_balance", "hash", lambda: normalise.ios_router_hash(str(method["method"]), method.get("algo"))
-        )
+
+        def by_method() -> str:
+            table = _hash_table(context.platform)
+            if not isinstance(table, _ReadsMethod):
+                raise ValueError(f"load-balance method {method['method']!r} is not a flow hash this collector knows")
+            return table.read_method(str(method["method"]), method.get("algo"))
+
+        name = context.read("load_balance", "hash", by_method)
         raw_text = " ".join(str(method[k]) for k in ("method", "algo") if method.get(k))
         return LoadBalance(hash=name, raw=raw_text) if name else None
     if raw is None:
         return None
-    convert = normalise.ios_hash if source == "ios" else normalise.nxos_hash
-    name = context.read("load_balance", "hash", lambda: convert(str(raw)))
+    name = context.read("load_balance", "hash", lambda: _hash_table(context.platform).read(str(raw)))
     return LoadBalance(hash=name, raw=str(raw).strip()) if name else None
 
 
 def _eos_load_balance(context: _Context, source: str) -> LoadBalance | None:
     records = context.records("config", "load_balance")
     fields = next((r["fields"] for r in records if r.get("fields")), None)
-    name = context.read("config", "hash", lambda: normalise.eos_hash(fields))
+    name = context.read("config", "hash", lambda: _hash_table(context.platform).read(fields))
     return LoadBalance(hash=name, raw=fields or "default") if name else None
 
 

@@ -1,4 +1,4 @@
-"""Vendor spellings -> the snapshot's vocabulary: hashes, channel modes, speed, duplex, status, MTU.
+"""Vendor spellings -> the snapshot's vocabulary: channel modes, speed, duplex, status, MTU.
 
 Every function takes the raw text a template captured and returns the model's
 value, or None when the text does not say (auto, unknown); a value that is
@@ -10,110 +10,8 @@ from __future__ import annotations
 import re
 
 from hostlint import platforms as registry
-from hostlint import vocab
 from hostlint.snapshot.common import Duplex
-from hostlint.snapshot.switch import ChannelMode, MemberState, PortStatus
-
-# Cisco IOS `port-channel load-balance` keywords; the "mixed" ones hash IP and L4 port together.
-_IOS_HASHES = {
-    "src-mixed-ip-port": "src-ip-port",
-    "dst-mixed-ip-port": "dst-ip-port",
-    "src-dst-mixed-ip-port": "src-dst-ip-port",
-    "vlan-src-dst-ip": "src-dst-ip-vlan",
-    "vlan-src-dst-mixed-ip-port": "src-dst-ip-port-vlan",
-}
-
-# NX-OS shows `<direction> <fields>` (`src-dst ip-l4port`); Nexus 5000/7000 spell it `source-dest-ip-port`.
-_NXOS_DIRECTIONS = {
-    "src-dst": "src-dst",
-    "source-dest": "src-dst",
-    "src": "src",
-    "source": "src",
-    "dst": "dst",
-    "destination": "dst",
-    "dest": "dst",
-}
-_NXOS_FIELDS = {
-    "ip": "ip",
-    "ip-only": "ip",
-    "ip-l4port": "ip-port",
-    "ip-port": "ip-port",
-    "ip-l4port-vlan": "ip-port-vlan",
-    "ip-vlan": "ip-vlan",
-    "l4port": "port",
-    "port": "port",
-    "mac": "mac",
-}
-
-
-def _checked(name: str, raw: str) -> str:
-    if name not in vocab.HASH_FIELDS:
-        raise ValueError(f"load-balance {raw!r} has no name in hostlint's hash vocabulary")
-    return name
-
-
-def ios_hash(raw: str) -> str:
-    key = raw.strip().lower()
-    return _checked(_IOS_HASHES.get(key, key), raw)
-
-
-def ios_router_hash(method: str, algo: str | None) -> str:
-    """IOS-XE routers: `Global LB Method: flow-based`, `LB Algo type: Source Destination IP` -> vocabulary.
-
-    `vlan-manual` (each VLAN pinned to a member by hand) is no hash at all: an error.
-    """
-    if method.strip().lower() != "flow-based" or not algo:
-        raise ValueError(f"load-balance method {method!r} is not a flow hash this collector knows")
-    words = algo.lower().replace("-", " ").split()
-    directions = [d for d, word in (("src", "source"), ("dst", "destination")) if word in words]
-    fields = [f for f, word in (("mac", "mac"), ("ip", "ip")) if word in words]
-    if "port" in words or "l4" in words:
-        fields.append("port")
-    if not directions or not fields:
-        raise ValueError(f"load-balance algorithm {algo!r} has no name in hostlint's hash vocabulary")
-    return _checked("-".join(directions) + "-" + "-".join(fields), algo)
-
-
-def nxos_hash(raw: str) -> str:
-    """`src-dst ip rotate 0`, `src-dst ip-l4port-vlan`, `source-dest-ip-port` -> vocabulary."""
-    words = raw.strip().lower().split()
-    if len(words) == 1:  # Nexus 5000/7000 spell direction and fields as one word
-        longest_first = sorted(_NXOS_DIRECTIONS, key=len, reverse=True)
-        direction = next((d for d in longest_first if words[0].startswith(d + "-")), None)
-        if direction:
-            words = [direction, words[0][len(direction) + 1 :]]
-    if len(words) < 2 or words[0] not in _NXOS_DIRECTIONS or words[1] not in _NXOS_FIELDS:
-        raise ValueError(f"load-balance {raw!r} is not an NX-OS hash this collector knows")
-    return _checked(f"{_NXOS_DIRECTIONS[words[0]]}-{_NXOS_FIELDS[words[1]]}", raw)
-
-
-_EOS_FIELDS = {
-    "source-ip": ("src", "ip"),
-    "destination-ip": ("dst", "ip"),
-    "source-port": ("src", "port"),
-    "destination-port": ("dst", "port"),
-}
-
-
-def eos_hash(fields: str | None) -> str:
-    """EOS `port-channel load-balance CHIP fields ip FIELDS`; no such line = the default L3+L4 hash.
-
-    Field keywords: `source-ip`, `destination-ip`, `source-port`, `destination-port`,
-    `ip-tcp-udp-header` (both IPs and both L4 ports) and `mac-header` (hash on MACs only).
-    """
-    words = set((fields or "ip-tcp-udp-header").lower().split())
-    if "ip-tcp-udp-header" in words:
-        return "src-dst-ip-port"
-    if words == {"mac-header"}:
-        return "src-dst-mac"
-    picked = [_EOS_FIELDS[word] for word in words if word in _EOS_FIELDS]
-    ips = [d for d in ("src", "dst") if (d, "ip") in picked]
-    ports = [d for d in ("src", "dst") if (d, "port") in picked]
-    if not picked or (ips and ports and ips != ports):
-        raise ValueError(f"EOS load-balance fields {fields!r} have no name in hostlint's hash vocabulary")
-    direction = "-".join(ips or ports)
-    kind = "ip-port" if ips and ports else ("ip" if ips else "port")
-    return _checked(f"{direction}-{kind}", str(fields))
+from hostlint.snapshot.switch import ChannelMode, PortStatus
 
 
 def channel_mode(raw: str) -> ChannelMode:
@@ -180,47 +78,6 @@ def port_status(state: str | None, reason: str | None = None, protocol: str | No
     if protocol is not None and not str(protocol).strip().lower().startswith("up"):
         return "down"
     return "up"
-
-
-# Port-channel member flags and words -> SwitchPort.member_state. Words first (IOS-XE `bndl`,
-# `hot-sby`, `susp`, `indep`, `stand-alone`), then the letter flags of the summary legends:
-# IOS/NX-OS/EOS `P` bundled, `H` hot-standby, `s` suspended, `I` stand-alone/individual (EOS `^`
-# individual fallback), `D` down. Flags that say none of these (IOS `w` waiting, `u` unsuitable,
-# EOS `G-` aggregable but not in sync) leave the state unknown.
-_MEMBER_WORDS: dict[str, MemberState] = {
-    "bndl": "bundled",
-    "bundled": "bundled",
-    "hot-sby": "hot-standby",
-    "hot-standby": "hot-standby",
-    "susp": "suspended",
-    "suspended": "suspended",
-    "indep": "individual",
-    "individual": "individual",
-    "stand-alone": "individual",
-    "standalone": "individual",
-    "down": "down",
-}
-_MEMBER_FLAGS: tuple[tuple[str, MemberState], ...] = (
-    ("P", "bundled"),
-    ("H", "hot-standby"),
-    ("s", "suspended"),
-    ("I", "individual"),
-    ("^", "individual"),
-)
-
-
-def member_state(flags: str | None) -> MemberState | None:
-    """`P`, `s`, `PG+`, `bndl`, `hot-sby`... -> bundled, hot-standby, suspended, individual, down."""
-    text = (flags or "").strip()
-    if not text:
-        return None
-    word = _MEMBER_WORDS.get(text.lower())
-    if word:
-        return word
-    for flag, state in _MEMBER_FLAGS:
-        if flag in text:
-            return state
-    return "down" if "D" in text else None
 
 
 def l3_mtu(platform: str, mtu: int, tagged: bool = False) -> int:

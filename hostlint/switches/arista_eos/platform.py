@@ -2,15 +2,17 @@
 
 from __future__ import annotations
 
-from hostlint.switches.base import MtuFamily, SwitchPlatform
+from hostlint.switches.arista_eos.mtu import MTU
+from hostlint.switches.base import SwitchPlatform
 
 PLATFORM = SwitchPlatform(
     name="arista_eos",
     label="EOS",
     aliases=("eos", "arista.eos.eos"),
+    interface_names="folder",
     channel_interface="Port-Channel{}",
-    ethernet_short="Et",
-    jumbo=9214,
+    jumbo=MTU.jumbo,
+    l2_header=MTU.l2_header,
     hash_source="eos",
     sources={
         "interfaces": "show interfaces",
@@ -19,19 +21,5 @@ PLATFORM = SwitchPlatform(
         "member_state": "show port-channel summary",
         "peer_link": "show mlag",
     },
-    mtu_families=(
-        # `mtu` is the IP MTU, enforced on routed traffic only (EOS User Manual, "Layer 3 MTU"); bridged
-        # frames are limited by the L2 MTU, the platform maximum unless `l2 mtu` lowers it.
-        MtuFamily(
-            family="(all)",
-            bridged="l2_mtu",
-            bridged_setting="l2 mtu (the platform maximum by default)",
-            bridged_source="show running-config",
-            l2_config="l2 mtu",
-            l2_default_frame=9214,
-            figure="l2 mtu",
-            reference="EOS User Manual, Ethernet Ports, 'l2 mtu' and 'mtu' (Layer 3 only): "
-            "https://www.arista.com/en/um-eos/eos-ethernet-ports",
-        ),
-    ),
+    mtu_families=MTU.families,
 )

@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
-from hostlint.switches.base import MtuFamily, SwitchPlatform
+from hostlint.switches.base import SwitchPlatform
+from hostlint.switches.cisco_ios.mtu import MTU
 
 PLATFORM = SwitchPlatform(
     name="cisco_ios",
     label="IOS",
     aliases=("cisco_xe", "ios", "cisco.ios.ios"),
+    interface_names="folder",
     channel_interface="Port-channel{}",
-    jumbo=9198,
+    jumbo=MTU.jumbo,
+    l2_header=MTU.l2_header,
     hash_source="ios",
     writes_hash=True,
     members_match_channel=True,
@@ -22,33 +25,5 @@ PLATFORM = SwitchPlatform(
         "member_state": "show etherchannel summary",
         "peer_link": "show switch",
     },
-    mtu_families=(
-        MtuFamily(
-            family="Catalyst 2960/3560/3750",
-            models=r"WS-C(2960|3560|3750)",
-            bridged="l2_mtu",
-            bridged_setting="system mtu jumbo",
-            bridged_source="show system mtu",
-            writes_bridged=False,
-            # Not in the running configuration (kept in NVRAM, applied at reload): `show system mtu` says it.
-            # Its figure is the IP packet: Cisco omits the 18 bytes of Ethernet header and FCS (Document
-            # 24048, "Jumbo/Giant Frame Support on Catalyst Switches").
-            l2_global="system-mtu",
-            not_written="a global setting that takes effect only after a reload of the switch",
-            l2_header=0,
-            figure="system mtu jumbo",
-            fast_ethernet_figure="system mtu",
-            reference="Catalyst 3750-X and 3560-X Software Configuration Guide, 'Configuring the System MTU': "
-            "https://www.cisco.com/c/en/us/td/docs/switches/lan/catalyst3750x_3560x/software/release/15-0_2_se/"
-            "configuration/guide/3750x_cg/swint.html",
-        ),
-        MtuFamily(
-            family="Catalyst 9000 and other IOS-XE",
-            bridged="mtu",
-            bridged_setting="interface mtu (system mtu where not overridden)",
-            bridged_source="show interfaces",
-            reference="Troubleshoot MTU on Catalyst 9000 Series Switches: https://www.cisco.com/c/en/us/support/"
-            "docs/switches/catalyst-9500-series-switches/217233-troubleshoot-mtu-on-catalyst-9000-series.html",
-        ),
-    ),
+    mtu_families=MTU.families,
 )

@@ -17,7 +17,6 @@ PLATFORM = SwitchPlatform(
     # configuration itself separates blocks with it.
     vocabulary=Vocabulary(comment="#", enter=("system-view",), leave=("return",)),
     channel_interface="Bridge-Aggregation{}",
-    ethernet_short="XGE",
     jumbo=mtu.JUMBO,
     l2_header=mtu.HEADER,
     hash_source="folder",

@@ -26,7 +26,6 @@ PLATFORM = SwitchPlatform(
     aliases=("huawei", "huawei_vrpv8", "huawei_vrp8", "ce", "community.network.ce"),
     vocabulary=Vocabulary(comment="#", enter=("system-view",), leave=("return",)),
     channel_interface=CHANNEL_INTERFACE,
-    ethernet_short="XGE",
     jumbo=MTU.jumbo,
     l2_header=MTU.l2_header,
     # This folder reads and writes the hash itself (hashes.py, assemble.py).

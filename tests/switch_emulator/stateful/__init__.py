@@ -3,8 +3,8 @@
 `StatefulSwitch(state, lacp_partners)` deep-copies `state`; `execute(line)` answers the show commands
 the collector sends (its spec.yaml) from the state through the platform's renderer
 (`RENDERERS`), the terminal/paging commands netmiko sends as the platform does, and passes every other
-line to the platform's configuration session (`SESSIONS`, see stateful.md: IOS, NX-OS and EOS in
-cisco.py, the others in ../platforms/<platform>.py), whose prompt is the switch's prompt. Serve one over SSH with
+line to the platform's configuration session (`SESSIONS`, see stateful.md: each platform's in
+../platforms/<platform>.py), whose prompt is the switch's prompt. Serve one over SSH with
 `EmulatedSwitch(name, platform, stateful=StatefulSwitch(...))` (switch_emulator.server).
 """
 
@@ -18,8 +18,6 @@ from typing import Any, TypeVar
 
 from hostlint.snapshot.switch import Switch
 from switch_emulator.cli_text import invalid, terminal
-from switch_emulator.stateful.cisco import EosSession, IosSession, NxosSession
-from switch_emulator.stateful.render_cisco import render_eos, render_ios, render_nxos
 from switch_emulator.stateful.session import ConfigSession
 
 V = TypeVar("V")
@@ -41,13 +39,13 @@ def _platform_modules() -> dict[str, Any]:
 
 
 class _Table(Mapping[str, V]):
-    """Platform -> its entry: the Cisco-like ones listed here, every platform module's found when first read."""
+    """Platform -> its entry: every platform module's, found when first read."""
 
-    def __init__(self, listed: dict[str, V], attribute: str) -> None:
-        self._listed, self._attribute = listed, attribute
+    def __init__(self, attribute: str) -> None:
+        self._attribute = attribute
 
     def _all(self) -> dict[str, V]:
-        return {**self._listed, **{n: getattr(m, self._attribute) for n, m in _platform_modules().items()}}
+        return {n: getattr(m, self._attribute) for n, m in _platform_modules().items()}
 
     def __getitem__(self, key: str) -> V:
         return self._all()[key]
@@ -61,14 +59,10 @@ class _Table(Mapping[str, V]):
 
 # Platform -> show command renderer: the output of a show command on a state, None for a command it
 # does not know (the switch then rejects it as the platform does).
-RENDERERS: Mapping[str, Callable[[Switch, str], str | None]] = _Table(
-    {"cisco_ios": render_ios, "cisco_nxos": render_nxos, "arista_eos": render_eos}, "RENDER"
-)
-# Platform -> configuration session class (stateful.md: IOS, NX-OS, EOS in cisco.py; the others in
-# ../platforms/<platform>.py).
-SESSIONS: Mapping[str, type[ConfigSession]] = _Table(
-    {"cisco_ios": IosSession, "cisco_nxos": NxosSession, "arista_eos": EosSession}, "SESSION"
-)
+RENDERERS: Mapping[str, Callable[[Switch, str], str | None]] = _Table("RENDER")
+# Platform -> configuration session class (../platforms/<platform>.py `SESSION`; IOS, NX-OS and EOS share
+# cisco_base.py's machinery).
+SESSIONS: Mapping[str, type[ConfigSession]] = _Table("SESSION")
 
 _HANG_UP = ("exit", "quit", "logout")
 

@@ -1,8 +1,9 @@
-"""The machinery the IOS, NX-OS and EOS sessions share (switch_emulator.stateful.cisco): modes,
+"""The machinery the IOS, NX-OS and EOS sessions share (tests/switch_emulator/platforms/cisco_ios.py,
+cisco_nxos.py, arista_eos.py: each platform's `SESSION`): modes,
 parsing a line against a mode's rules, the platform's error texts, and the bookkeeping that keeps
 hostlint's Switch model consistent (channel membership, member states, MTU, switchport lines).
 
-The references cited here by short name (IOS-L2, NX-INT, EOS...) are listed in cisco.py."""
+The references cited here by short name (IOS-L2, NX-INT, EOS...) are listed in those modules."""
 
 from __future__ import annotations
 
@@ -639,3 +640,64 @@ class CiscoLikeSession:
 def channel_number(name: str) -> int:
     found = re.search(r"(\d+)$", name)
     return int(found.group(1)) if found else 0
+
+
+def inherit(name: str, first: SwitchPort) -> PortChannel:
+    """A port-channel created by its first member's `channel-group`, with that port's Layer 2 config."""
+    return PortChannel(
+        name=name,
+        switchport=first.mode,
+        access_vlan=first.access_vlan,
+        native_vlan=first.native_vlan,
+        allowed_vlans=None if first.allowed_vlans is None else list(first.allowed_vlans),
+        mtu=first.mtu,
+        # Where a switch-wide figure limits bridged frames (Nexus 3000/5000/6000 network-qos, older Catalysts'
+        # system mtu jumbo: render_global_mtu), a new channel carries it as its first member does.
+        l2_mtu=first.l2_mtu,
+        status="down",
+    )
+
+
+def common_interface_rules(session: CiscoLikeSession, basic: str, layer2: str, last_vlan: int) -> list[Rule]:
+    """shutdown, description and switchport: the same words on the three platforms."""
+    vlan = f"<1-{last_vlan}>"
+    return [
+        Rule("shutdown", lambda _: session.set_shutdown(True), f"{basic} shutdown"),
+        Rule("no shutdown", lambda _: session.set_shutdown(False), f"{basic} shutdown"),
+        Rule("description <text>", lambda a: session.set_description(str(a[0])), f"{basic} description"),
+        Rule("no description", lambda _: session.set_description(None), f"{basic} description"),
+        Rule("switchport", lambda _: session.switchport({"mode": "access"}), f"{layer2} switchport"),
+        Rule("no switchport", lambda _: session.switchport({"mode": "routed"}), f"{layer2} no switchport"),
+        Rule("switchport mode {access|trunk}", lambda a: session.switchport({"mode": a[0]}), f"{layer2} mode"),
+        # MODELED: the default mode is an access port here (NX-OS and EOS documented; IOS `dynamic auto`).
+        Rule("no switchport mode", lambda _: session.switchport({"mode": "access"}), f"{layer2} mode"),
+        Rule(
+            f"switchport access vlan {vlan}",
+            lambda a: session.switchport({"access_vlan": a[0]}),
+            f"{layer2} switchport access vlan",
+        ),
+        Rule("no switchport access vlan", lambda _: session.switchport({"access_vlan": 1}), f"{layer2} access"),
+        Rule(
+            f"switchport trunk native vlan {vlan}",
+            lambda a: session.switchport({"native_vlan": a[0]}),
+            f"{layer2} switchport trunk native vlan",
+        ),
+        Rule("no switchport trunk native vlan", lambda _: session.switchport({"native_vlan": 1}), f"{layer2} native"),
+        Rule(
+            "switchport trunk allowed vlan {add|remove|except} <word>",
+            lambda a: session.trunk_allowed(str(a[0]), str(a[1])),
+            f"{layer2} switchport trunk allowed vlan",
+        ),
+        Rule(
+            "switchport trunk allowed vlan <word>",
+            lambda a: session.trunk_allowed(None, str(a[0])),
+            f"{layer2} switchport trunk allowed vlan",
+        ),
+        Rule(
+            "no switchport trunk allowed vlan",
+            lambda _: session.trunk_allowed(None, "all"),
+            f"{layer2} switchport trunk allowed vlan",
+        ),
+        Rule("exit", session.exit, f"{basic} exit"),
+        Rule("end", session.end, f"{basic} end"),
+    ]

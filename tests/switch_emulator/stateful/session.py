@@ -1,7 +1,7 @@
 """The configuration session a stateful emulated switch hands every non-show line to.
 
-One per platform (switch_emulator.stateful.cisco for cisco_ios, cisco_nxos and arista_eos;
-switch_emulator.platforms.juniper_junos for juniper_junos). It holds the CLI mode and changes `state`, a
+One per platform (switch_emulator.platforms.<platform> `SESSION`; cisco_ios, cisco_nxos and arista_eos
+share switch_emulator.stateful.cisco_base). It holds the CLI mode and changes `state`, a
 hostlint.snapshot.Switch, the way the platform would: configured and derived operational fields
 together, and only when the platform accepts the line.
 """
