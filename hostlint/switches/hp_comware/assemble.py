@@ -18,10 +18,9 @@ A value that makes no sense is a warning naming the device and the command; the 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import partial
-from typing import Any, TypeVar
+from typing import Any
 
 from hostlint import vlans
 from hostlint.snapshot.common import Neighbour
@@ -36,38 +35,20 @@ from hostlint.snapshot.switch import (
     Switch,
     SwitchPort,
 )
+from hostlint.switches.assembly_kit import ReadContext as _Context
+from hostlint.switches.assembly_kit import Records
 from hostlint.switches.hp_comware import hashes, members, mtu, names
 from hostlint.switches.hp_comware import records as r
 
 PLATFORM = "hp_comware"
 SNAPSHOT_CEILING = 9216
-T = TypeVar("T")
-# ttp group -> its records, every command's together (records.py names each group's command).
-Records = Mapping[str, Sequence[Mapping[str, Any]]]
 
 _STATES: dict[str, PortStatus] = {"up": "up", "down": "down", "administratively down": "disabled", "stp down": "down"}
 _MODES: dict[str, PortMode] = {"access": "access", "trunk": "trunk"}
 
 
-@dataclass
-class _Context:
-    device: str
-    warnings: list[str] = field(default_factory=list)
-
-    def read(self, command: str, what: str, convert: Callable[[], T]) -> T | None:
-        try:
-            return convert()
-        except (ValueError, TypeError, KeyError) as exc:
-            self.warnings.append(f"{self.device}: {command}: {what}: {exc}")
-            return None
-
-
 def _typed(outputs: Records, group: str, context: _Context) -> list[Any]:
-    try:
-        return r.typed(group, outputs.get(group, ()))
-    except r.RecordError as exc:
-        context.warnings.append(f"{context.device}: {exc}")
-        return []
+    return context.typed(outputs, group, r.typed)
 
 
 def _speed_mbps(text: str | None) -> int | None:

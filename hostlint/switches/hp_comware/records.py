@@ -11,9 +11,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from pydantic import ValidationError
-
 from hostlint.strict import Strict
+from hostlint.switches.assembly_kit import RecordError as RecordError
+from hostlint.switches.assembly_kit import typed_records
 
 
 class Version(Strict):
@@ -157,21 +157,7 @@ COMMANDS: dict[str, str] = {
 }
 
 
-class RecordError(ValueError):
-    """A record that does not fit its group's model: names the command, the group and the field."""
-
-
 def typed(group: str, records: Sequence[Mapping[str, Any]]) -> list[Strict]:
     """The records of one group as its model; a group no model declares, or a record with a field its
     model lacks, is a RecordError naming it."""
-    model = RECORDS.get(group)
-    if model is None:
-        raise RecordError(f"group {group!r} has no model in hp_comware/records.py")
-    out = []
-    for record in records:
-        try:
-            out.append(model.model_validate(dict(record)))
-        except ValidationError as exc:
-            problems = "; ".join(f"{'.'.join(map(str, e['loc']))}: {e['msg']}" for e in exc.errors())
-            raise RecordError(f"{COMMANDS[group]}: {group} record: {problems}") from exc
-    return out
+    return typed_records("hp_comware", RECORDS, COMMANDS, group, records)

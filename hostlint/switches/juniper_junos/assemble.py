@@ -23,10 +23,9 @@ A value that makes no sense is a warning naming the device and the command; the 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable, Mapping
 from functools import partial
-from typing import Any, TypeVar
+from typing import Any
 
 from hostlint import names, switches, vlans
 from hostlint.collect.switches import normalise
@@ -44,39 +43,20 @@ from hostlint.snapshot.switch import (
     Switch,
     SwitchPort,
 )
+from hostlint.switches.assembly_kit import ReadContext as _Context
+from hostlint.switches.assembly_kit import Records
 from hostlint.switches.juniper_junos import hashes, members
 from hostlint.switches.juniper_junos import records as r
 
 PLATFORM = "juniper_junos"
-T = TypeVar("T")
-# ttp group -> its records, every command's together (records.py names each group's command).
-Records = Mapping[str, Sequence[Mapping[str, Any]]]
 
 _SWITCHPORT_MODES: tuple[PortMode, ...] = ("access", "trunk")
 # `display set` repeats `vlan members` once per VLAN: those lines add up, the others replace.
 _ACCUMULATED = ("vlan_members",)
 
 
-@dataclass
-class _Context:
-    device: str
-    warnings: list[str] = field(default_factory=list)
-
-    def read(self, command: str, what: str, convert: Callable[[], T]) -> T | None:
-        """Run one conversion; a value that makes no sense is a warning, not a failure."""
-        try:
-            return convert()
-        except (ValueError, TypeError, KeyError) as exc:
-            self.warnings.append(f"{self.device}: {command}: {what}: {exc}")
-            return None
-
-
 def _typed(outputs: Records, group: str, context: _Context) -> list[Any]:
-    try:
-        return r.typed(group, outputs.get(group, ()))
-    except r.RecordError as exc:
-        context.warnings.append(f"{context.device}: {exc}")
-        return []
+    return context.typed(outputs, group, r.typed)
 
 
 def _int(value: Any) -> int:
