@@ -20,13 +20,16 @@ shortfalls, 0 false errors and at least 99.5% field accuracy outside `show
 version`; the exit status is 1 below target, 2 when CORPUS_DIR holds nothing
 to score.
 
-HPE Comware and Huawei VRP (`collectors/hp_comware`, `collectors/huawei_vrp`)
-are not collected yet (issue 29: the platform folder design registers them and
-assembles their records): their captures go through `parse_output` with their
-folder's spec and templates, and the records are compared with the reviewed
-ones directly, on the template's own fields (`RECORD_SCORED`). A record the
-reviewed parse has and the output lost without a collection error is a silent
-shortfall, named under its row.
+Every other registered platform folder (hostlint.switches.SWITCH_NAMES) is
+scored by discovery: its captures under its own name in the corpus, for each
+command of its folder's spec that ntc files (`display lldp neighbor` ->
+`display_lldp_neighbor`) and `RECORD_SCORERS` has a scorer for, go through
+`parse_output` with the folder's spec and templates, and the records are
+compared with the reviewed ones directly, on the template's own fields
+(`RECORD_SCORED`). A new folder is scored with no edit here when ntc's
+templates of its commands are ones a scorer reads. A record the reviewed parse
+has and the output lost without a collection error is a silent shortfall,
+named under its row.
 
 How ntc's fields map to hostlint's, and where the conventions differ (kept
 general, by format, never per file):
@@ -88,16 +91,10 @@ import yaml
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def _folder(platform: str) -> Path:
-    """A platform's collector: its folder under hostlint/switches/ once moved there, else under collectors/."""
-    moved = ROOT / "hostlint" / "switches" / platform
-    return moved if moved.is_dir() else ROOT / "collectors" / platform
-
-
 sys.path.insert(0, str(ROOT))
 
 try:
-    from hostlint import names
+    from hostlint import names, switches
     from hostlint.collect.switches import normalise
     from hostlint.collect.switches.assemble import build_switch
     from hostlint.collect.switches.inventory import Device
@@ -477,11 +474,10 @@ SCORED: dict[tuple[str, str], tuple[str, Scorer]] = {
 }
 
 
-# Platforms whose templates are scored before hostlint collects from them (issue 29: a platform is
-# one folder; registering them and their assembly is that design's work). Their output goes through
-# `parse_output` (the template and the independent record count), and the records are compared with
-# the reviewed ones directly: there is no switch to build yet. The record fields are the template's.
-TEMPLATE_ONLY = ("hp_comware", "huawei_vrp")
+# The registered platforms not in SCORED: their output goes through `parse_output` with their folder's spec
+# (the template and the independent record count), and the records are compared with the reviewed ones
+# directly, on the template's own fields (RECORD_SCORED, below). Which ntc template a scorer reads is told
+# by the fields ntc's records carry, never by the platform's name.
 
 
 def _records_by(parsed: Parsed, group: str, key: str) -> dict[str, list[Record]]:
@@ -515,7 +511,7 @@ def score_display_interface(platform: str, parsed: Parsed, records: list[Record]
         state = _word(record.get("line_status") or record.get("link_status"))
         if state:
             out.check(f"{name} state", state.split()[0], _word(mine.get("state")).split()[0] or None)
-        if platform == "hp_comware":
+        if "l2mtu" in record:  # ntc's Comware template: the IP MTU and the frame length apart
             mtu, frame = _text(record.get("mtu")), _text(record.get("l2mtu"))
             if mtu:
                 out.check(f"{name} mtu", mtu, mine.get("mtu"))
@@ -581,12 +577,12 @@ def score_vrp_trunk(platform: str, parsed: Parsed, records: list[Record], out: O
 def score_record_neighbours(platform: str, parsed: Parsed, records: list[Record], out: Outcome) -> None:
     got: dict[str, list[Record]] = _records_by(parsed, "neighbours", "local_port")
     # ntc's Comware `neighbor_interface` is the port id; VRP's is the description, `neighbor_port_id` the id.
-    port_key, description_key = (
-        ("neighbor_port_id", "neighbor_interface")
-        if platform == "huawei_vrp"
-        else ("neighbor_interface", "neighbor_interface_description")
-    )
     for record in records:
+        port_key, description_key = (
+            ("neighbor_port_id", "neighbor_interface")
+            if "neighbor_port_id" in record
+            else ("neighbor_interface", "neighbor_interface_description")
+        )
         local = _text(record.get("local_interface"))
         chassis = _text(record.get("chassis_id"))
         device = _text(record.get("neighbor_name")) or chassis
@@ -661,25 +657,51 @@ def score_record_version(platform: str, parsed: Parsed, records: list[Record], o
 
 RecordScorer = Callable[[str, Parsed, list[Record], Outcome], None]
 
-# (ntc platform, ntc command folder) -> (hostlint command, scorer over the template's records)
-RECORD_SCORED: dict[tuple[str, str], tuple[str, RecordScorer]] = {
-    ("hp_comware", "display_interface"): ("display interface", score_display_interface),
-    ("hp_comware", "display_link-aggregation_verbose"): ("display link-aggregation verbose", score_comware_aggregation),
-    ("hp_comware", "display_lldp_neighbor-information_verbose"): (
-        "display lldp neighbor-information verbose",
-        score_record_neighbours,
-    ),
-    ("hp_comware", "display_vlan_all"): ("display vlan all", score_comware_vlans),
-    ("huawei_vrp", "display_interface"): ("display interface", score_display_interface),
-    ("huawei_vrp", "display_eth-trunk"): ("display eth-trunk", score_vrp_trunk),
-    ("huawei_vrp", "display_lldp_neighbor"): ("display lldp neighbor", score_record_neighbours),
-    ("huawei_vrp", "display_port_vlan"): ("display port vlan", score_vrp_port_vlans),
-    ("huawei_vrp", "display_version"): ("display version", score_record_version),
+# ntc command folder -> scorer over that template's records. Keyed by the command as ntc files it, not by
+# platform: a registered folder whose spec runs one of these commands is scored on ntc's captures of it
+# with no edit here (`record_scored`); a command with a record format not listed is not scored.
+RECORD_SCORERS: dict[str, RecordScorer] = {
+    "display_interface": score_display_interface,
+    "display_link-aggregation_verbose": score_comware_aggregation,
+    "display_lldp_neighbor-information_verbose": score_record_neighbours,
+    "display_vlan_all": score_comware_vlans,
+    "display_eth-trunk": score_vrp_trunk,
+    "display_lldp_neighbor": score_record_neighbours,
+    "display_port_vlan": score_vrp_port_vlans,
+    "display_version": score_record_version,
 }
 
 
+def ntc_folder(command: str) -> str:
+    """ntc-templates' folder of a command's captures: the command with `_` for its spaces."""
+    return "_".join(command.split())
+
+
+def record_scored() -> dict[tuple[str, str], tuple[str, RecordScorer]]:
+    """(ntc platform, ntc command folder) -> (hostlint command, scorer), read from the registry: every
+    registered platform not in SCORED, under its own name in the corpus, for each command of its folder's
+    spec that RECORD_SCORERS has a scorer for."""
+    scored_platforms = {platform for platform, _ in SCORED}
+    found: dict[tuple[str, str], tuple[str, RecordScorer]] = {}
+    for platform in switches.SWITCH_NAMES:
+        if platform in scored_platforms:
+            continue
+        for command in load_folder(switches.folder(platform)).commands:
+            scorer = RECORD_SCORERS.get(ntc_folder(command.command))
+            if scorer is not None:
+                found[(platform, ntc_folder(command.command))] = (command.command, scorer)
+    return found
+
+
+RECORD_SCORED = record_scored()
+
+
 def _command(platform: str, command: str) -> CommandSpec:
-    spec = load_folder(_folder(platform)) if platform in TEMPLATE_ONLY else load_platform(platform)
+    spec = (
+        load_folder(switches.folder(platform))
+        if (platform, ntc_folder(command)) in RECORD_SCORED
+        else load_platform(platform)
+    )
     return next(c for c in spec.commands if c.command == command)
 
 
