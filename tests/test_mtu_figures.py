@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from hostlint import platforms as registry
+from hostlint.switches import mtu_table
 
 DOC = (Path(__file__).resolve().parent.parent / "docs" / "mtu.md").read_text(encoding="utf-8")
 
@@ -59,6 +60,16 @@ def test_an_unknown_model_leaves_the_figure_unknown_where_families_differ() -> N
     assert registry.switch("cisco_nxos").limiting_figure(None, "routed") == ("mtu", None)
     # An EOS port whose switchport mode was not shown: bridged or routed is unknown, so is its figure.
     assert registry.switch("arista_eos").limiting_figure("DCS-7050SX3-48YC8", None) == "switchport mode not shown"
+
+
+def test_the_docs_table_is_written_from_the_folders() -> None:
+    """docs/mtu.md's table is each folder's mtu.py as it stands: a platform's row is in its folder."""
+    assert mtu_table.render(DOC) == DOC, "run `python -m hostlint.switches.mtu_table docs/mtu.md`"
+
+
+def test_a_page_without_the_table_is_refused() -> None:
+    with pytest.raises(mtu_table.TableMissing):
+        mtu_table.render("# MTU\n\nno table here\n")
 
 
 @pytest.mark.parametrize("platform", registry.SWITCHES, ids=registry.SWITCH_NAMES)

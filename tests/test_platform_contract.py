@@ -148,6 +148,7 @@ _EXAMPLE = {
         MTU = MtuLimits(
             jumbo=9216,
             families=(MtuFamily(family="(all)", bridged="mtu", bridged_setting="mtu", bridged_source="show interfaces",
+                                shown_by="`show interfaces`", routed_by="interface `mtu`", written="yes",
                                 reference="the example's manual"),),
         )
         """,

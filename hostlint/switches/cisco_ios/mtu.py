@@ -15,6 +15,10 @@ MTU = MtuLimits(
             bridged="l2_mtu",
             bridged_setting="system mtu jumbo",
             bridged_source="show system mtu",
+            models_shown="`WS-C2960*`, `WS-C3560*`, `WS-C3750*`",
+            shown_by="`show system mtu` (`system mtu` on 10/100 ports)",
+            routed_by="interface `mtu` (routed ports)",
+            written="no (global, needs a reload)",
             writes_bridged=False,
             # Not in the running configuration (kept in NVRAM, applied at reload): `show system mtu` says it.
             # Its figure is the IP packet: Cisco omits the 18 bytes of Ethernet header and FCS (Document
@@ -33,6 +37,9 @@ MTU = MtuLimits(
             bridged="mtu",
             bridged_setting="interface mtu (system mtu where not overridden)",
             bridged_source="show interfaces",
+            shown_by="`show interfaces`",
+            routed_by="interface `mtu`",
+            written="yes",
             reference="Troubleshoot MTU on Catalyst 9000 Series Switches: https://www.cisco.com/c/en/us/support/"
             "docs/switches/catalyst-9500-series-switches/217233-troubleshoot-mtu-on-catalyst-9000-series.html",
         ),

@@ -20,6 +20,10 @@ MTU = MtuLimits(
             bridged="l2_mtu",
             bridged_setting="system jumbomtu and a network-qos policy's class mtu",
             bridged_source="show running-config",
+            models_shown="Nexus 3048, 3064, 3132Q/-X/-XL, 3172, 3500, every 5000/5500/6000",
+            shown_by="`show running-config` (`system qos`, `policy-map type network-qos`)",
+            routed_by="interface `mtu` (L3 ports)",
+            written="no (global QoS policy)",
             writes_bridged=False,
             # The class MTU counts the frame's payload, as the interface `mtu` does: the IP packet.
             l2_global="network-qos",
@@ -37,6 +41,9 @@ MTU = MtuLimits(
             bridged="mtu",
             bridged_setting="interface mtu",
             bridged_source="show interface",
+            shown_by="`show interface`",
+            routed_by="interface `mtu`",
+            written="yes",
             reference="Cisco Nexus 9000 NX-OS Interfaces Configuration Guide, 'Configuring the MTU Interface': "
             "https://www.cisco.com/c/en/us/td/docs/dcn/nx-os/nexus9000/103x/configuration/interfaces/"
             "cisco-nexus-9000-nx-os-interfaces-configuration-guide-103x/m-configuring-layer-2-interfaces.html",

@@ -42,6 +42,9 @@ MTU = MtuLimits(
             bridged="mtu",
             bridged_setting=f"{FIGURE} (the frame length: header, FCS and a tag included)",
             bridged_source=BRIDGED_SOURCE,
+            shown_by="`display interface` (`The Maximum Frame Length is N`)",
+            routed_by="interface `mtu` (VLANIF, routed ports)",
+            written="yes (`jumboframe enable`)",
             reference='S300, S500, S2700, S5700 and S6700 Series Command Reference, "jumboframe enable"; '
             'CloudEngine 6800/5800 Command Reference, "jumboframe enable"',
         ),

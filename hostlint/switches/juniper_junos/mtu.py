@@ -14,6 +14,9 @@ MTU = MtuLimits(
             bridged="mtu",
             bridged_setting="interface mtu (media MTU, Ethernet header included)",
             bridged_source="show interfaces extensive",
+            shown_by="`show interfaces extensive`",
+            routed_by="interface `mtu` (less `family inet mtu`)",
+            written="yes",
             reference="Junos, 'Media MTU Overview': https://www.juniper.net/documentation/us/en/software/junos/"
             "interfaces-ethernet-switches/topics/topic-map/switches-interface-mtu.html",
         ),
