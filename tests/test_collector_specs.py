@@ -6,6 +6,8 @@ from pathlib import Path
 
 import pytest
 
+from hostlint import switches
+from hostlint.collect.switches.parse import parse_output
 from hostlint.collect.switches.platforms import load_folder, load_platform
 from hostlint.collect.switches.specfile import SpecFile
 from hostlint.platforms import UnsupportedPlatform
@@ -27,30 +29,35 @@ def _load(tmp_path: Path, extra: str) -> SpecFile:
     return load_model(path, SpecFile, "collector spec", UnsupportedPlatform)
 
 
-@pytest.mark.parametrize("platform", ["cisco_ios", "cisco_nxos", "arista_eos", "juniper_junos"])
+@pytest.mark.parametrize("platform", switches.SWITCH_NAMES)
 def test_every_shipped_spec_loads(platform: str) -> None:
     spec = load_platform(platform)
     assert spec.commands and all(command.template.exists() for command in spec.commands)
 
 
-ROOT = Path(__file__).resolve().parent.parent
+# The registered platforms whose spec is in their folder (the Cisco-like ones' are still in collectors/).
+FOLDER_SPECS = [name for name in switches.SWITCH_NAMES if (switches.folder(name) / "spec.yaml").is_file()]
 
 
-def _folder(platform: str) -> Path:
-    """A platform's collector: its folder under hostlint/switches/ once moved there, else under collectors/."""
-    moved = ROOT / "hostlint" / "switches" / platform
-    return moved if moved.is_dir() else ROOT / "collectors" / platform
-
-
-@pytest.mark.parametrize("platform", ["hp_comware", "huawei_vrp"])
-def test_a_folder_not_registered_yet_loads_as_strictly(platform: str) -> None:
-    """Comware and VRP are not collected yet (issue 29's folder design registers them): their specs
-    are read by the same strict schema, and each names its own platform."""
-    spec = load_folder(_folder(platform))
+@pytest.mark.parametrize("platform", FOLDER_SPECS)
+def test_a_folder_spec_loads_strictly_and_names_its_platform(platform: str) -> None:
+    spec = load_folder(switches.folder(platform))
     assert spec.platform == platform and spec.commands
     assert all(command.template.exists() for command in spec.commands)
-    with pytest.raises(UnsupportedPlatform, match="is not 'cisco_ios'"):
-        load_folder(_folder(platform), "cisco_ios")
+    with pytest.raises(UnsupportedPlatform, match="is not 'not-this-platform'"):
+        load_folder(switches.folder(platform), "not-this-platform")
+
+
+@pytest.mark.parametrize("platform", FOLDER_SPECS)
+def test_every_command_has_a_template_and_a_sample_that_parses_without_a_warning(platform: str) -> None:
+    """Each command of a folder's spec has the project's own sample beside its template, counted
+    independently (`records`), and the template reads it with no warning."""
+    for command in load_folder(switches.folder(platform)).commands:
+        sample = command.template.parent / f"{command.slug}.txt"
+        assert sample.is_file(), command.command
+        assert command.records, f"{command.command}: no independent count"
+        parsed = parse_output(command, sample.read_text(encoding="utf-8"), "sw1")
+        assert parsed.records and parsed.warnings == [] and parsed.notes == [], command.command
 
 
 def test_a_valid_spec_loads(tmp_path: Path) -> None:
