@@ -53,14 +53,6 @@ PLATFORMS: dict[str, dict[str, Any]] = {
         # An EX ELS switch; tests/test_junos_families.py varies the family.
         "model": "ex4300-48t",
     },
-    # Rehearsed on its own emulator (tests/test_hp_comware_rehearsal.py), not by SwitchSite.
-    "hp_comware": {
-        "port": "Ten-GigabitEthernet1/0/{}",
-        "channel": "Bridge-Aggregation{}",
-        "hash": ("src-dst-mac", "destination-mac source-mac"),
-        "pair": None,
-        "model": "HPE FF 5940 48SFP+ 6QSFP28 Switch",
-    },
 }
 
 

@@ -26,6 +26,7 @@ from hostlint.snapshot.kvm import (
     LinuxInterface,
 )
 from hostlint.snapshot.switch import LoadBalance, PortChannel, Switch, SwitchPort
+from support.fix_sites import PLATFORMS as FIX_SITES
 
 ROOT = Path(__file__).resolve().parents[2]
 LAB = ROOT / "fixtures" / "labs" / "kvm-bonds"
@@ -36,10 +37,14 @@ SWITCH_NAMES = {
     "cisco_nxos": ("Ethernet1/{}", "port-channel{}"),
     "arista_eos": ("Ethernet{}", "Port-Channel{}"),
     "juniper_junos": ("xe-0/0/{}", "ae{}"),
-    "hp_comware": ("Ten-GigabitEthernet1/0/{}", "Bridge-Aggregation{}"),
-    "huawei_vrp": ("XGigabitEthernet0/0/{}", "Eth-Trunk{}"),
 }
-MODELS = {"huawei_vrp": "S6730-H24X6C"}
+MODELS: dict[str, str] = {}
+# Platforms that came as folders: their names and model from their emulator's SITE (tests/switch_emulator/
+# platforms/<platform>.py, read by support.fix_sites), so no table here names them.
+for _name, _entry in FIX_SITES.items():
+    if _name not in SWITCH_NAMES:
+        SWITCH_NAMES[_name] = (str(_entry["port"]), str(_entry["channel"]))
+        MODELS[_name] = str(_entry["model"])
 
 
 def lab() -> Snapshot:

@@ -134,6 +134,17 @@ class ComwareConfigSession:
 
 SESSION = ComwareConfigSession
 
+# The small fix site's entry (tests/support/fix_sites.py reads it): port and channel names, the hash
+# collected, no pair, the model. Rehearsed on this emulator (tests/test_hp_comware_rehearsal.py), not by
+# SwitchSite.
+SITE: dict[str, object] = {
+    "port": "Ten-GigabitEthernet1/0/{}",
+    "channel": "Bridge-Aggregation{}",
+    "hash": ("src-dst-mac", "destination-mac source-mac"),
+    "pair": None,
+    "model": "HPE FF 5940 48SFP+ 6QSFP28 Switch",
+}
+
 
 def RENDER(switch: Switch, command: str) -> str | None:
     """What the Comware switch the snapshot stands for prints for `command`; None for another command."""
