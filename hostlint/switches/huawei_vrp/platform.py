@@ -24,6 +24,9 @@ PLATFORM = SwitchPlatform(
     name="huawei_vrp",
     label="VRP",
     aliases=("huawei", "huawei_vrpv8", "huawei_vrp8", "ce", "community.network.ce"),
+    # Its own script grammar (names.py `SCRIPT`): CloudEngine ports and S-series 25GE and faster ports
+    # begin with digits (`25GE1/0/1`, `10GE1/0/1`), which the shared Cisco-like grammar refuses.
+    interface_names="folder",
     vocabulary=Vocabulary(comment="#", enter=("system-view",), leave=("return",)),
     channel_interface=CHANNEL_INTERFACE,
     jumbo=MTU.jumbo,
