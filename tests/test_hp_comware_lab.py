@@ -11,8 +11,9 @@ from pathlib import Path
 
 import pytest
 from netmiko import ConnectHandler
+from support.fix_blocks import blocks
 from support.netmiko_login import login
-from switch_emulator.platforms.hp_comware import blocks, serve
+from switch_emulator.platforms.hp_comware import serve
 from switch_emulator.server import EmulatedSwitch, SwitchEmulator
 from switch_emulator.stateful.comware import render
 

@@ -48,6 +48,7 @@ EXPLAINED = {
     "docs/design/platform-folders.md": "the design and its migration record",
     "hostlint/switches/contract.py": "an example of the contract's message in its docstring",
     "fixtures/labs/comware-ip-hash-lacp/switches.json": "Comware's lab, read by tests/test_hp_comware_lab.py",
+    "fixtures/labs/vrp-ip-hash-lacp/switches.json": "VRP's lab, read by tests/test_huawei_vrp_lab.py",
     "tests/switch_emulator/stateful/comware.py": "Comware's stateful emulator, the second half of its module",
     "tests/test_comware_vrp_templates.py": "Comware's and VRP's template tests (per platform, in one file)",
     "tests/test_parser_score.py": "the bench's test, on a Comware capture as its example",

@@ -171,18 +171,3 @@ def sample_records() -> dict[str, list[dict[str, Any]]]:
 def sample_switch() -> tuple[Switch, list[str]]:
     """The switch the folder's samples show, as its assembly builds it, and its warnings."""
     return assemble.build("hpe-tor1.example.com", sample_records())
-
-
-def blocks(text: str) -> dict[int, list[str]]:
-    """Step number -> the configuration lines of its block in a Comware file hostlint wrote, without the
-    `system-view` / `return` that netmiko's send_config_set sends itself."""
-    found: dict[int, list[str]] = {}
-    number = None
-    for line in text.splitlines():
-        title = re.match(r"# (?:Undo step|Step) (\d+) of \d+ ", line)
-        if title:
-            number = int(title.group(1))
-            found[number] = []
-        elif number is not None and line.strip() and not line.startswith("#"):
-            found[number].append(line)
-    return {n: [line for line in lines if line not in ("system-view", "return")] for n, lines in found.items()}

@@ -1,0 +1,98 @@
+"""The VRP lab (fixtures/labs/vrp-ip-hash-lacp, the ip-hash-lacp lab on an iStack of two Huawei S6730-H
+switches) gives the Cisco lab's findings, finding by finding; its switches.json is what hostlint collects
+over SSH (netmiko `huawei`) from the VRP emulator serving it; the plan's VRP steps, pasted with netmiko's
+`send_config_set`, clear the findings they target, and their rollback restores the switch exactly, its
+running configuration line for line."""
+
+from __future__ import annotations
+
+import difflib
+from pathlib import Path
+
+import pytest
+from netmiko import ConnectHandler
+from support.fix_blocks import blocks
+from support.netmiko_login import login
+from switch_emulator.platforms.huawei_vrp import render, serve
+from switch_emulator.server import EmulatedSwitch, SwitchEmulator
+
+from hostlint.check import check_snapshot
+from hostlint.collect.hostkeys import HostKeyPolicy
+from hostlint.collect.switches import collect_switches
+from hostlint.collect.switches.inventory import PASSWORD_ENV, Device
+from hostlint.fixes.plan import build_plan
+from hostlint.fixes.write import write_plan
+from hostlint.rules import load_rules
+from hostlint.snapshot import Snapshot, load_site
+
+LABS = Path(__file__).resolve().parent.parent / "fixtures" / "labs"
+LAB = LABS / "vrp-ip-hash-lacp"
+RULES = load_rules()
+PASSWORD = "lab-secret"
+
+
+def _keys(snapshot: Snapshot) -> set[tuple[str, str]]:
+    return {(f.code, f.object) for f in check_snapshot(snapshot, RULES).findings}
+
+
+def _findings(snapshot: Snapshot) -> list[tuple[str, str, str]]:
+    return sorted((f.code, f.object, f.severity) for f in check_snapshot(snapshot, RULES).findings)
+
+
+def test_the_vrp_lab_gives_the_cisco_labs_findings() -> None:
+    vrp = _findings(load_site([LAB]))
+    assert vrp == _findings(load_site([LABS / "ip-hash-lacp"]))
+    assert [code for code, _, _ in vrp] == ["LG002", "LG010", "LG010"]
+
+
+def test_the_plan_is_rehearsed_on_the_emulator_and_rolled_back_exactly(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv(PASSWORD_ENV, PASSWORD)
+    original = load_site([LAB])
+    (switch,) = original.switches
+    served = serve(switch)
+    with SwitchEmulator() as emulator:
+        port = emulator.add(EmulatedSwitch(switch.name, "huawei_vrp", stateful=served))
+        device = Device(name=switch.name, hostname="127.0.0.1", port=port, platform="huawei_vrp", username="netadmin")
+        policy = HostKeyPolicy(emulator.write_known_hosts(tmp_path / "known_hosts"))
+
+        def collect() -> Snapshot:
+            collected = collect_switches([device], policy=policy)
+            assert collected.collection_errors == []
+            return original.model_copy(update={"switches": collected.switches}, deep=True)
+
+        first = collect()
+        # The lab's switches.json is this collection; its address and aliases are the inventory's.
+        assert first.switches == [switch.model_copy(update={"mgmt_address": "127.0.0.1", "aliases": []})]
+        assert _findings(first) == _findings(original)
+        configured = render(served.state, "display current-configuration")
+        assert configured is not None
+        plan = build_plan(check_snapshot(first, RULES), first, unsafe=True)
+        folder = tmp_path / "fix"
+        write_plan(plan, first, folder)
+        steps = [s for s in plan.steps if s.device == switch.name]
+        assert {s.change.action for s in steps} == {"switch-port-admin", "switch-channel-mode-static"}
+        forward = blocks((folder / f"{switch.name}.huawei_vrp.txt").read_text(encoding="utf-8"))
+        backward = blocks((folder / f"{switch.name}.rollback.huawei_vrp.txt").read_text(encoding="utf-8"))
+        connection = login("huawei", port, PASSWORD)  # netmiko's driver for VRP 5
+        with ConnectHandler(**connection) as cli:
+            for step in steps:
+                answer = cli.send_config_set(forward[step.number])
+                assert "Error" not in answer, (step.number, answer)
+        changed = collect()
+        targeted = {(s.code, s.object) for step in steps for s in step.sources}
+        assert targeted and not targeted & _keys(changed)
+        (trunk,) = [c for c in changed.switches[0].port_channels if c.name == "Eth-Trunk122"]
+        assert trunk.mode == "static"
+        with ConnectHandler(**connection) as cli:
+            for step in reversed(steps):
+                answer = cli.send_config_set(backward[step.number])
+                assert "Error" not in answer, (step.number, answer)
+        last = collect()
+        now = render(served.state, "display current-configuration")
+        assert now == configured, "\n".join(
+            difflib.unified_diff(configured.splitlines(), (now or "").splitlines(), lineterm="")
+        )
+    assert last.switches == first.switches
+    assert _findings(last) == _findings(original)
