@@ -13,14 +13,12 @@ import pytest
 from netmiko import ConnectHandler
 from support.fix_blocks import blocks
 from support.netmiko_login import login
+from support.served_switch import served_switch
 from switch_emulator.platforms.hp_comware import serve
-from switch_emulator.server import EmulatedSwitch, SwitchEmulator
 from switch_emulator.stateful.comware import render
 
 from hostlint.check import check_snapshot
-from hostlint.collect.hostkeys import HostKeyPolicy
-from hostlint.collect.switches import collect_switches
-from hostlint.collect.switches.inventory import PASSWORD_ENV, Device
+from hostlint.collect.switches.inventory import PASSWORD_ENV
 from hostlint.fixes.plan import build_plan
 from hostlint.fixes.write import write_plan
 from hostlint.rules import load_rules
@@ -49,16 +47,8 @@ def test_the_plan_is_rehearsed_on_the_emulator_and_rolled_back_exactly(
     original = load_site([LAB])
     (switch,) = original.switches
     served = serve(switch)
-    with SwitchEmulator() as emulator:
-        port = emulator.add(EmulatedSwitch(switch.name, "hp_comware", stateful=served))
-        device = Device(name=switch.name, hostname="127.0.0.1", port=port, platform="hp_comware", username="netadmin")
-        policy = HostKeyPolicy(emulator.write_known_hosts(tmp_path / "known_hosts"))
-
-        def collect() -> Snapshot:
-            collected = collect_switches([device], policy=policy)
-            assert collected.collection_errors == []
-            return original.model_copy(update={"switches": collected.switches}, deep=True)
-
+    with served_switch(original, "hp_comware", served, tmp_path) as emulated:
+        port, collect = emulated.port, emulated.collect
         first = collect()
         assert _keys(first) == _keys(original)
         configured = render(served.state, "display current-configuration")

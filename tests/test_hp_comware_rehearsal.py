@@ -15,16 +15,13 @@ from netmiko import ConnectHandler
 from support.fix_blocks import blocks
 from support.fix_sites import findings_for, site
 from support.netmiko_login import login
+from support.served_switch import served_switch
 from switch_emulator.platforms.hp_comware import serve
-from switch_emulator.server import EmulatedSwitch, SwitchEmulator
 from switch_emulator.stateful.comware import render
 
-from hostlint.collect.hostkeys import HostKeyPolicy
-from hostlint.collect.switches import collect_switches
-from hostlint.collect.switches.inventory import PASSWORD_ENV, Device
+from hostlint.collect.switches.inventory import PASSWORD_ENV
 from hostlint.fixes.plan import build_plan
 from hostlint.fixes.write import write_plan
-from hostlint.snapshot import Snapshot
 
 PASSWORD = "lab-secret"
 
@@ -36,16 +33,8 @@ def test_every_switch_action_runs_on_the_comware_emulator_and_rolls_back(
     original = site("hp_comware")
     (switch,) = original.switches
     served = serve(switch)
-    with SwitchEmulator() as emulator:
-        port = emulator.add(EmulatedSwitch(switch.name, "hp_comware", stateful=served))
-        device = Device(name=switch.name, hostname="127.0.0.1", port=port, platform="hp_comware", username="netadmin")
-        policy = HostKeyPolicy(emulator.write_known_hosts(tmp_path / "known_hosts"))
-
-        def collect() -> Snapshot:
-            collected = collect_switches([device], policy=policy)
-            assert collected.collection_errors == []
-            return original.model_copy(update={"switches": collected.switches}, deep=True)
-
+    with served_switch(original, "hp_comware", served, tmp_path) as emulated:
+        port, collect = emulated.port, emulated.collect
         first = collect()
         configured = render(served.state, "display current-configuration")
         plan = build_plan(findings_for(first), first, unsafe=True)
