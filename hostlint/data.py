@@ -1,8 +1,9 @@
-"""Where the shipped data folders (`rules/`, `collectors/`) are.
+"""Where the shipped data folder (`rules/`) is.
 
-In a built wheel they are packaged as `hostlint/_data/<name>`; in a source
-checkout (or an editable install) they are the top-level folders beside
-`hostlint/`.
+In a built wheel it is packaged as `hostlint/_data/<name>`; in a source
+checkout (or an editable install) it is the top-level folder beside
+`hostlint/`. (The collectors' specs and templates are package files in each
+platform's folder, hostlint/switches/<platform>/.)
 """
 
 from __future__ import annotations

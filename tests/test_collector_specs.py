@@ -1,4 +1,4 @@
-"""Collector specs (`collectors/<platform>/spec.yaml`) are read strictly, like rule and action files."""
+"""Collector specs (`hostlint/switches/<platform>/spec.yaml`) are read strictly, like rule and action files."""
 
 from __future__ import annotations
 
@@ -35,7 +35,7 @@ def test_every_shipped_spec_loads(platform: str) -> None:
     assert spec.commands and all(command.template.exists() for command in spec.commands)
 
 
-# The registered platforms whose spec is in their folder (the Cisco-like ones' are still in collectors/).
+# The registered platforms with a spec in their folder (every one).
 FOLDER_SPECS = [name for name in switches.SWITCH_NAMES if (switches.folder(name) / "spec.yaml").is_file()]
 
 

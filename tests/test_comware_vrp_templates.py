@@ -1,5 +1,5 @@
-"""HPE Comware and Huawei VRP templates on the project's own samples (collectors/hp_comware,
-collectors/huawei_vrp): what each command's records hold, and that a record the template misses is
+"""HPE Comware and Huawei VRP templates on the project's own samples (hostlint/switches/hp_comware,
+hostlint/switches/huawei_vrp): what each command's records hold, and that a record the template misses is
 reported by the independent count, never lost in silence (that every folder's sample parses without a
 warning: tests/test_collector_specs.py, over the registry); bench/parsers.py scores them on real output."""
 
@@ -14,9 +14,8 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 def _folder(platform: str) -> Path:
-    """A platform's collector: its folder under hostlint/switches/ once moved there, else under collectors/."""
-    moved = ROOT / "hostlint" / "switches" / platform
-    return moved if moved.is_dir() else ROOT / "collectors" / platform
+    """A platform's collector: its folder under hostlint/switches/."""
+    return ROOT / "hostlint" / "switches" / platform
 
 
 def _parse(platform: str, command: str, text: str | None = None) -> Parsed:

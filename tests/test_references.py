@@ -1,9 +1,10 @@
 """Paths named in the docs, docstrings and comments exist: a reference to a moved or deleted file is
 found here, not by a reader following it (issue 29). A path is a repository folder (`hostlint/`,
-`tests/`, `docs/`, `collectors/`, `rules/`, `bench/`, `fixtures/`, `sim/`) followed by a file with an
-extension or a folder ending in `/`. Not references: globs (`switch_*`), URLs (`.../docs/x.html`), a
-URL's rest on the line after its start, placeholders in capitals (`docs/schemas/NAME.schema.json`),
-paths inside the built wheel (`hostlint/_data/...`) and the files a design (docs/design/) plans."""
+`tests/`, `docs/`, `rules/`, `bench/`, `fixtures/`, `sim/`; and `collectors/`, gone, so a path into it
+is stale) followed by a file with an extension or a folder ending in `/`. Not references: globs
+(`switch_*`), URLs (`.../docs/x.html`), a URL's rest on the line after its start, placeholders in
+capitals (`docs/schemas/NAME.schema.json`), paths inside the built wheel (`hostlint/_data/...`) and the
+files a design (docs/design/) plans."""
 
 from __future__ import annotations
 
@@ -28,7 +29,6 @@ def _sources() -> list[Path]:
         ("hostlint", "*.yaml"),
         ("tests", "*.py"),
         ("bench", "*.py"),
-        ("collectors", "*"),
         ("rules", "*.yaml"),
     ):
         found += sorted(p for p in (ROOT / folder).rglob(pattern) if p.is_file() and "__pycache__" not in p.parts)

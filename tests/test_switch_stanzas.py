@@ -3,15 +3,11 @@ collectors' samples of every platform, and what the collected switch keeps of th
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
 from hostlint.collect.switches import Device, load_platform, stanzas
 from hostlint.collect.switches.assemble import build_switch
 from hostlint.collect.switches.parse import Parsed, parse_output
-
-COLLECTORS = Path(__file__).resolve().parent.parent / "collectors"
 
 
 def _sample(platform: str) -> str:

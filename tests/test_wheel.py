@@ -1,6 +1,6 @@
 """The built wheel, installed in a clean venv, works on its own.
 
-An editable install reads `rules/` and `collectors/` from the checkout, so it
+An editable install reads `rules/` and the platform folders' templates from the checkout, so it
 cannot show that the wheel ships them. These tests build the wheel, install it
 (with its dependencies from the package index) into a fresh venv, and run the
 venv's `hostlint` from a folder outside the repository.
@@ -81,9 +81,16 @@ def installed(tmp_path_factory: pytest.TempPathFactory) -> Installed:
 
 
 def test_wheel_ships_rules_and_collectors(installed: Installed) -> None:
-    names = zipfile.ZipFile(installed.wheel).namelist()
+    names = set(zipfile.ZipFile(installed.wheel).namelist())
     assert "hostlint/_data/rules/LG001.yaml" in names
-    assert any(name.startswith("hostlint/_data/collectors/") for name in names)
+    # Each platform folder's collector: its spec and, per command, its template (hostlint/switches/<platform>/).
+    folders = sorted(p.parent for p in (REPO / "hostlint" / "switches").glob("*/spec.yaml"))
+    assert folders
+    for folder in folders:
+        shipped = {f"hostlint/switches/{folder.name}/{p.name}" for p in folder.glob("*.ttp")} | {
+            f"hostlint/switches/{folder.name}/spec.yaml"
+        }
+        assert shipped <= names, sorted(shipped - names)
 
 
 def test_wheel_ships_every_fix_action_folder(installed: Installed) -> None:

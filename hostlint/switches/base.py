@@ -125,9 +125,6 @@ class SwitchPlatform(Target):
     label: str
     # Names other tools use for it: netmiko device types, napalm drivers, Ansible network OS names.
     aliases: tuple[str, ...] = ()
-    # The collector folder under `collectors/` (spec.yaml, templates, samples) while it is not in its own
-    # folder (docs/design/platform-folders.md).
-    collector: str = ""
     # The port-channel interface for channel number N.
     channel_interface: str
     # The grammar of its interface names (hostlint.fixes.identifiers); `folder`: its own `names.py` `NAMES.script`.
@@ -160,10 +157,6 @@ class SwitchPlatform(Target):
     sources: dict[str, str] = field(default_factory=dict)
     # Which figure limits bridged frames, per family (docs/mtu.md); routed frames: the interface `mtu`.
     mtu_families: tuple[MtuFamily, ...]
-
-    @property
-    def folder(self) -> str:
-        return self.collector or self.name
 
     def mtu_family(self, model: str | None) -> MtuFamily | None:
         """The family of a switch of this model; None when the model is unknown and the families differ."""

@@ -1,4 +1,4 @@
-"""Scenarios: a platform's captured samples (collectors/<platform>/*.txt), edited for one situation.
+"""Scenarios: a platform's captured samples (hostlint/switches/<platform>/*.txt), edited for one situation.
 
 Every sample set describes the same cabling toward host esx01's IP-hash
 vSwitch1 (vmnic2 and vmnic3): the `static` scenario is the correct switch

@@ -30,7 +30,7 @@ _LISTED = 6  # names listed in one message; the count says how many more
 
 @dataclass(frozen=True)
 class RecordCount:
-    """How to count one command's records: see the module docstring and collectors/README.md."""
+    """How to count one command's records: see the module docstring and docs/collection.md."""
 
     group: str
     what: str

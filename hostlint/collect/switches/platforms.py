@@ -1,5 +1,5 @@
 """Per-platform collection specs: `spec.yaml` and the ttp templates beside it, in the platform's folder
-(hostlint/switches/<platform>/) or, until it moves there, `collectors/<platform>/`.
+(hostlint/switches/<platform>/; docs/collection.md).
 
 A spec names the netmiko `device_type`, the `rejected` markers (output that
 means the switch refused a command) and the `commands`, run in order. Each
@@ -20,11 +20,9 @@ from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 
-from hostlint import platforms as registry
 from hostlint import switches
 from hostlint.collect.switches.counts import RecordCount
 from hostlint.collect.switches.specfile import SpecFile
-from hostlint.data import data_dir
 from hostlint.platforms import UnsupportedPlatform, canonical_switch
 from hostlint.switches.base import command_slug
 from hostlint.yamlfile import load_model
@@ -64,10 +62,7 @@ class PlatformSpec:
 @cache
 def load_platform(name: str) -> PlatformSpec:
     platform = canonical_switch(name)
-    # A platform's commands are in its folder (hostlint/switches/<platform>/) once they have moved there.
-    own = switches.folder(platform)
-    folder = own if (own / "spec.yaml").is_file() else data_dir("collectors") / registry.switch(platform).folder
-    return load_folder(folder, platform)
+    return load_folder(switches.folder(platform), platform)
 
 
 def _registry_name(platform: str) -> str:

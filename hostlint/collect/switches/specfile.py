@@ -1,4 +1,4 @@
-"""The schema of `collectors/<platform>/spec.yaml`, strict like rule and action files: a key the schema
+"""The schema of `hostlint/switches/<platform>/spec.yaml`, strict like rule and action files: a key the schema
 does not define (`optinal: true`) is an error naming the file and the key, never a default taken
 silently. Regular expressions are compiled when the file is read, so a broken one names its place."""
 

@@ -1,7 +1,7 @@
 """Show commands of IOS, NX-OS and EOS answered from a `hostlint.snapshot.Switch` state.
 
 Every format follows the platform's captured sample beside the collector's template
-(collectors/<platform>/<command>.txt), so the real collector reads the state back. What a state
+(hostlint/switches/<platform>/<command>.txt), so the real collector reads the state back. What a state
 holds that the platform cannot show (a trunk whose VLANs are unknown, a hash without an EOS
 spelling, ...) is rendered as the switch would show its configuration, and the round-trip test
 (tests/test_switch_render.py) lists each such field by name.
