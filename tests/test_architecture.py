@@ -272,14 +272,6 @@ def test_only_the_switches_package_imports_a_platform_folder(module: str) -> Non
     assert reached_folders == [], f"{module} imports a platform folder; ask hostlint.switches instead"
 
 
-# What outside the folders still names a switch platform (a branch on `"juniper_junos"`, on `hash_source`),
-# per file, until the piece moves into its folder (docs/design/platform-folders.md, "Migration order"). The
-# counts only go down: a new one fails here, naming the file.
-_STILL_NAMED = {
-    "hostlint/collect/switches/assemble.py": 1,
-}
-
-
 def _platform_branches(text: str) -> int:
     quoted = "|".join(re.escape(name) for name in sorted(PLATFORM_FOLDERS))
     return len(re.findall(rf"[\"']({quoted})[\"']", text)) + len(re.findall(r"\.hash_source\b", text))
@@ -294,7 +286,6 @@ def test_nothing_outside_the_folders_names_a_platform() -> None:
         count = _platform_branches(path.read_text(encoding="utf-8"))
         if count:
             found[relative] = count
-    grown = {file: count for file, count in found.items() if count > _STILL_NAMED.get(file, 0)}
-    assert grown == {}, "name no switch platform outside hostlint/switches/: ask the platform's folder"
-    # A file that no longer names one leaves the list, so the list says what is left to move.
-    assert {file: count for file, count in _STILL_NAMED.items() if found.get(file) != count} == {}
+    # Nothing outside the folders names a switch platform (a branch on `"juniper_junos"`, on `hash_source`):
+    # every piece is in its folder (docs/design/platform-folders.md, "Migration order").
+    assert found == {}, "name no switch platform outside hostlint/switches/: ask the platform's folder"

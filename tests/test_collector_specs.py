@@ -89,33 +89,3 @@ def test_an_unknown_section_is_refused(tmp_path: Path) -> None:
     path.write_text("platform: cisco_ios\ndevice_type: cisco_ios\ncommands: [{command: show x, section: vlans}]\n")
     with pytest.raises(UnsupportedPlatform, match="section"):
         load_model(path, SpecFile, "collector spec", UnsupportedPlatform)
-
-
-def test_an_unknown_hash_syntax_is_a_named_unknown_never_another_vendors_default(monkeypatch) -> None:
-    """A platform whose load-balance syntax hostlint has no reader for gets no hash, and a warning
-    naming it, even where its records look like another vendor's (here EOS's, whose reader would
-    invent EOS's default hash for a configuration that says nothing)."""
-    import dataclasses
-
-    from hostlint import platforms as registry
-    from hostlint.collect.switches import assemble
-    from hostlint.collect.switches.inventory import Device
-    from hostlint.collect.switches.parse import Parsed
-
-    eos = registry.switch("arista_eos")
-    unknown = dataclasses.replace(eos, hash_source="comware")  # type: ignore[arg-type]
-    monkeypatch.setattr(assemble.registry, "switch", lambda name: unknown)
-    context = assemble._Context(
-        device=Device(name="sw-x", hostname="192.0.2.1", platform="arista_eos"),
-        platform="arista_eos",
-        sections={"config": Parsed(records={"load_balance": []})},
-        commands={"config": "display current-configuration"},
-    )
-    assert assemble._load_balance(context) is None
-    assert context.warnings == [
-        "sw-x: display current-configuration: hash: hostlint reads no 'comware' load-balance syntax: "
-        "the switch's hash is unknown"
-    ]
-    # The reader for a known syntax still reads it (EOS's documented default, where the configuration is silent).
-    monkeypatch.setattr(assemble.registry, "switch", lambda name: eos)
-    assert assemble._load_balance(context) is not None

@@ -95,7 +95,7 @@ def test_ios_interfaces_state_mtu_speed():
 
 
 def test_ios_running_config_channel_modes_and_forced_speed():
-    records = {r["name"]: r for r in _parse("cisco_ios", "show running-config").get("interfaces")}
+    records = {r["name"]: r for r in _parse("cisco_ios", "show running-config").get("configured")}
     assert records["GigabitEthernet1/0/3"]["channel_mode"] == "on"
     assert records["GigabitEthernet1/0/5"]["channel_mode"] == "active"
     assert (records["GigabitEthernet1/0/7"]["speed"], records["GigabitEthernet1/0/7"]["duplex"]) == ("1000", "full")

@@ -240,7 +240,7 @@ def test_an_allowed_vlan_line_the_template_misses_is_an_error():
     """The independent count sees the line; a record without the value is reported, so a trunk is
     never silently taken to allow all VLANs."""
     command = next(c for c in load_platform("cisco_ios").commands if c.section == "config")
-    count = next(c for c in command.records if c.group == "interfaces")
+    count = next(c for c in command.records if c.group == "configured")
     text = "interface GigabitEthernet1/0/1\n switchport trunk allowed vlan 10\n switchport mode trunk\n!\n"
     read = [{"name": "GigabitEthernet1/0/1", "switchport_mode": "trunk", "allowed_vlans": "10"}]
     assert shortfalls(count, command.command, text, read) == []
@@ -252,7 +252,7 @@ def test_an_allowed_vlan_line_the_template_misses_is_an_error():
     # ... and the assembly then applies no "all VLANs" default for that trunk.
     device = Device(name="sw1", hostname="192.0.2.1", platform="cisco_ios")
     sections = {
-        "config": Parsed(records={"interfaces": missed}),
+        "config": Parsed(records={"configured": missed}),
         "interfaces": Parsed(records={"interfaces": [{"name": "GigabitEthernet1/0/1"}]}),
     }
     switch, _ = build_switch(device, sections, {"config": command.command})

@@ -11,7 +11,8 @@ from pydantic import AfterValidator, Field, StrictBool
 
 from hostlint.strict import Strict
 
-# What a command's records describe (hostlint.collect.switches.assemble reads each by this name).
+# What a command's records describe (the collector merges a section's commands; each folder's assemble.py reads
+# the records by their ttp group).
 Section = Literal[
     "version", "config", "interfaces", "channels", "load_balance", "cdp", "lldp", "multichassis", "system_mtu"
 ]

@@ -443,7 +443,7 @@ class _L2:
 
 def _l2_of(config: Config, name: str, els: bool) -> _L2:
     """What hostlint's collector reads from one interface's switching statements
-    (hostlint.collect.switches.assemble._vlan_facts, Junos branch)."""
+    (hostlint.switches.juniper_junos.assemble._vlan_facts)."""
     base = ("interfaces", name, "unit", "0", "family")
     if _under(config, (*base, "inet")):
         return _L2(mode="routed")
