@@ -65,7 +65,7 @@ class KeptConnections:
 
     A new connection per call costs a TCP connect and a TLS handshake on both ends: for the small calls
     `collect vsphere` makes per host (two for ESXi's LACP view), the handshake was most of the call's CPU
-    (2.2 ms of the collector's CPU a call; bench/README.md, "Collector CPU per host").
+    (2.2 ms of the collector's CPU a call; bench/README.md, "Kept connections for the LACP view").
     """
 
     def __init__(self) -> None:
