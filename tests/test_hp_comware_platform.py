@@ -111,7 +111,9 @@ def test_mtu_figures() -> None:
     assert mtu.frame_for(9000) == 9018
     assert mtu.frame_for(1500) == 1536  # Comware takes no smaller frame
     assert mtu.frame_for(mtu.bridged_mtu(5000)) == 5000  # read and written back: the same frame
-    assert mtu.JUMBO - mtu.HEADER == 9216  # the jumbo hostlint writes is the most a snapshot holds
+    assert mtu.JUMBO - mtu.HEADER == 9216  # the jumbo hostlint writes: every Comware model takes its frame
+    assert mtu.configured_frame("10000") == 10000  # the chassis ports of the real captures
+    assert mtu.MTU.largest == mtu.bridged_mtu(mtu.LARGEST_FRAME) == 9982  # what a snapshot holds at most
     assert mtu.configured_frame("enabled") == 9416
     assert mtu.configured_frame("disabled") == 1536
     assert mtu.configured_frame(None) is None
@@ -158,7 +160,7 @@ def test_the_samples_assemble_into_a_switch() -> None:
     ports = {p.name: p for p in switch.ports}
     assert ports[f"{XGE}1/0/1"].member_state == "bundled"
     assert ports[f"{XGE}2/0/3"].member_state == "suspended"
-    assert ports[f"{XGE}1/0/1"].mtu == 9216  # a 9416-byte frame: more than the snapshot stores
+    assert ports[f"{XGE}1/0/1"].mtu == 9398  # a 9416-byte frame less header and FCS
     spare = ports[f"{XGE}1/0/2"]
     assert (spare.status, spare.mode, spare.access_vlan, spare.mtu) == ("disabled", "access", 100, 1518)
     assert [(n.device_id, n.port_id) for n in ports[f"{XGE}1/0/1"].neighbours] == [("esx01.example.com", "vmnic0")]

@@ -8,9 +8,10 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from pydantic import AfterValidator, Field, WithJsonSchema
+from pydantic import AfterValidator, Field, WithJsonSchema, model_validator
 
 from hostlint import platforms as registry
+from hostlint import switches
 from hostlint.snapshot.common import (
     ConnectionState,
     Duplex,
@@ -129,3 +130,16 @@ class Switch(Model):
     ports: list[SwitchPort] = Field(default_factory=list)
     port_channels: list[PortChannel] = Field(default_factory=list)
     multichassis: MultiChassis | None = None
+
+    @model_validator(mode="after")
+    def _within_platform_mtu(self) -> Switch:
+        """The schema's MTU ceiling is the largest any platform allows; each switch is held to its own
+        platform's (its folder's `mtu.py` `MTU.largest`), so an MTU no model of the platform configures is
+        refused as the ceiling refused it."""
+        largest = switches.mtu_limits(self.platform).largest
+        items: list[SwitchPort | PortChannel] = [*self.ports, *self.port_channels]
+        for item in items:
+            for figure, value in (("mtu", item.mtu), ("l2_mtu", item.l2_mtu)):
+                if value is not None and value > largest:
+                    raise ValueError(f"{item.name}: {figure} {value} is more than {self.platform} allows ({largest})")
+        return self

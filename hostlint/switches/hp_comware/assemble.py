@@ -41,7 +41,6 @@ from hostlint.switches.hp_comware import hashes, members, mtu, names
 from hostlint.switches.hp_comware import records as r
 
 PLATFORM = "hp_comware"
-SNAPSHOT_CEILING = 9216
 
 _STATES: dict[str, PortStatus] = {"up": "up", "down": "down", "administratively down": "disabled", "stp down": "down"}
 _MODES: dict[str, PortMode] = {"access": "access", "trunk": "trunk"}
@@ -149,8 +148,7 @@ def _port_mtu(
         frame = read or mtu.JUMBO_FRAME
     if frame is None:
         return None
-    # The snapshot stores at most 9216 (hostlint.snapshot.common.SwitchMtu): a port passing more passes that.
-    return min(mtu.bridged_mtu(frame), SNAPSHOT_CEILING)
+    return mtu.bridged_mtu(frame)
 
 
 def build(device: str, outputs: Records, mgmt_address: str | None = None) -> tuple[Switch, list[str]]:
