@@ -98,6 +98,7 @@ def test_the_5940s_default_jumbo_frame_is_stored_whole_and_carries_an_esxi_9000_
         first = collect()
         (collected,) = first.switches
         assert {p.mtu for p in (*collected.ports, *collected.port_channels)} == {9398}
+        assert collected.multichassis is not None and collected.multichassis.kind == "irf"  # `irf member` lines
         checked = check_snapshot(first, RULES)
         vswitch1 = {f"esx-ams1-c1-0{n}.dc.example.org/vSwitch1" for n in (1, 2)}
         assert vswitch1 <= {p.object for p in checked.passed if p.code == "MT002"}

@@ -147,7 +147,7 @@ def test_the_samples_assemble_into_a_switch() -> None:
     assert switch.platform == "hp_comware" and switch.aliases == ["hpe-tor1"]
     assert switch.model == "HPE FF 5940 48SFP+ 6QSFP28 Switch" and switch.os_version == "7.1.070"
     assert switch.load_balance is not None and switch.load_balance.hash == "src-dst-ip"
-    assert switch.multichassis is not None and switch.multichassis.kind == "stack"
+    assert switch.multichassis is not None and switch.multichassis.kind == "irf"
     channels = {c.name: c for c in switch.port_channels}
     assert {name: (c.mode, c.members) for name, c in channels.items()} == {
         "Bridge-Aggregation10": ("lacp-active", [f"{XGE}1/0/1", f"{XGE}2/0/1"]),

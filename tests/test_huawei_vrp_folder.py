@@ -80,7 +80,7 @@ def test_the_samples_assemble_into_the_switch_they_show() -> None:
     assert [n.system_name for n in ports["XGigabitEthernet0/0/1"].neighbours] == ["esx01.example.com"]
     assert "Vlanif100" not in ports and "NULL0" not in ports
     assert switch.multichassis is not None and (switch.multichassis.kind, switch.multichassis.domain_id) == (
-        "mlag",
+        "m-lag",
         "1",
     )
 

@@ -38,7 +38,16 @@ PortStatus = Literal["up", "down", "disabled", "err-disabled"]
 # A port-channel member's state (hostlint.switches.base, where each platform's flags map to it).
 PortMode = Literal["access", "trunk", "routed"]
 ChannelStatus = Literal["up", "down"]
-MultiChassisKind = Literal["stack", "vpc", "mlag", "vss", "virtual-chassis"]
+# What several chassis acting as one are called, in each vendor's own word (what a network admin looks for
+# in a finding). Rules care about one thing: whether the chassis share one control plane or stay two peers.
+MultiChassisKind = Literal["stack", "vss", "virtual-chassis", "irf", "istack", "vpc", "mlag", "m-lag"]
+# One control plane: the members are one switch with one configuration, which hostlint collects as one
+# Switch whose port names carry the member number (Cisco StackWise `stack`, Catalyst `vss`, Junos
+# `virtual-chassis`, Comware `irf`, VRP `istack`).
+ONE_CONTROL_PLANE: tuple[MultiChassisKind, ...] = ("stack", "vss", "virtual-chassis", "irf", "istack")
+# Two peers: two switches, each with its own configuration, joined by a peer link; a channel spans them by an
+# id each configures (NX-OS `vpc`, EOS `mlag`, VRP `m-lag`, its `dfs-group`).
+TWO_PEERS: tuple[MultiChassisKind, ...] = ("vpc", "mlag", "m-lag")
 
 
 @leaf
@@ -110,7 +119,8 @@ class LoadBalance(Model):
 
 
 class MultiChassis(Model):
-    """Stack, vPC, MLAG, VSS or virtual chassis: the pair the switch forms with `peer`."""
+    """Stack, IRF, iStack, VSS or virtual chassis (one control plane, `peer` None) or vPC, MLAG, M-LAG (two
+    peers): what the switch forms, and with which `peer`."""
 
     kind: MultiChassisKind
     domain_id: Text

@@ -82,9 +82,7 @@ def state_of(switch: Switch) -> ComwareState:
     written = HASHES.write(hashed) if hashed else None
     members = sorted({int(m.group(1)) for p in switch.ports if (m := re.search(r"(\d+)/", p.name))})
     irf = (
-        {n: 32 - i for i, n in enumerate(members)}
-        if switch.multichassis and switch.multichassis.kind == "stack"
-        else {}
+        {n: 32 - i for i, n in enumerate(members)} if switch.multichassis and switch.multichassis.kind == "irf" else {}
     )
     return ComwareState(
         sysname=switch.aliases[0] if switch.aliases else switch.name,
