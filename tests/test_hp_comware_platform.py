@@ -5,6 +5,8 @@ with the channels, members, VLANs, MTU, hash, IRF and neighbours the samples sho
 from __future__ import annotations
 
 import os
+import re
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -12,12 +14,42 @@ import yaml
 from switch_emulator.platforms.hp_comware import RENDER, SPEC, sample_records, sample_switch
 
 from hostlint.collect.switches.parse import parse_output
+from hostlint.fixes import identifiers
 from hostlint.switches.hp_comware import assemble, hashes, members, mtu, names, records
 
 XGE = "Ten-GigabitEthernet"
 
 
 # --- names ------------------------------------------------------------------------------------------------
+
+CORPUS = Path(__file__).resolve().parent.parent.parent / "shared" / "corpus" / "ntc-templates" / "hp_comware"
+# Every interface name in a capture: a type word (hyphenated words, as `Ten-GigabitEthernet`) and numbers.
+_NAME = re.compile(r"(?<![\w.-])([A-Z][A-Za-z]*(?:-[A-Za-z]+)*)(\d+(?:/\d+){0,3}(?::\d+)?)(?![\w/.-])")
+# The type words of the Ethernet ports and aggregates among them (long or short), which scripts name.
+_ETHERNET_AND_AGGREGATES = {
+    *("GigabitEthernet", "GE", "Ten-GigabitEthernet", "XGE", "Twenty-FiveGigE", "WGE", "FortyGigE", "FGE"),
+    *("HundredGigE", "HGE", "Bridge-Aggregation", "BAGG", "Route-Aggregation", "RAGG"),
+}
+
+
+@pytest.mark.skipif(not CORPUS.is_dir(), reason="no ../shared/corpus/ntc-templates beside the repository")
+def test_every_port_and_aggregate_the_corpus_names_passes_the_folders_script_grammar() -> None:
+    found = {
+        match.group(0)
+        for capture in sorted(CORPUS.rglob("*.raw"))
+        for match in _NAME.finditer(capture.read_text(encoding="utf-8", errors="replace"))
+        if match.group(1) in _ETHERNET_AND_AGGREGATES
+    }
+    assert len(found) > 100 and {n.rstrip("0123456789/:") for n in found} == _ETHERNET_AND_AGGREGATES - {
+        "WGE",
+        "FGE",
+        "HGE",
+        "RAGG",
+    }
+    kind = identifiers.interface_kind("hp_comware")
+    refused = {name: identifiers.problem(kind, names.long(name)) for name in found}
+    assert {name: why for name, why in refused.items() if why} == {}
+    assert all(names.is_port(n) or names.is_channel(n) for n in found)
 
 
 @pytest.mark.parametrize(
@@ -26,7 +58,7 @@ XGE = "Ten-GigabitEthernet"
         ("XGE1/0/1", "Ten-GigabitEthernet1/0/1"),
         ("FGE1/0/53", "FortyGigE1/0/53"),
         ("HGE1/0/25", "HundredGigE1/0/25"),
-        ("WGE1/0/2", "TwentyFiveGigE1/0/2"),
+        ("WGE1/0/2", "Twenty-FiveGigE1/0/2"),
         ("GE1/0/48", "GigabitEthernet1/0/48"),
         ("BAGG10", "Bridge-Aggregation10"),
         ("MGE0/0/0", "M-GigabitEthernet0/0/0"),
