@@ -141,6 +141,13 @@ SITE: dict[str, object] = {
     "hash": ("src-dst-mac", "destination-mac source-mac"),
     "pair": None,
     "model": "HPE FF 5940 48SFP+ 6QSFP28 Switch",
+    # For the generated sites (tests/support/site_strategy.py): a member's group line, and lines no field
+    # models (Layer 2 - LAN Switching Command Reference: "lacp period short" on a member,
+    # "link-aggregation selected-port maximum" on the aggregate); `stp edged-port` is not read by hostlint.
+    "member_line": "port link-aggregation group {number}",
+    "member_lines": ["lacp period short"],
+    "channel_lines": ["link-aggregation selected-port maximum 4"],
+    "edge_lines": [],
 }
 
 

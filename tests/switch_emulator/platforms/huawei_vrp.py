@@ -209,6 +209,12 @@ SITE: dict[str, object] = {
     "pair": None,
     "model": "S6730-H24X6C",
     "member_vlans": False,
+    # For the generated sites (tests/support/site_strategy.py): a member's Eth-Trunk line, and a line no field
+    # models ("lacp timeout fast" in the Eth-Trunk view); `stp edged-port enable` is not read by hostlint.
+    "member_line": "eth-trunk {number}",
+    "member_lines": [],
+    "channel_lines": ["lacp timeout fast"],
+    "edge_lines": [],
 }
 
 
