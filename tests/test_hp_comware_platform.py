@@ -5,6 +5,8 @@ with the channels, members, VLANs, MTU, hash, IRF and neighbours the samples sho
 from __future__ import annotations
 
 import os
+import re
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -12,12 +14,42 @@ import yaml
 from switch_emulator.platforms.hp_comware import RENDER, SPEC, sample_records, sample_switch
 
 from hostlint.collect.switches.parse import parse_output
+from hostlint.fixes import identifiers
 from hostlint.switches.hp_comware import assemble, hashes, members, mtu, names, records
 
 XGE = "Ten-GigabitEthernet"
 
 
 # --- names ------------------------------------------------------------------------------------------------
+
+CORPUS = Path(__file__).resolve().parent.parent.parent / "shared" / "corpus" / "ntc-templates" / "hp_comware"
+# Every interface name in a capture: a type word (hyphenated words, as `Ten-GigabitEthernet`) and numbers.
+_NAME = re.compile(r"(?<![\w.-])([A-Z][A-Za-z]*(?:-[A-Za-z]+)*)(\d+(?:/\d+){0,3}(?::\d+)?)(?![\w/.-])")
+# The type words of the Ethernet ports and aggregates among them (long or short), which scripts name.
+_ETHERNET_AND_AGGREGATES = {
+    *("GigabitEthernet", "GE", "Ten-GigabitEthernet", "XGE", "Twenty-FiveGigE", "WGE", "FortyGigE", "FGE"),
+    *("HundredGigE", "HGE", "Bridge-Aggregation", "BAGG", "Route-Aggregation", "RAGG"),
+}
+
+
+@pytest.mark.skipif(not CORPUS.is_dir(), reason="no ../shared/corpus/ntc-templates beside the repository")
+def test_every_port_and_aggregate_the_corpus_names_passes_the_folders_script_grammar() -> None:
+    found = {
+        match.group(0)
+        for capture in sorted(CORPUS.rglob("*.raw"))
+        for match in _NAME.finditer(capture.read_text(encoding="utf-8", errors="replace"))
+        if match.group(1) in _ETHERNET_AND_AGGREGATES
+    }
+    assert len(found) > 100 and {n.rstrip("0123456789/:") for n in found} == _ETHERNET_AND_AGGREGATES - {
+        "WGE",
+        "FGE",
+        "HGE",
+        "RAGG",
+    }
+    kind = identifiers.interface_kind("hp_comware")
+    refused = {name: identifiers.problem(kind, names.long(name)) for name in found}
+    assert {name: why for name, why in refused.items() if why} == {}
+    assert all(names.is_port(n) or names.is_channel(n) for n in found)
 
 
 @pytest.mark.parametrize(
@@ -26,7 +58,7 @@ XGE = "Ten-GigabitEthernet"
         ("XGE1/0/1", "Ten-GigabitEthernet1/0/1"),
         ("FGE1/0/53", "FortyGigE1/0/53"),
         ("HGE1/0/25", "HundredGigE1/0/25"),
-        ("WGE1/0/2", "TwentyFiveGigE1/0/2"),
+        ("WGE1/0/2", "Twenty-FiveGigE1/0/2"),
         ("GE1/0/48", "GigabitEthernet1/0/48"),
         ("BAGG10", "Bridge-Aggregation10"),
         ("MGE0/0/0", "M-GigabitEthernet0/0/0"),
@@ -111,7 +143,9 @@ def test_mtu_figures() -> None:
     assert mtu.frame_for(9000) == 9018
     assert mtu.frame_for(1500) == 1536  # Comware takes no smaller frame
     assert mtu.frame_for(mtu.bridged_mtu(5000)) == 5000  # read and written back: the same frame
-    assert mtu.JUMBO - mtu.HEADER == 9216  # the jumbo hostlint writes is the most a snapshot holds
+    assert mtu.JUMBO - mtu.HEADER == 9216  # the jumbo hostlint writes: every Comware model takes its frame
+    assert mtu.configured_frame("10000") == 10000  # the chassis ports of the real captures
+    assert mtu.MTU.largest == mtu.bridged_mtu(mtu.LARGEST_FRAME) == 9982  # what a snapshot holds at most
     assert mtu.configured_frame("enabled") == 9416
     assert mtu.configured_frame("disabled") == 1536
     assert mtu.configured_frame(None) is None
@@ -145,7 +179,7 @@ def test_the_samples_assemble_into_a_switch() -> None:
     assert switch.platform == "hp_comware" and switch.aliases == ["hpe-tor1"]
     assert switch.model == "HPE FF 5940 48SFP+ 6QSFP28 Switch" and switch.os_version == "7.1.070"
     assert switch.load_balance is not None and switch.load_balance.hash == "src-dst-ip"
-    assert switch.multichassis is not None and switch.multichassis.kind == "stack"
+    assert switch.multichassis is not None and switch.multichassis.kind == "irf"
     channels = {c.name: c for c in switch.port_channels}
     assert {name: (c.mode, c.members) for name, c in channels.items()} == {
         "Bridge-Aggregation10": ("lacp-active", [f"{XGE}1/0/1", f"{XGE}2/0/1"]),
@@ -158,7 +192,7 @@ def test_the_samples_assemble_into_a_switch() -> None:
     ports = {p.name: p for p in switch.ports}
     assert ports[f"{XGE}1/0/1"].member_state == "bundled"
     assert ports[f"{XGE}2/0/3"].member_state == "suspended"
-    assert ports[f"{XGE}1/0/1"].mtu == 9216  # a 9416-byte frame: more than the snapshot stores
+    assert ports[f"{XGE}1/0/1"].mtu == 9398  # a 9416-byte frame less header and FCS
     spare = ports[f"{XGE}1/0/2"]
     assert (spare.status, spare.mode, spare.access_vlan, spare.mtu) == ("disabled", "access", 100, 1518)
     assert [(n.device_id, n.port_id) for n in ports[f"{XGE}1/0/1"].neighbours] == [("esx01.example.com", "vmnic0")]

@@ -148,6 +148,9 @@ def test_netmiko_huawei_collects_and_configures_over_ssh() -> None:
             refused = connection.send_command("display nonsense")
     collected, warnings = collect(outputs)
     assert warnings == [] and _known(collected) == expected
+    # The samples' M-LAG (`dfs-group 1`, a `peer-link` Eth-Trunk): two peers, in Huawei's own word.
+    assert collected.multichassis is not None
+    assert (collected.multichassis.kind, collected.multichassis.domain_id) == ("m-lag", "1")
     assert "Hash arithmetic: According to SA-XOR-DA" in after
     assert UNRECOGNIZED in refused
     assert ("load-balance src-dst-mac", "") in switch.log

@@ -11,7 +11,7 @@ import pytest
 from hostlint.collect.switches.parse import parse_output
 from hostlint.collect.switches.platforms import PlatformSpec, load_folder
 from hostlint.snapshot.switch import Switch
-from hostlint.switches.huawei_vrp import assemble, families, hashes, members, names, records
+from hostlint.switches.huawei_vrp import assemble, families, hashes, members, mtu, names, records
 
 FOLDER = Path(assemble.__file__).parent
 
@@ -80,7 +80,7 @@ def test_the_samples_assemble_into_the_switch_they_show() -> None:
     assert [n.system_name for n in ports["XGigabitEthernet0/0/1"].neighbours] == ["esx01.example.com"]
     assert "Vlanif100" not in ports and "NULL0" not in ports
     assert switch.multichassis is not None and (switch.multichassis.kind, switch.multichassis.domain_id) == (
-        "mlag",
+        "m-lag",
         "1",
     )
 
@@ -159,3 +159,12 @@ def test_every_interface_of_the_samples_is_named_by_the_folders_grammar() -> Non
     assert names.long_name("XGE0/0/1") == "XGigabitEthernet0/0/1"
     assert names.long_name("GE1/0/1", "vrp8") == "GE1/0/1"
     assert names.short_name("XGigabitEthernet0/0/1") == "XGE0/0/1"
+
+
+def test_a_cloudengine_frame_beyond_9216_is_stored_whole() -> None:
+    """CloudEngine ToR ports take `jumboframe enable 12288` (hostlint/switches/huawei_vrp/mtu.py): the
+    IP packet it carries, 12266, is what the snapshot holds (it refused anything above 9216 before)."""
+    shown = (FOLDER / "display_interface.txt").read_text(encoding="utf-8")
+    switch, warnings = _build({"display interface": shown.replace("Frame Length is 9216", "Frame Length is 12288")})
+    assert warnings == []
+    assert {p.name: p.mtu for p in switch.ports}["XGigabitEthernet0/0/1"] == 12288 - 22 == mtu.MTU.largest

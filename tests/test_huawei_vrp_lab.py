@@ -43,11 +43,26 @@ def test_the_vrp_lab_gives_the_cisco_labs_findings() -> None:
     assert [code for code, _, _ in vrp] == ["LG002", "LG010", "LG010"]
 
 
+# The lab as it is (an S-series iStack, VRP 5, netmiko `huawei`), and the same switch as a CloudEngine (VRP 8,
+# netmiko `huawei_vrpv8`): changes wait for `commit` there (families.py), so every block of its plan ends
+# with one and the emulator keeps them as a candidate until it comes.
+VARIANTS = [(None, "huawei"), (("CE6881-48S6CQ", "8.180"), "huawei_vrpv8")]
+
+
+@pytest.mark.parametrize(("cloudengine", "driver"), VARIANTS, ids=["vrp5", "vrp8"])
 def test_the_plan_is_rehearsed_on_the_emulator_and_rolled_back_exactly(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    cloudengine: tuple[str, str] | None, driver: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv(PASSWORD_ENV, PASSWORD)
     original = load_site([LAB])
+    if cloudengine is not None:  # VRP 8 configures an LACP Eth-Trunk as `mode lacp-static`
+        model, version = cloudengine
+        cloud = original.switches[0].model_copy(update={"model": model, "os_version": version}, deep=True)
+        for channel in cloud.port_channels:
+            channel.config_lines = [
+                "mode lacp-static" if line == "mode lacp" else line for line in channel.config_lines or []
+            ]
+        original = original.model_copy(update={"switches": [cloud]})
     (switch,) = original.switches
     served = serve(switch)
     with served_switch(original, "huawei_vrp", served, tmp_path) as emulated:
@@ -65,7 +80,9 @@ def test_the_plan_is_rehearsed_on_the_emulator_and_rolled_back_exactly(
         assert {s.change.action for s in steps} == {"switch-port-admin", "switch-channel-mode-static"}
         forward = blocks((folder / f"{switch.name}.huawei_vrp.txt").read_text(encoding="utf-8"))
         backward = blocks((folder / f"{switch.name}.rollback.huawei_vrp.txt").read_text(encoding="utf-8"))
-        connection = login("huawei", port, PASSWORD)  # netmiko's driver for VRP 5
+        commits = {lines[-1].strip() == "commit" for lines in (*forward.values(), *backward.values())}
+        assert commits == {cloudengine is not None}
+        connection = login(driver, port, PASSWORD)
         with ConnectHandler(**connection) as cli:
             for step in steps:
                 answer = cli.send_config_set(forward[step.number])

@@ -49,7 +49,7 @@ def test_every_lab_plan_keeps_the_invariants(lab_dir: Path, unsafe: bool) -> Non
     assert _violations(snapshot, plan) == []
 
 
-@pytest.mark.parametrize("platform", ["cisco_ios", "cisco_nxos", "arista_eos", "juniper_junos"])
+@pytest.mark.parametrize("platform", sorted(SWITCH_NAMES))
 def test_every_synthetic_site_plan_keeps_the_invariants(platform: str) -> None:
     snapshot = site(platform)
     for result in (findings_for(snapshot), check_snapshot(snapshot, RULES)):
@@ -69,7 +69,7 @@ def _as_collected(snapshot: Snapshot) -> Snapshot:
     return network.model_copy(update={"switches": switches}, deep=True)
 
 
-@pytest.mark.parametrize("platform", ["cisco_ios", "cisco_nxos", "arista_eos", "juniper_junos"])
+@pytest.mark.parametrize("platform", sorted(SWITCH_NAMES))
 def test_every_synthetic_site_plan_as_collected_restores_its_lines(platform: str) -> None:
     snapshot = _as_collected(site(platform))
     plan = build_plan(findings_for(snapshot), snapshot, unsafe=True)

@@ -12,6 +12,8 @@ from pathlib import Path
 import pytest
 
 from hostlint import switches
+from hostlint.rules import load_rules
+from hostlint.rules.docs import EVERY_SWITCH, platforms_text
 from hostlint.switches import mtu_table
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -35,9 +37,9 @@ def own_paths(platform: str) -> tuple[str, ...]:
     )
 
 
-# Written by a command from the registry: a new platform regenerates them, it does not edit them.
+# Written by a command from the registry: a new platform regenerates them, it does not edit them. (The
+# rule pages say "every switch platform" instead of naming them: test_rule_pages_name_no_switch_platform.)
 GENERATED = {
-    "docs/rules/": "hostlint docs docs/rules (each rule's platforms)",
     "docs/schemas/snapshot.schema.json": "hostlint schema snapshot (the platform enum)",
 }
 
@@ -106,3 +108,15 @@ def test_the_measure_sees_a_file_that_names_a_platform() -> None:
     assert any(path.startswith("tests/test_parser_score") for path in found)
     for platform in FOLDER_PLATFORMS:
         assert not any(path.startswith(own_paths(platform)[0]) and platform in names for path, names in found.items())
+
+
+def test_rule_pages_name_no_switch_platform() -> None:
+    """A rule reading switch data applies to every switch platform and its page says so without naming
+    them, so a new platform changes no rule page; a rule limited to some would name them."""
+    pattern = re.compile(r"\b(?:" + "|".join(map(re.escape, switches.SWITCH_NAMES)) + r")\b")
+    pages = sorted((ROOT / "docs" / "rules").glob("*.md"))
+    assert pages and not [p.name for p in pages if pattern.search(p.read_text(encoding="utf-8"))]
+    said = {platforms_text(rule.platforms) for rule in load_rules()}
+    assert {"esxi", "esxi and kvm", f"esxi, kvm and {EVERY_SWITCH}"} <= said
+    limited = ["esxi", *switches.SWITCH_NAMES[:2]]
+    assert platforms_text(limited) == f"esxi, {switches.SWITCH_NAMES[0]} and {switches.SWITCH_NAMES[1]}"

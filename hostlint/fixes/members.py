@@ -15,7 +15,7 @@ from hostlint.fixes.site import Site, channel
 from hostlint.fixes.steps import Change, Step
 from hostlint.join.facts import Fact, TeamFact, UplinkFact
 from hostlint.snapshot import Snapshot
-from hostlint.snapshot.switch import Switch
+from hostlint.snapshot.switch import TWO_PEERS, Switch
 
 # The actions that form, convert or remove a port-channel, and where each names the ports it moves.
 CHANNEL_ACTIONS = ("switch-static-port-channel", "switch-channel-mode-static", "switch-channel-mode-lacp")
@@ -182,7 +182,7 @@ def _forwarding_ids(switch: Switch) -> set[int | None]:
     return {_id(switch, name) for name in _forwarding_ports(switch)} - {None}
 
 
-PAIRS = ("vpc", "mlag")
+PAIRS = TWO_PEERS
 
 
 def _peer(snapshot: Snapshot, switch: Switch) -> Switch | None:

@@ -154,10 +154,13 @@ class _Builder:
                 self._add(change, request.stage, source)
             added.extend(changes)
         down, up = one_link_forwarding(fact, added, self.site)
-        for change in down:
-            self._add(change, "members-down", source)
-        for change in up:
-            self._add(change, "members-up", source)
+        for change, stage in [*((c, "members-down") for c in down), *((c, "members-up") for c in up)]:
+            # Written for the switch's family like the change they surround (a VRP 8 shutdown needs `commit`).
+            unscripted = add_family(change, self.actions[change.action], self.site.switch(change.device))
+            if unscripted is not None:
+                self.plan.manual.append(Manual(source, change.action, f"{change.device}: {unscripted}"))
+                continue
+            self._add(change, stage, source)
 
     def _advise(self, finding: Finding, order: int) -> None:
         """The commands a display-only fix would run, for a person to adapt; nothing joins the plan."""

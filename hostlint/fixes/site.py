@@ -17,9 +17,9 @@ from hostlint.join.switches import IndexedSwitch, SwitchIndex
 from hostlint.snapshot import Snapshot
 from hostlint.snapshot.esxi import EsxiHost
 from hostlint.snapshot.kvm import Bond, DomainInterface, KvmHost
-from hostlint.snapshot.switch import PortChannel, Switch, SwitchPort
+from hostlint.snapshot.switch import TWO_PEERS, PortChannel, Switch, SwitchPort
 
-MULTICHASSIS_CONFIG = ("vpc", "mlag")
+MULTICHASSIS_CONFIG = TWO_PEERS
 
 
 class Site:
@@ -39,7 +39,8 @@ class Site:
         return found.switch if found else None
 
     def multichassis(self, switches: list[Switch]) -> str | None:
-        """`vpc` or `mlag` when these switches are one pair whose channels need `vpc N`/`mlag N`."""
+        """`vpc`, `mlag` or `m-lag` when these switches are one pair whose channels need `vpc N`/`mlag N`/
+        `m-lag N`."""
         if len(switches) < 2:
             return None
         logical = {self._indexed(s).logical for s in switches}

@@ -11,7 +11,7 @@ from hostlint.join.facts import UplinkFact
 from hostlint.join.sources import switch_unknown
 from hostlint.snapshot import Snapshot
 from hostlint.snapshot.common import Neighbour
-from hostlint.snapshot.switch import PortChannel, Switch, SwitchPort
+from hostlint.snapshot.switch import TWO_PEERS, PortChannel, Switch, SwitchPort
 
 
 @dataclass
@@ -27,14 +27,14 @@ class IndexedSwitch:
 
 
 def _logical_names(switches: dict[str, Switch]) -> tuple[dict[str, str], dict[str, str]]:
-    """Each switch's logical switch: itself, or its vPC/MLAG/VSS pair when both ends agree and both
-    show their peer link up. A pair whose peer link state was not shown is not trusted: the second
-    mapping says why, by switch key."""
+    """Each switch's logical switch: itself (a stack-like system, one control plane, is one switch already),
+    or its vPC/MLAG/M-LAG pair when both ends agree and both show their peer link up. A pair whose peer link
+    state was not shown is not trusted: the second mapping says why, by switch key."""
     logical, unknown = {}, {}
     for key, switch in switches.items():
         logical[key] = switch.name
         mc = switch.multichassis
-        if mc is None or mc.peer is None or mc.kind == "stack":
+        if mc is None or mc.peer is None or mc.kind not in TWO_PEERS:
             continue
         peer = switches.get(names.device_key(mc.peer))
         pmc = peer.multichassis if peer else None

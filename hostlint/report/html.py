@@ -48,7 +48,16 @@ FIX_LABELS = {
     "unsafe": "unsafe fix: review first",
     "display-only": "shown, never applied",
 }
-MULTICHASSIS = {"vpc": "vPC", "mlag": "MLAG", "vss": "VSS", "virtual-chassis": "VC", "stack": "stack"}
+MULTICHASSIS = {
+    "vpc": "vPC",
+    "mlag": "MLAG",
+    "m-lag": "M-LAG",
+    "vss": "VSS",
+    "virtual-chassis": "VC",
+    "stack": "stack",
+    "irf": "IRF",
+    "istack": "iStack",
+}
 # Diagram geometry (pixels): four columns, one row per host NIC.
 ROW = 64
 BOX = 52

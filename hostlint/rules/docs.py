@@ -4,7 +4,23 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from hostlint.platforms import SWITCH_NAMES
 from hostlint.rules.model import FixStep, Rule
+
+EVERY_SWITCH = "every switch platform"
+
+
+def platforms_text(platforms: list[str]) -> str:
+    """A rule's platforms as its page says them: the host kinds by name, and the switch platforms as
+    "every switch platform" when it applies to all of them (so a new platform changes no rule page), named
+    only where a rule is limited to some."""
+    switch_names = set(SWITCH_NAMES)
+    named = [p for p in platforms if p not in switch_names]
+    if switch_names and switch_names <= set(platforms):
+        named.append(EVERY_SWITCH)
+    else:
+        named += [p for p in platforms if p in switch_names]
+    return ", ".join(named[:-1]) + " and " + named[-1] if len(named) > 1 else "".join(named)
 
 
 def rule_markdown(rule: Rule) -> str:
@@ -14,7 +30,7 @@ def rule_markdown(rule: Rule) -> str:
         f"**Severity:** {rule.severity}  ",
         f"**Profile:** {rule.profile}  ",
         *(["**Outage:** yes, traffic is lost while this finding stands  "] if rule.outage else []),
-        f"**Platforms:** {', '.join(rule.platforms)}  ",
+        f"**Platforms:** {platforms_text(rule.platforms)}  ",
         f"**Checks each:** {rule.variable}" + (f" (needs {', '.join(rule.needs)} data)" if rule.needs else ""),
         "",
         rule.summary,

@@ -102,8 +102,12 @@ LinuxMtu = Annotated[StrictInt, Field(ge=68, le=65536)]
 # Switches: the vendors' maxima. NX-OS `mtu` 9216 (Nexus 9000 Interfaces Configuration Guide); EOS
 # `mtu` 9214 (EOS User Manual, Ethernet ports); IOS-XE `system mtu` 9198, 9216 on Catalyst 9500
 # High Performance / 9500X (Catalyst 9500 "Configuring System MTU"); Junos EX/QFX interface `mtu`
-# 9216 (media MTU; 9192 on older EX). hostlint stores the IP MTU, never above the media MTU.
-SwitchMtu = Annotated[StrictInt, Field(ge=68, le=9216)]
+# 9216 (media MTU; 9192 on older EX); Comware `jumboframe enable` frames up to 10000 (IP 9982); VRP
+# CloudEngine `jumboframe enable` frames up to 12288 (IP 12266 in a tagged frame). hostlint stores the IP
+# MTU, never above the media MTU. The ceiling is the largest any platform allows (each folder's `mtu.py`
+# `MTU.largest`, tests/test_schema_mtu.py); the snapshot's Switch holds each platform to its own.
+SWITCH_MTU_CEILING = 12266
+SwitchMtu = Annotated[StrictInt, Field(ge=68, le=SWITCH_MTU_CEILING)]
 # 802.1Q VLAN ids are 12 bits: 0 is "untagged" on an ESXi port group and 4095 "all VLANs" (VGT).
 VlanId = Annotated[StrictInt, Field(ge=0, le=4095)]
 # A VLAN id on a switch trunk (0 and 4095 are reserved by 802.1Q).

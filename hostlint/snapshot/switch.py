@@ -8,9 +8,10 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from pydantic import AfterValidator, Field, WithJsonSchema
+from pydantic import AfterValidator, Field, WithJsonSchema, model_validator
 
 from hostlint import platforms as registry
+from hostlint import switches
 from hostlint.snapshot.common import (
     ConnectionState,
     Duplex,
@@ -37,7 +38,16 @@ PortStatus = Literal["up", "down", "disabled", "err-disabled"]
 # A port-channel member's state (hostlint.switches.base, where each platform's flags map to it).
 PortMode = Literal["access", "trunk", "routed"]
 ChannelStatus = Literal["up", "down"]
-MultiChassisKind = Literal["stack", "vpc", "mlag", "vss", "virtual-chassis"]
+# What several chassis acting as one are called, in each vendor's own word (what a network admin looks for
+# in a finding). Rules care about one thing: whether the chassis share one control plane or stay two peers.
+MultiChassisKind = Literal["stack", "vss", "virtual-chassis", "irf", "istack", "vpc", "mlag", "m-lag"]
+# One control plane: the members are one switch with one configuration, which hostlint collects as one
+# Switch whose port names carry the member number (Cisco StackWise `stack`, Catalyst `vss`, Junos
+# `virtual-chassis`, Comware `irf`, VRP `istack`).
+ONE_CONTROL_PLANE: tuple[MultiChassisKind, ...] = ("stack", "vss", "virtual-chassis", "irf", "istack")
+# Two peers: two switches, each with its own configuration, joined by a peer link; a channel spans them by an
+# id each configures (NX-OS `vpc`, EOS `mlag`, VRP `m-lag`, its `dfs-group`).
+TWO_PEERS: tuple[MultiChassisKind, ...] = ("vpc", "mlag", "m-lag")
 
 
 @leaf
@@ -109,7 +119,8 @@ class LoadBalance(Model):
 
 
 class MultiChassis(Model):
-    """Stack, vPC, MLAG, VSS or virtual chassis: the pair the switch forms with `peer`."""
+    """Stack, IRF, iStack, VSS or virtual chassis (one control plane, `peer` None) or vPC, MLAG, M-LAG (two
+    peers): what the switch forms, and with which `peer`."""
 
     kind: MultiChassisKind
     domain_id: Text
@@ -129,3 +140,16 @@ class Switch(Model):
     ports: list[SwitchPort] = Field(default_factory=list)
     port_channels: list[PortChannel] = Field(default_factory=list)
     multichassis: MultiChassis | None = None
+
+    @model_validator(mode="after")
+    def _within_platform_mtu(self) -> Switch:
+        """The schema's MTU ceiling is the largest any platform allows; each switch is held to its own
+        platform's (its folder's `mtu.py` `MTU.largest`), so an MTU no model of the platform configures is
+        refused as the ceiling refused it."""
+        largest = switches.mtu_limits(self.platform).largest
+        items: list[SwitchPort | PortChannel] = [*self.ports, *self.port_channels]
+        for item in items:
+            for figure, value in (("mtu", item.mtu), ("l2_mtu", item.l2_mtu)):
+                if value is not None and value > largest:
+                    raise ValueError(f"{item.name}: {figure} {value} is more than {self.platform} allows ({largest})")
+        return self

@@ -23,6 +23,7 @@ from hostlint.switches.base import (
     FixText,
     HashTable,
     MemberFlags,
+    MtuLimits,
     NameGrammar,
     SwitchPlatform,
     load_fix_text,
@@ -40,6 +41,7 @@ __all__ = [
     "folder_names",
     "hashes",
     "member_flags",
+    "mtu_limits",
     "name_grammars",
     "names",
     "switch",
@@ -157,6 +159,18 @@ def names(name: str) -> NameGrammar | None:
 def name_grammars() -> tuple[NameGrammar, ...]:
     """Every platform's name grammar, in listing order (for names read without knowing their platform)."""
     return tuple(grammar for grammar in map(names, SWITCH_NAMES) if grammar is not None)
+
+
+@functools.cache
+def mtu_limits(name: str) -> MtuLimits:
+    """Switch platform `name`'s MTU figures and limits (its folder's `mtu.py` `MTU`); KeyError for a name that
+    is no switch platform."""
+    if name not in SWITCH_NAMES:
+        raise KeyError(name)
+    limits = importlib.import_module(f"{__name__}.{name}.mtu").MTU
+    if not isinstance(limits, MtuLimits):
+        raise TypeError(f"hostlint/switches/{name}/mtu.py: MTU is not an MtuLimits")
+    return limits
 
 
 @functools.cache

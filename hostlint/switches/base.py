@@ -369,11 +369,17 @@ class Families:
 class MtuLimits:
     """A platform's MTU (`mtu.py` `MTU`): the largest interface MTU, the bytes of it that are not IP packet
     (Junos counts the Ethernet header), and which figure limits bridged frames per family. `PLATFORM`
-    carries the same figures (`jumbo`, `l2_header`, `mtu_families`)."""
+    carries the same figures (`jumbo`, `l2_header`, `mtu_families`).
+
+    `largest`: the largest MTU a snapshot of this platform may hold (`mtu` or `l2_mtu`, as hostlint stores
+    them: the IP packet), the most any of its models configures; the snapshot's `Switch` refuses more. 9216
+    unless the folder says (the Cisco-like platforms and Junos). The schema's ceiling
+    (hostlint.snapshot.common.SWITCH_MTU_CEILING) is the largest of every platform's."""
 
     jumbo: int
     l2_header: int = 0
     families: tuple[MtuFamily, ...]
+    largest: int = 9216
 
 
 @dataclass(frozen=True, kw_only=True)

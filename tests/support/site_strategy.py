@@ -35,6 +35,7 @@ from hostlint.snapshot.kvm import (
     LinuxInterface,
 )
 from hostlint.snapshot.switch import LoadBalance, MultiChassis, PortChannel, Switch, SwitchPort
+from support.fix_sites import PLATFORMS as FIX_SITES
 
 PORT = {
     "cisco_ios": "TenGigabitEthernet1/0/{}",
@@ -127,6 +128,19 @@ _MEMBER_LINES = {
     "arista_eos": ["lacp timer fast"],
     "juniper_junos": [],
 }
+# A member's line naming its channel, where it is not IOS's `channel-group N mode on|active` (Junos: its ae).
+_MEMBER_LINE: dict[str, str] = {}
+
+# Platforms that came as folders bring their entries with their emulator's SITE (tests/switch_emulator/
+# platforms/<platform>.py): port names, model, and the lines above.
+for _name, _entry in FIX_SITES.items():
+    if _name not in PORT and "member_line" in _entry:
+        PORT[_name] = str(_entry["port"])
+        ACCESS_MODEL[_name] = str(_entry["model"])
+        _CHANNEL_LINES[_name] = list(_entry["channel_lines"])
+        _EDGE_LINES[_name] = list(_entry["edge_lines"])
+        _MEMBER_LINES[_name] = list(_entry["member_lines"])
+        _MEMBER_LINE[_name] = str(_entry["member_line"])
 
 
 def _own_lines(platform: str, name: str, description: str, lines: list[str]) -> list[str]:
@@ -181,6 +195,8 @@ def _build_team(
             own = [f"channel-group {number} mode {'on' if team.channel == 'static' else 'active'}"] if bundled else []
             if platform == "juniper_junos":
                 own = [f"ether-options 802.3ad {channel}"] if bundled else []
+            elif platform in _MEMBER_LINE:
+                own = [_MEMBER_LINE[platform].format(number=number)] if bundled else []
             extra = _MEMBER_LINES[platform] if team.channel == "lacp-active" and bundled else []
             extra = [*extra, *(_EDGE_LINES[platform] if team.edge else [])]
             ports.ports[side][-1].config_lines = _own_lines(platform, port_name, f"{host} {nic}", [*extra, *own])

@@ -9,7 +9,7 @@ What comes from where:
   LACP, static otherwise; a member's `lacp mode passive`) and `display link-aggregation verbose`
   (`Aggregation Mode: Dynamic|Static`, members and their `S`/`U`/`I` status, members.py);
 - the hash: `link-aggregation global load-sharing mode`, per aggregate its own line (hashes.py);
-- IRF: two or more `irf member` lines are one fabric, hostlint's `stack` (several chassis, one
+- IRF: two or more `irf member` lines are one fabric, multichassis kind `irf` (several chassis, one
   configuration, member-numbered port names; HPE FlexFabric 5940 IRF Configuration Guide);
 - neighbours: `display lldp neighbor-information verbose`.
 
@@ -41,7 +41,6 @@ from hostlint.switches.hp_comware import hashes, members, mtu, names
 from hostlint.switches.hp_comware import records as r
 
 PLATFORM = "hp_comware"
-SNAPSHOT_CEILING = 9216
 
 _STATES: dict[str, PortStatus] = {"up": "up", "down": "down", "administratively down": "disabled", "stp down": "down"}
 _MODES: dict[str, PortMode] = {"access": "access", "trunk": "trunk"}
@@ -149,8 +148,7 @@ def _port_mtu(
         frame = read or mtu.JUMBO_FRAME
     if frame is None:
         return None
-    # The snapshot stores at most 9216 (hostlint.snapshot.common.SwitchMtu): a port passing more passes that.
-    return min(mtu.bridged_mtu(frame), SNAPSHOT_CEILING)
+    return mtu.bridged_mtu(frame)
 
 
 def build(device: str, outputs: Records, mgmt_address: str | None = None) -> tuple[Switch, list[str]]:
@@ -305,7 +303,7 @@ def _irf(outputs: Records, context: _Context) -> MultiChassis | None:
     if len(fabric) < 2:
         return None
     # IRF shows no peer link the way vPC does: its IRF ports bind physical ports, whose state is not read.
-    return MultiChassis(kind="stack", domain_id="irf", peer=None, peer_link_up=None)
+    return MultiChassis(kind="irf", domain_id="irf", peer=None, peer_link_up=None)
 
 
 def _neighbours(outputs: Records, context: _Context) -> dict[str, list[Neighbour]]:

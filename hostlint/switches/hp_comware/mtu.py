@@ -8,6 +8,13 @@ Two figures (HPE FlexFabric 5940 Ethernet Interface Command Reference):
 - routed packets: `mtu size` on a routed interface (VLAN interface, Route-Aggregation, a port in
   `port link-mode route`), the IP MTU, 1500 by default; `Maximum transmission unit: N`.
 
+The most a port takes depends on the model: 9416 on the FlexFabric 5940 and the H3C S6850 (their command
+references: "By default, an aggregate interface allows jumbo frames with a maximum length of 9416 bytes"),
+10000 on the chassis and 40G ports of the real captures (ntc-templates hp_comware `display interface`:
+`Maximum frame length: 10000` on FortyGigE1/0/49 and Ten-GigabitEthernet13/2/12), 9664 on MSR routers. A
+snapshot holds the largest (LARGEST_FRAME less the header: an IP MTU of 9982); the 5940's default of 9416
+is an IP MTU of 9398.
+
 A frame's length counts its Ethernet header (14 bytes) and FCS (4), as IEEE 802.3's 1518-byte frame
 carries a 1500-byte packet: the largest IP packet a bridged port passes is the frame length less 18.
 A trunk's 802.1Q tag is not taken off (as Junos media MTU, PLATFORM's one `l2_header`), so a figure
@@ -23,9 +30,10 @@ from hostlint.switches.base import MtuFamily, MtuLimits
 JUMBO_FRAME = 9416
 NO_JUMBO_FRAME = 1536
 MIN_FRAME = 1536
+LARGEST_FRAME = 10000
 HEADER = 18
-# The frame hostlint writes for jumbo (`jumboframe enable 9234`): the 9216-byte IP packet that is the
-# most a snapshot stores (hostlint.snapshot.common.SwitchMtu), plus the header; Comware takes up to 9416.
+# The frame hostlint writes for jumbo (`jumboframe enable 9234`): a 9216-byte IP packet, the jumbo the
+# other platforms write, plus the header; within what every Comware model takes (9416 and up).
 JUMBO = 9216 + HEADER
 DEFAULT_IP_MTU = 1500
 REFERENCE = (
@@ -55,8 +63,8 @@ def configured_frame(value: str | None) -> int | None:
     if value == "disabled":
         return NO_JUMBO_FRAME
     frame = int(value)
-    if not MIN_FRAME <= frame <= JUMBO_FRAME:
-        raise ValueError(f"jumboframe enable {frame} is outside {MIN_FRAME}..{JUMBO_FRAME}")
+    if not MIN_FRAME <= frame <= LARGEST_FRAME:
+        raise ValueError(f"jumboframe enable {frame} is outside {MIN_FRAME}..{LARGEST_FRAME}")
     return frame
 
 
@@ -65,6 +73,7 @@ def configured_frame(value: str | None) -> int | None:
 MTU = MtuLimits(
     jumbo=JUMBO,
     l2_header=HEADER,
+    largest=LARGEST_FRAME - HEADER,
     families=(
         MtuFamily(
             family="(all)",

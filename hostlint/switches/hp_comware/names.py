@@ -4,8 +4,10 @@ neighbours print, and the grammar a name must match to be written into a script.
 Abbreviations: HPE FlexFabric 5940 Interface Command Reference, "display interface brief" (the
 `Interface` column: `XGE1/0/1`, `FGE1/0/53`, `HGE1/0/49`, `WGE1/0/1`, `GE1/0/1`, `BAGG10`, `RAGG1`,
 `MGE0/0/0`) and the Layer 2 - LAN Switching reference, "display link-aggregation verbose" (members
-printed short). `XGE` is Ten-GigabitEthernet here; Huawei VRP's `XGE` is XGigabitEthernet, which is why
-the table is the platform's and not hostlint.names'.
+printed short). A 25G port's long name is `Twenty-FiveGigE` (hyphenated, as `Ten-GigabitEthernet`: Comware 7
+`display link-aggregation member-port` and `display interface` on 25G ports, e.g. the ntc-templates
+hp_comware captures' `Twenty-FiveGigE6/0/27`). `XGE` is Ten-GigabitEthernet here; Huawei VRP's `XGE` is
+XGigabitEthernet, which is why the table is the platform's and not hostlint.names'.
 """
 
 from __future__ import annotations
@@ -21,7 +23,7 @@ LONG: dict[str, str] = {
     "XGE": "Ten-GigabitEthernet",
     "FGE": "FortyGigE",
     "HGE": "HundredGigE",
-    "WGE": "TwentyFiveGigE",
+    "WGE": "Twenty-FiveGigE",
     "MGE": "M-GigabitEthernet",
     "GE": "GigabitEthernet",
 }

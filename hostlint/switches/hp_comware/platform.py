@@ -16,6 +16,10 @@ PLATFORM = SwitchPlatform(
     # Fundamentals Command Reference, "system-view" and "return"; "#" starts no command, the
     # configuration itself separates blocks with it.
     vocabulary=Vocabulary(comment="#", enter=("system-view",), leave=("return",)),
+    # Its own script grammar (names.py `SCRIPT`): every Ethernet port and aggregate name of the corpus's
+    # Comware captures passes it (tests/test_hp_comware_platform.py); the shared one also takes names no
+    # Comware switch has.
+    interface_names="folder",
     channel_interface="Bridge-Aggregation{}",
     jumbo=mtu.JUMBO,
     l2_header=mtu.HEADER,

@@ -18,7 +18,7 @@ What VRP says and what hostlint makes of it:
 - The hash per Eth-Trunk (`load-balance`, or `display eth-trunk`'s `Hash arithmetic`); CloudEngine's global
   `load-balance profile` as the switch's hash. An unknown syntax is a warning naming it, never a default.
 - Multichassis: M-LAG (`dfs-group` with a `peer-link` trunk; each member trunk's `m-lag N` is its
-  multichassis id) as `mlag`; an iStack/CSS stack (two or more `stack slot` members) as `stack`.
+  multichassis id) as `m-lag`; an iStack (two or more `stack slot` members) as `istack`.
 """
 
 from __future__ import annotations
@@ -390,9 +390,9 @@ def _multichassis(
                 peer = port.neighbours[0].system_name or port.neighbours[0].device_id
                 break
         up = None if link is None or link.status is None else link.status == "up"
-        return MultiChassis(kind="mlag", domain_id=dfs[0].dfs_group, peer=peer, peer_link_up=up)
+        return MultiChassis(kind="m-lag", domain_id=dfs[0].dfs_group, peer=peer, peer_link_up=up)
     stack = read.typed("stack", StackMember)
     if len(stack) > 1:
         # A stack (iStack, CSS) is one switch: no peer, its stack links are not Eth-Trunks.
-        return MultiChassis(kind="stack", domain_id="istack", peer=None, peer_link_up=None)
+        return MultiChassis(kind="istack", domain_id="istack", peer=None, peer_link_up=None)
     return None

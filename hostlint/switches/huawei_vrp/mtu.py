@@ -20,6 +20,10 @@ TAG = 4  # an 802.1Q tag on a trunk
 JUMBO_FRAME = 9216  # `jumboframe enable` without a value, and the S-series maximum most models take
 JUMBO = JUMBO_FRAME - HEADER - TAG  # the largest IP packet hostlint asks for on a bridged port
 ROUTED_MAX = 9600  # `mtu` range on a VLANIF: 46 to 9600
+# The largest `jumboframe enable` of any model: 12288 on CloudEngine ToR switches, 12224 on the CE12800
+# (CloudEngine 6800/5800 Command Reference, "jumboframe enable"; Ansible's ce_mtu module documents the same
+# range: https://docs.ansible.com/ansible/2.9_ja/modules/ce_mtu_module.html).
+LARGEST_FRAME = 12288
 FIGURE = "jumboframe enable"
 BRIDGED_SOURCE = "display interface"
 
@@ -36,6 +40,7 @@ def frame_for(ip_mtu_value: int) -> int:
 
 MTU = MtuLimits(
     jumbo=JUMBO,
+    largest=max(LARGEST_FRAME - HEADER - TAG, ROUTED_MAX),
     families=(
         MtuFamily(
             family="(all)",

@@ -30,9 +30,9 @@ def _vlans_of(item: SwitchPort | PortChannel) -> set[int]:
 
 
 def _jumbo(figure: int | None) -> int | None:
-    """The `jumboframe enable` size for a snapshot MTU; None (the default, 9416) where the snapshot's
-    ceiling stands for it (assemble.SNAPSHOT_CEILING) or the MTU is unknown."""
-    if figure is None or figure >= assemble.SNAPSHOT_CEILING:
+    """The `jumboframe enable` size for a snapshot MTU; None (the default, 9416) where the MTU is unknown
+    or the default passes it (the emulator is a 5940: a larger frame is the most it takes)."""
+    if figure is None:
         return None
     frame = mtu.frame_for(figure)
     return None if frame >= mtu.JUMBO_FRAME else frame
@@ -82,9 +82,7 @@ def state_of(switch: Switch) -> ComwareState:
     written = HASHES.write(hashed) if hashed else None
     members = sorted({int(m.group(1)) for p in switch.ports if (m := re.search(r"(\d+)/", p.name))})
     irf = (
-        {n: 32 - i for i, n in enumerate(members)}
-        if switch.multichassis and switch.multichassis.kind == "stack"
-        else {}
+        {n: 32 - i for i, n in enumerate(members)} if switch.multichassis and switch.multichassis.kind == "irf" else {}
     )
     return ComwareState(
         sysname=switch.aliases[0] if switch.aliases else switch.name,
@@ -143,6 +141,13 @@ SITE: dict[str, object] = {
     "hash": ("src-dst-mac", "destination-mac source-mac"),
     "pair": None,
     "model": "HPE FF 5940 48SFP+ 6QSFP28 Switch",
+    # For the generated sites (tests/support/site_strategy.py): a member's group line, and lines no field
+    # models (Layer 2 - LAN Switching Command Reference: "lacp period short" on a member,
+    # "link-aggregation selected-port maximum" on the aggregate); `stp edged-port` is not read by hostlint.
+    "member_line": "port link-aggregation group {number}",
+    "member_lines": ["lacp period short"],
+    "channel_lines": ["link-aggregation selected-port maximum 4"],
+    "edge_lines": [],
 }
 
 

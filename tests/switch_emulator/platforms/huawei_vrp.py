@@ -42,13 +42,14 @@ VRP 5; CloudEngine 6800/5800 Command Reference for VRP 8):
 from __future__ import annotations
 
 import copy
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from hostlint import names, switches, vlans
 from hostlint.collect.switches.parse import parse_output
 from hostlint.collect.switches.platforms import load_folder
-from hostlint.snapshot.switch import Switch
+from hostlint.snapshot.switch import PortChannel, Switch
 from hostlint.switches.huawei_vrp import assemble, families
 
 UNRECOGNIZED = "Error: Unrecognized command found at '^' position."
@@ -76,6 +77,7 @@ class Interface:
     speed: int | None = None
     duplex: str | None = None
     mlag_id: int | None = None
+    peer_link: bool = False  # an M-LAG's peer link (`peer-link 1`)
     # Operational facts the configuration does not give.
     link_up: bool = True
     rate: int = 10000
@@ -98,6 +100,8 @@ class VrpState:
     version: str = "5.170"
     release: str = "V200R022C00SPC500"
     interfaces: dict[str, Interface] = field(default_factory=dict)
+    stack_slots: list[int] = field(default_factory=list)  # an iStack's members (`stack slot N priority P`)
+    dfs_group: str | None = None  # an M-LAG's DFS group (`dfs-group N`)
 
     @property
     def vrp8(self) -> bool:
@@ -144,7 +148,33 @@ def from_switch(switch: Switch, version: str | None = None) -> VrpState:
         own.neighbours = [(n.system_name or n.device_id, n.port_id, n.port_description) for n in port.neighbours]
         if own.eth_trunk is None:
             _vlans_of(own, port.mode, port.access_vlan, port.native_vlan, port.allowed_vlans)
+    _multichassis_of(switch, state)
     return state
+
+
+def _multichassis_of(switch: Switch, state: VrpState) -> None:
+    """An iStack's slots (the first number of its port names) or an M-LAG's DFS group and peer link, as
+    hostlint.switches.huawei_vrp.assemble reads them. The snapshot does not say which Eth-Trunk is the peer
+    link: the one without an M-LAG id whose members face the peer, else the first without one."""
+    pair = switch.multichassis
+    if pair is None:
+        return
+    if pair.kind == "istack":
+        slots = {int(m.group(1)) for p in switch.ports if (m := re.search(r"(\d+)/\d+/\d+$", p.name))}
+        state.stack_slots = sorted(slots) if len(slots) > 1 else [0, 1]
+    elif pair.kind == "m-lag":
+        state.dfs_group = pair.domain_id
+        ports = {p.name: p for p in switch.ports}
+
+        def faces_peer(channel: PortChannel) -> bool:
+            facing = [n for m in channel.members if m in ports for n in ports[m].neighbours]
+            return pair.peer is not None and any(pair.peer in (n.system_name, n.device_id) for n in facing)
+
+        candidates = sorted(
+            (c for c in switch.port_channels if c.multichassis_id is None), key=faces_peer, reverse=True
+        )
+        if candidates:
+            state.interfaces[candidates[0].name].peer_link = True
 
 
 def _frame(ip_mtu: int | None) -> int | None:
@@ -179,6 +209,12 @@ SITE: dict[str, object] = {
     "pair": None,
     "model": "S6730-H24X6C",
     "member_vlans": False,
+    # For the generated sites (tests/support/site_strategy.py): a member's Eth-Trunk line, and a line no field
+    # models ("lacp timeout fast" in the Eth-Trunk view); `stp edged-port enable` is not read by hostlint.
+    "member_line": "eth-trunk {number}",
+    "member_lines": [],
+    "channel_lines": ["lacp timeout fast"],
+    "edge_lines": [],
 }
 
 
@@ -553,6 +589,11 @@ def _ordered(state: VrpState) -> list[Interface]:
 
 def current_configuration(state: VrpState) -> str:
     lines = ["#", f"sysname {state.sysname}", "#"]
+    if state.stack_slots:
+        lines += [f"stack slot {slot} priority {200 if i == 0 else 100}" for i, slot in enumerate(state.stack_slots)]
+        lines.append("#")
+    if state.dfs_group is not None:
+        lines += [f"dfs-group {state.dfs_group}", "#"]
     for interface in _ordered(state):
         lines.append(f"interface {interface.name}")
         if interface.description:
@@ -576,8 +617,10 @@ def current_configuration(state: VrpState) -> str:
             lines.append(f" mode {interface.mode}")
         if interface.load_balance:
             lines.append(f" load-balance {interface.load_balance}")
+        if interface.peer_link:
+            lines.append(" peer-link 1")
         if interface.mlag_id is not None:
-            lines.append(f" dfs-group 1 m-lag {interface.mlag_id}")
+            lines.append(f" dfs-group {state.dfs_group or 1} m-lag {interface.mlag_id}")
         if interface.jumbo is not None and interface.eth_trunk is None:
             lines.append(f" jumboframe enable {interface.jumbo}")
         if not interface.negotiation:

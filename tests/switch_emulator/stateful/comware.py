@@ -371,8 +371,13 @@ class ComwareSession:
         return False
 
     def _port(self, interface: Interface, undo: bool, args: list[str]) -> bool:
-        """`port link-type`, `port access vlan`, `port trunk permit vlan`, `port trunk pvid vlan`,
-        `port link-aggregation group`."""
+        """`port link-mode bridge` (the only mode modelled: Layer 2 - LAN Switching Command Reference,
+        "port link-mode"), `port link-type`, `port access vlan`, `port trunk permit vlan`, `port trunk pvid
+        vlan`, `port link-aggregation group`."""
+        if args[:1] == ["link-mode"]:
+            if undo or interface.aggregate or args[1:] != ["bridge"]:
+                raise Rejected(WRONG)
+            return False
         if args[:1] == ["link-type"]:
             if undo:
                 interface.link_type, interface.permitted, interface.pvid = "access", {1}, 1
