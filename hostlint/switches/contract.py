@@ -72,12 +72,8 @@ PIECES: tuple[Piece, ...] = (
 PIECE_NAMES: tuple[str, ...] = tuple(piece.name for piece in PIECES)
 
 # Pieces each platform still keeps in today's central modules (docs/design/platform-folders.md, "Migration
-# order"); removed from here as each moves into its folder. Left: the Cisco-like fix text (the action files).
-LEGACY: dict[str, frozenset[str]] = {
-    "cisco_ios": frozenset({"fix text"}),
-    "cisco_nxos": frozenset({"fix text"}),
-    "arista_eos": frozenset({"fix text"}),
-}
+# order"); removed from here as each moved into its folder. None is left: every platform's are in its folder.
+LEGACY: dict[str, frozenset[str]] = {}
 
 _FAMILY_VARIABLE = re.compile(r"\bfamily\b")
 
