@@ -24,6 +24,7 @@ from hostlint.rules.load import load_rule
 
 ROOT = Path(__file__).resolve().parent.parent
 SOURCE = ROOT / "hostlint" / "fixes" / "actions" / "switch_hash" / "action.yaml"
+HOST_SOURCE = ROOT / "hostlint" / "fixes" / "actions" / "vmk_mtu" / "action.yaml"
 
 
 def _write(tmp_path: Path, text: str, name: str = "switch_hash") -> Path:
@@ -34,11 +35,12 @@ def _write(tmp_path: Path, text: str, name: str = "switch_hash") -> Path:
 
 
 def test_an_unknown_platform_names_the_registrys(tmp_path: Path) -> None:
-    path = _write(tmp_path, SOURCE.read_text(encoding="utf-8").replace("  cisco_ios:", "  cisco_iso:", 1))
+    text = HOST_SOURCE.read_text(encoding="utf-8").replace("  esxcli:", "  esxclu:", 1)
+    path = _write(tmp_path, text, name="vmk_mtu")
     with pytest.raises(ActionError) as error:
         load_action(path)
     message = str(error.value)
-    assert message.startswith(f"{path}: field platforms.cisco_iso.[key]: Value error, unknown platform 'cisco_iso'")
+    assert message.startswith(f"{path}: field platforms.esxclu.[key]: Value error, unknown platform 'esxclu'")
     assert "known: esxcli, powercli" in message and "\n" not in message
 
 
@@ -117,34 +119,52 @@ def test_the_copied_actions_load(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 def test_a_switch_action_without_text_for_a_switch_platform_is_refused(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    """A switch action no platform folder's `fixes.yaml` has text for is refused, naming every platform."""
     package = _package(tmp_path, monkeypatch, "switch_hash")
-    path = package / "switch_hash" / "action.yaml"
-    data = yaml.safe_load(path.read_text(encoding="utf-8"))
-    del data["platforms"]["arista_eos"]
-    path.write_text(yaml.safe_dump(data, sort_keys=False), encoding="utf-8")
+    (package / "switch_hash").rename(package / "switch_rehash")
+    path = package / "switch_rehash" / "action.yaml"
+    path.write_text(
+        path.read_text(encoding="utf-8").replace("action: switch-hash", "action: switch-rehash"), encoding="utf-8"
+    )
     with pytest.raises(ActionError) as error:
         load_units(package, "site_actions")
     assert str(error.value) == (
-        f"{path}: a switch action has text for every switch platform; missing arista_eos "
-        "(in this file or in hostlint/switches/<platform>/fixes.yaml)"
+        f"{path}: a switch action has text for every switch platform; missing {', '.join(switches.SWITCH_NAMES)} "
+        "(in hostlint/switches/<platform>/fixes.yaml)"
     )
 
 
-def test_a_switch_platform_folder_gives_its_text_and_only_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Junos's text is in its folder (hostlint/switches/juniper_junos/fixes.yaml), merged in when the
-    action loads; written in the action file as well, the action is refused naming both files."""
+def test_a_switch_actions_text_comes_from_the_platform_folders_only(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Each platform's text is in its folder (hostlint/switches/<platform>/fixes.yaml), merged in when the
+    action loads; a switch action's file that names a platform is refused, naming it."""
     package = _package(tmp_path, monkeypatch, "switch_hash")
     loaded = load_units(package, "site_actions")["switch-hash"].action.platforms
-    assert loaded["juniper_junos"] == switches.fix_text("juniper_junos")["switch-hash"]
+    assert list(loaded) == list(switches.SWITCH_NAMES)
+    assert all(loaded[name] == switches.fix_text(name)["switch-hash"] for name in switches.SWITCH_NAMES)
     path = package / "switch_hash" / "action.yaml"
     data = yaml.safe_load(path.read_text(encoding="utf-8"))
-    data["platforms"]["juniper_junos"] = loaded["juniper_junos"].model_dump(exclude_none=True)
+    assert "platforms" not in data
+    data["platforms"] = {"cisco_ios": loaded["cisco_ios"].model_dump(exclude_none=True)}
     path.write_text(yaml.safe_dump(data, sort_keys=False), encoding="utf-8")
     with pytest.raises(ActionError) as error:
         load_units(package, "site_actions")
     assert str(error.value) == (
-        f"{path}: text for juniper_junos is in both this file and {switches.folder('juniper_junos') / 'fixes.yaml'}"
+        f"{path}: a switch action's text is in each switch platform's folder "
+        "(hostlint/switches/<platform>/fixes.yaml), not in its action file; this file names cisco_ios"
     )
+
+
+def test_a_host_action_without_text_is_refused(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    package = _package(tmp_path, monkeypatch, "vmk_mtu")
+    path = package / "vmk_mtu" / "action.yaml"
+    data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    del data["platforms"]
+    path.write_text(yaml.safe_dump(data, sort_keys=False), encoding="utf-8")
+    with pytest.raises(ActionError) as error:
+        load_units(package, "site_actions")
+    assert str(error.value) == f"{path}: a host action has text (`platforms:`) for at least one fix target"
 
 
 @pytest.mark.parametrize(("name", "what"), [("EXPAND", "the expander"), ("APPLY", "the simulated applier")])

@@ -156,6 +156,21 @@ def test_a_template_that_writes_a_raw_name_withholds_its_fix() -> None:
     assert "raw str in a sh template" in withheld.reason
 
 
+def test_a_switch_platforms_broken_text_withholds_its_fix_naming_the_folders_file() -> None:
+    """A switch platform's text is its folder's `fixes.yaml`: a raw value there withholds the fix, and the
+    reason names that file, not the action's."""
+    actions = load_actions()
+    broken = actions["switch-trunk-native-vlan"].model_copy(deep=True)
+    broken.platforms["cisco_nxos"].verify = "show interface {{ interface }} trunk\n"
+    actions["switch-trunk-native-vlan"] = broken
+    snapshot = site("cisco_nxos")
+    plan = build_plan(findings_for(snapshot), snapshot, unsafe=True, actions=actions)
+    assert "switch-trunk-native-vlan" not in {s.action.action for s in plan.steps}
+    reasons = {w.reason for w in plan.withheld if w.action == "switch-trunk-native-vlan"}
+    named = "a value cannot be written safely: hostlint/switches/cisco_nxos/fixes.yaml: cisco_nxos.verify: "
+    assert reasons and all(reason.startswith(named) for reason in reasons), reasons
+
+
 def test_markdown_escaping() -> None:
     assert md("<script>alert(1)</script>|x\ny") == "\\<script>alert(1)\\</script>\\|x\\\\ny"
     assert md_code("a`b") == "``a`b``"

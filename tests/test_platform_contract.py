@@ -202,6 +202,29 @@ def test_the_example_without_a_piece_is_named_for_exactly_it(piece: contract.Pie
     ]
 
 
+def test_families_are_asked_only_of_text_that_reads_the_variable(tmp_path: Path) -> None:
+    """`family` as a word of the text (EOS's REVIEW note names the chip family), an attribute or a filter
+    needs no `families.py`; text reading the template variable does."""
+    folder, emulators = _example(tmp_path, _switch_actions())
+    (folder / "families.py").unlink()
+    fixes = folder / "fixes.yaml"
+
+    def write(verify: str, expect: str) -> None:
+        text = {
+            action: {"change": "interface {{ interface }}", "verify": verify, "expect": expect}
+            for action in _switch_actions()
+        }
+        fixes.write_text(yaml.safe_dump(text), encoding="utf-8")
+
+    write("show run", "! by hand: it depends on the chip family, {{ x.family }} {{ x | family }}")
+    assert contract.check(folder, _switch_actions(), emulators) == []
+    write("{% if family %}show run{% endif %}", "up")
+    assert contract.check(folder, _switch_actions(), emulators) == [
+        f"{folder}: families.py: piece `families` the file is missing "
+        "(it defines family(model) and unknown_reason(model), when fixes.yaml reads `family`)"
+    ]
+
+
 def test_broken_pieces_are_named(tmp_path: Path) -> None:
     """A piece that is there but wrong: each message names what is wrong with it."""
     folder, emulators = _example(tmp_path, _switch_actions())

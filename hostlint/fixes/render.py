@@ -1,4 +1,5 @@
-"""Rendering one step's action templates (hostlint/fixes/actions/<action>/action.yaml) for one platform.
+"""Rendering one step's action templates for one platform (hostlint/fixes/actions/<action>/action.yaml;
+a switch platform's text is its folder's, hostlint/switches/<platform>/fixes.yaml).
 
 Each script language has its own environment whose `finalize` refuses a raw value (see
 hostlint.fixes.quoting): commands (`change`, `verify`, `rollback`) render in the platform's language,
@@ -80,17 +81,27 @@ def _context(step: Step, platform: str, mirror: bool = False) -> dict[str, Any]:
 _MIRRORS = {"rollback": "change", "rollback_expect": "expect"}
 
 
-def _template_file(step: Step) -> str:
+def _action_file(step: Step) -> str:
     return f"hostlint/fixes/actions/{folder_name(step.action.action)}/action.yaml"
 
 
-def _render(step: Step, source: str, platform: str, where: str, language: str, mirror: bool = False) -> str:
+def _text_file(step: Step, platform: str) -> str:
+    """The file holding the step's text for `platform`: a switch platform's folder, else the action's."""
+    if platform in registry.SWITCH_NAMES:
+        return f"hostlint/switches/{platform}/fixes.yaml"
+    return _action_file(step)
+
+
+def _render(
+    step: Step, source: str, platform: str, where: str, language: str, mirror: bool = False, file: str = ""
+) -> str:
+    named = file or _text_file(step, platform)
     try:
         text = _compile(source, language).render(_context(step, platform, mirror))
     except UnsafeValue as exc:
-        raise UnsafeValue(f"{_template_file(step)}: {where}: {exc}") from exc
+        raise UnsafeValue(f"{named}: {where}: {exc}") from exc
     except jinja2.TemplateError as exc:
-        raise TemplateError(f"{_template_file(step)}: {where}: {exc}") from exc
+        raise TemplateError(f"{named}: {where}: {exc}") from exc
     return "\n".join(line.rstrip() for line in text.strip("\n").splitlines())
 
 
@@ -109,7 +120,7 @@ def render(step: Step, platform: str, field: str) -> str:
 
 
 def describe(step: Step) -> str:
-    return _render(step, step.action.describe, step.change.platforms[0], "describe", "text")
+    return _render(step, step.action.describe, step.change.platforms[0], "describe", "text", file=_action_file(step))
 
 
 def render_all(step: Step) -> None:

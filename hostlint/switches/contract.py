@@ -28,6 +28,8 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
+import jinja2
+
 from hostlint.inputfile import InputError, load_yaml
 from hostlint.strict import Strict
 from hostlint.switches.base import (
@@ -72,14 +74,12 @@ PIECES: tuple[Piece, ...] = (
 PIECE_NAMES: tuple[str, ...] = tuple(piece.name for piece in PIECES)
 
 # Pieces each platform still keeps in today's central modules (docs/design/platform-folders.md, "Migration
-# order"); removed from here as each moves into its folder. Left: the Cisco-like fix text (the action files).
-LEGACY: dict[str, frozenset[str]] = {
-    "cisco_ios": frozenset({"fix text"}),
-    "cisco_nxos": frozenset({"fix text"}),
-    "arista_eos": frozenset({"fix text"}),
-}
+# order"); removed from here as each moved into its folder. None is left: every platform's are in its folder.
+LEGACY: dict[str, frozenset[str]] = {}
 
-_FAMILY_VARIABLE = re.compile(r"\bfamily\b")
+# The template variable a platform's families give its fix text (hostlint.fixes.families).
+_FAMILY = "family"
+_FAMILY_WORD = re.compile(rf"\b{_FAMILY}\b")
 
 
 @dataclass(frozen=True)
@@ -272,15 +272,31 @@ def _configuration(folder: Path, _: _Asked) -> list[str]:
     return problems
 
 
+def _reads_variable(template: str) -> bool:
+    """Whether the Jinja2 `template` reads `family`: a name inside a tag, not an attribute or filter of that
+    name (`the chip family` in its text is no reading). Lexed, not parsed: parsing needs the fix filters,
+    which this leaf does not import. A template that does not lex reads it where the word appears."""
+    try:
+        tokens = [(kind, value) for _, kind, value in jinja2.Environment().lex(template) if kind != "whitespace"]
+    except jinja2.TemplateSyntaxError:
+        return _FAMILY_WORD.search(template) is not None
+    previous = [("", ""), *tokens]
+    return any(
+        token == ("name", _FAMILY) and before not in (("operator", "."), ("operator", "|"), ("name", "is"))
+        for before, token in zip(previous, tokens, strict=False)
+    )
+
+
 def _reads_family(folder: Path) -> bool:
     try:
         texts = load_fix_text(folder / "fixes.yaml")
     except FixTextError:
         return False
     return any(
-        _FAMILY_VARIABLE.search(template or "")
+        _reads_variable(template)
         for text in texts.values()
         for template in (text.change, text.verify, text.expect, text.rollback, text.rollback_expect)
+        if template
     )
 
 

@@ -1,16 +1,17 @@
 """Fix actions: one folder per action under this package, and the registry that finds and checks them.
 
 `<action_with_underscores>/action.yaml` holds the action's Jinja2 text per platform (change, verify,
-rollback; hostlint.fixes.actions.model); `<action_with_underscores>/__init__.py` its expander
+rollback; hostlint.fixes.actions.model), a switch action's being in each switch platform's folder
+instead (hostlint/switches/<platform>/fixes.yaml); `<action_with_underscores>/__init__.py` its expander
 (`EXPAND`: a fact and the rule's params to changes), its simulated applier (`APPLY`: what the change
 does to a snapshot) and, where the target is out of service while the step runs, `UNDER_WAY`.
 Adding an action touches one folder.
 
 Checked when the actions load, each failure one line naming the file: every folder has both files,
-an expander and an applier; every platform its YAML names is a fix target of hostlint.platforms,
-and a switch action has text for every switch platform, in its YAML or in the platform folder's
-`fixes.yaml` (hostlint/switches/<platform>/, merged in here; never both, and every action a
-`fixes.yaml` names exists); every rule's fix step names an action
+an expander and an applier; every platform its YAML names is a fix target of hostlint.platforms;
+a host action's YAML has text for at least one; a switch action's YAML names no platform: its text
+is in each switch platform folder's `fixes.yaml` (hostlint/switches/<platform>/, merged in here),
+which has text for every switch action (and names no other); every rule's fix step names an action
 that has commands for every host kind the step reaches, and a `safe` fix has no DISRUPTIVE step
 (`check_fix_steps`).
 """
@@ -92,18 +93,19 @@ def _callable(module: Any, name: str, what: str, where: Path, required: bool = T
 
 def _add_folder_text(action: Action, template_file: Path) -> None:
     """Each switch platform folder's text for `action` (its `fixes.yaml`), into `action.platforms`."""
+    if action.platforms:
+        raise ActionError(
+            f"{template_file}: a switch action's text is in each switch platform's folder "
+            f"(hostlint/switches/<platform>/fixes.yaml), not in its action file; this file names "
+            f"{', '.join(action.platforms)}"
+        )
     for name in registry.SWITCH_NAMES:
         try:
             text = switches.fix_text(name).get(action.action)
         except FixTextError as exc:
             raise ActionError(str(exc)) from exc
-        if text is None:
-            continue
-        if name in action.platforms:
-            raise ActionError(
-                f"{template_file}: text for {name} is in both this file and {switches.folder(name) / 'fixes.yaml'}"
-            )
-        action.platforms[name] = text
+        if text is not None:
+            action.platforms[name] = text
 
 
 def _unknown_folder_text(actions: dict[str, Unit]) -> list[str]:
@@ -124,13 +126,15 @@ def _load_unit(folder: Path, package: str) -> Unit:
         if not needed.is_file():
             raise ActionError(f"{folder}: an action folder holds {needed.name} ({what})")
     action = load_action(template_file)
+    if action.device == "host" and not action.platforms:
+        raise ActionError(f"{template_file}: a host action has text (`platforms:`) for at least one fix target")
     if action.device == "switch":
         _add_folder_text(action, template_file)
         missing = [name for name in registry.SWITCH_NAMES if name not in action.platforms]
         if missing:
             raise ActionError(
                 f"{template_file}: a switch action has text for every switch platform; missing {', '.join(missing)} "
-                "(in this file or in hostlint/switches/<platform>/fixes.yaml)"
+                "(in hostlint/switches/<platform>/fixes.yaml)"
             )
     module = importlib.import_module(f"{package}.{folder.name}")
     expand = _callable(module, "EXPAND", "the expander", module_file)

@@ -6,7 +6,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, Literal, TypeAlias
 
-from pydantic import AfterValidator, field_validator
+from pydantic import AfterValidator, Field, field_validator
 
 from hostlint import platforms as registry
 from hostlint.strict import Strict
@@ -52,7 +52,9 @@ class Action(Strict):
     # never conflict (hostlint.fixes.plan).
     additive: bool = False
     describe: str
-    platforms: dict[Platform, PlatformText]
+    # The text per fix target. A switch action's file has none: each switch platform's is in its folder's
+    # `fixes.yaml` (hostlint/switches/<platform>/), merged in when the actions load (hostlint.fixes.actions).
+    platforms: dict[Platform, PlatformText] = Field(default_factory=dict)
 
     @field_validator("disruptive", mode="before")
     @classmethod

@@ -4,19 +4,13 @@ commands hostlint's collector sends (`RENDER`), both over hostlint's own `Switch
 The machinery IOS, NX-OS and EOS share is in switch_emulator.stateful.cisco_base (sessions) and
 switch_emulator.stateful.render_cisco (show output); here is what EOS says differently. The
 grammar is the configuration hostlint's fix text for EOS writes
-(the `arista_eos:` blocks of hostlint/fixes/actions/switch_*/action.yaml)
+(hostlint/switches/arista_eos/fixes.yaml)
 and what an engineer types around it; each rule names the vendor reference it follows:
 
 - EOS: Arista EOS User Manual: "Ethernet Ports" (`speed`, `mtu`: 68-9214, default 1500 - "Layer 3
   MTU Configuration"), "Port Channels and LACP" (`channel-group`, `interface port-channel`), "VLANs"
   / "Switchport" (`switchport ...`), "Multi-Chassis Link Aggregation" (`mlag`), "Command-Line
   Interface" (`configure`, `end`, `exit`, `copy`, `write`).
-
-Error texts: where a real device's text was found in public material it is used verbatim (IOS
-"Command rejected (Channel protocol mismatch ...)" and "Either port is L2 and port-channel is L3",
-NX-OS "MTU on L2 interfaces can only be set to default or system-jumboMTU" and "Port-channel mode
-cannot be changed in a non-empty port-channel ..."); elsewhere (marked MODELED) the rejection follows
-the documented behaviour and the wording is the emulator's own.
 
 Error texts: where a real device's text was found in public material it is used verbatim (IOS
 "Command rejected (Channel protocol mismatch ...)" and "Either port is L2 and port-channel is L3",
@@ -37,7 +31,7 @@ from switch_emulator.stateful.cisco_base import (
 )
 from switch_emulator.stateful.cli import Args, BadWord, Reject, Rule
 from switch_emulator.stateful.render_cisco import (
-    EOS_MAC_AND_IP,
+    Dialect,
     Render,
     all_channels,
     channel_holding,
@@ -46,12 +40,58 @@ from switch_emulator.stateful.render_cisco import (
     duplex_text,
     hostname_of,
     interfaces_config,
-    ios_eos_header,
+    line_protocol_header,
     lldp_device,
     peer_link,
     speed_text,
     spelled_hash,
     summary_rows,
+)
+
+# hostlint's hash name -> EOS's `fields ip` words (EOS User Manual, "port-channel load-balance fields").
+_EOS_FIELDS = {
+    "src-dst-ip-port": "source-ip destination-ip source-port destination-port",
+    "src-dst-ip": "source-ip destination-ip",
+    "src-ip": "source-ip",
+    "dst-ip": "destination-ip",
+    "src-dst-port": "source-port destination-port",
+    "src-ip-port": "source-ip source-port",
+    "dst-ip-port": "destination-ip destination-port",
+    "src-dst-mac": "mac-header",
+}
+# Hashes EOS spells with a `fields mac` line beside the `fields ip` one; the collector reads the IP
+# fields only (EOS User Manual, "port-channel load-balance fields").
+EOS_MAC_AND_IP = {"src-dst-mac-ip": ("src-mac dst-mac", "source-ip destination-ip")}
+# EOS: the L2 MTU's default, the platform maximum (hostlint.platforms, EOS).
+EOS_L2_DEFAULT = 9214
+
+
+def _speed_lines(speed: int | None, duplex: str | None) -> list[str]:
+    # EOS User Manual, "Ethernet configuration": `speed forced 10000full` / `speed 10g`.
+    if speed is not None and duplex is not None:
+        return [f"speed forced {speed}{duplex}"]
+    if speed is not None:
+        return [f"speed {speed // 1000}g" if speed >= 1000 and speed % 1000 == 0 else f"speed {speed}"]
+    return []
+
+
+# What EOS prints differently in the shared show output (switch_emulator.stateful.render_cisco).
+DIALECT = Dialect(
+    platform="arista_eos",
+    # `show port-channel summary` legend: bundled `PG+` (in Po, aggregable, in sync), individual `^`
+    # (LACP fallback); a member in no known state `G-` (aggregable, out of sync).
+    member_flags={"bundled": "PG+", "hot-standby": "H", "suspended": "s", "individual": "^", "down": "D", None: "G-"},
+    protocols={"static": "Static", "lacp-active": "LACP(a)", "lacp-passive": "LACP(p)"},
+    layer_flag=False,
+    default_hash=None,
+    spell_hash=lambda name: _EOS_FIELDS.get(name, name),
+    auto_speed="unconfigured-speed",
+    auto_duplex="Unconfigured",
+    speed_lines=_speed_lines,
+    mtu_before_switchport=True,
+    l2_mtu_max=EOS_L2_DEFAULT,
+    peer_link_line="switchport trunk group mlagpeer",
+    multichassis_word="mlag",
 )
 
 _EOS_SPEEDS = (
@@ -272,33 +312,29 @@ class EosSession(CiscoLikeSession):
         return ""  # EOS deletes an interface it does not have without a word
 
 
-# EOS: the L2 MTU's default, the platform maximum (hostlint.platforms, EOS).
-EOS_L2_DEFAULT = 9214
-
-
 def _eos_show_interfaces(state: Switch) -> str:
     out: list[str] = []
     for port in state.ports:
         if port.status is None:
             continue
-        out.append(ios_eos_header(port.name, port.status).replace("(err-disabled)", "(errdisabled)"))
+        out.append(line_protocol_header(port.name, port.status).replace("(err-disabled)", "(errdisabled)"))
         out.append("  Hardware is Ethernet, address is 001c.7312.ab00 (bia 001c.7312.ab00)")
         if port.description:
             out.append(f"  Description: {port.description}")
         channel = channel_holding(state, port)
         if channel is not None:
-            out.append(f"  Member of {channel_label('arista_eos', channel.name)}")
+            out.append(f"  Member of {channel_label(DIALECT, channel.name)}")
         if port.mtu is not None:
             out.append(f"  Ethernet MTU {port.mtu} bytes, BW 10000000 kbit")
         up = port.status == "up"
-        duplex = duplex_text("arista_eos", port.duplex if up else None)
-        speed = speed_text("arista_eos", port.speed_mbps if up else None)
+        duplex = duplex_text(DIALECT, port.duplex if up else None)
+        speed = speed_text(DIALECT, port.speed_mbps if up else None)
         out.append(f"  {duplex}-duplex, {speed}, auto negotiation: off, uni-link: n/a")
         out.append("  Loopback Mode : None")
     for name, channel in all_channels(state):
         if channel is None or channel.status is None:
             continue
-        label = channel_label("arista_eos", name)
+        label = channel_label(DIALECT, name)
         if channel.status == "up":
             out.append(f"{label} is up, line protocol is up (connected)")
         else:
@@ -312,7 +348,7 @@ def _eos_show_interfaces(state: Switch) -> str:
 
 
 def _eos_summary(state: Switch) -> str:
-    rows = summary_rows("arista_eos", state)
+    rows = summary_rows(DIALECT, state)
     head = [
         "",
         "                 Flags",
@@ -375,15 +411,15 @@ def _eos_config(state: Switch) -> str:
         mac, ip = EOS_MAC_AND_IP[balance.hash]
         out += [f"port-channel load-balance trident fields mac {mac}", "!"]
         out += [f"port-channel load-balance trident fields ip {ip}", "!"]
-    elif fields := spelled_hash("arista_eos", state):
+    elif fields := spelled_hash(DIALECT, state):
         out += [f"port-channel load-balance trident fields ip {fields}", "!"]
-    out += interfaces_config("arista_eos", state, "   ", "!")
+    out += interfaces_config(DIALECT, state, "   ", "!")
     mlag = state.multichassis if state.multichassis and state.multichassis.kind == "mlag" else None
     if mlag:
         out += ["mlag configuration", f"   domain-id {mlag.domain_id}"]
         link_channel = peer_link(state)
         if link_channel is not None:
-            out.append(f"   peer-link {channel_label('arista_eos', link_channel.name)}")
+            out.append(f"   peer-link {channel_label(DIALECT, link_channel.name)}")
         out.append("!")
     return "\n".join([*out, "end"]) + "\n"
 
@@ -395,7 +431,7 @@ def _show_mlag(state: Switch) -> str:
         lines = ["MLAG Configuration:", f"{'domain-id':<35}:", "", "MLAG Status:", f"{'state':<35}: {'Disabled':>19}"]
         return "\n".join(lines) + "\n"
     link_channel = peer_link(state)
-    link = "" if link_channel is None else channel_label("arista_eos", link_channel.name)
+    link = "" if link_channel is None else channel_label(DIALECT, link_channel.name)
     link_status = {True: "Up", False: "Down", None: ""}[mlag.peer_link_up]
     out = [
         "MLAG Configuration:              ",

@@ -4,7 +4,7 @@ commands hostlint's collector sends (`RENDER`), both over hostlint's own `Switch
 The machinery IOS, NX-OS and EOS share is in switch_emulator.stateful.cisco_base (sessions) and
 switch_emulator.stateful.render_cisco (show output); here is what IOS says differently. The
 grammar is the configuration hostlint's fix text for IOS writes
-(the `cisco_ios:` blocks of hostlint/fixes/actions/switch_*/action.yaml)
+(hostlint/switches/cisco_ios/fixes.yaml)
 and what an engineer types around it; each rule names the vendor reference it follows:
 
 - IOS-CMD: Cisco Catalyst 9300 Series Switches Interface and Hardware Components Command Reference,
@@ -37,6 +37,7 @@ from switch_emulator.stateful.cisco_base import (
 )
 from switch_emulator.stateful.cli import Args, BadWord, Rule
 from switch_emulator.stateful.render_cisco import (
+    Dialect,
     Render,
     all_channels,
     channel_label,
@@ -44,7 +45,7 @@ from switch_emulator.stateful.render_cisco import (
     duplex_text,
     hostname_of,
     interfaces_config,
-    ios_eos_header,
+    line_protocol_header,
     lldp_device,
     neighbours_over,
     short,
@@ -53,6 +54,28 @@ from switch_emulator.stateful.render_cisco import (
     summary_rows,
 )
 from switch_emulator.stateful.render_global_mtu import ios_system_mtu
+
+# hostlint's hash name -> the IOS keyword, where it differs (IOS-L2, "port-channel load-balance").
+_IOS_KEYWORDS = {
+    "src-ip-port": "src-mixed-ip-port",
+    "dst-ip-port": "dst-mixed-ip-port",
+    "src-dst-ip-port": "src-dst-mixed-ip-port",
+    "src-dst-ip-vlan": "vlan-src-dst-ip",
+    "src-dst-ip-port-vlan": "vlan-src-dst-mixed-ip-port",
+}
+
+# What IOS prints differently in the shared show output (switch_emulator.stateful.render_cisco).
+DIALECT = Dialect(
+    platform="cisco_ios",
+    # `show etherchannel summary` legend; a member in no known state is `w`, waiting to be aggregated.
+    member_flags={"bundled": "P", "hot-standby": "H", "suspended": "s", "individual": "I", "down": "D", None: "w"},
+    protocols={"static": "-", "pagp": "PAgP"},
+    layer_flag=True,
+    default_hash="src-mac",
+    spell_hash=lambda name: _IOS_KEYWORDS.get(name, name),
+    auto_speed="Auto-speed",
+    auto_duplex="Auto",
+)
 
 _IOS_HASHES = (
     "dst-ip|dst-mac|dst-mixed-ip-port|dst-port|src-dst-ip|src-dst-mac|src-dst-mixed-ip-port|src-dst-port|"
@@ -183,7 +206,7 @@ def _ios_show_interfaces(state: Switch) -> str:
         if port.status is None:
             continue  # a port known only from a neighbour table or a summary
         mac += 1
-        out.append(ios_eos_header(port.name, port.status) + " ")
+        out.append(line_protocol_header(port.name, port.status) + " ")
         out.append(f"  Hardware is Gigabit Ethernet, address is 00a3.8e4c.{mac:04x} (bia 00a3.8e4c.{mac:04x})")
         if port.description:
             out.append(f"  Description: {port.description}")
@@ -193,26 +216,26 @@ def _ios_show_interfaces(state: Switch) -> str:
         out.append("  Encapsulation ARPA, loopback not set")
         out.append("  Keepalive set (10 sec)")
         up = port.status == "up"
-        duplex = duplex_text("cisco_ios", port.duplex if up else None)
-        speed = speed_text("cisco_ios", port.speed_mbps if up else None)
+        duplex = duplex_text(DIALECT, port.duplex if up else None)
+        speed = speed_text(DIALECT, port.speed_mbps if up else None)
         out.append(f"  {duplex}-duplex, {speed}, media type is 10/100/1000BaseTX")
         out.append("  input flow-control is off, output flow-control is unsupported ")
         out.append("     0 output errors, 0 collisions, 1 interface resets")
     for name, channel in all_channels(state):
         if channel is None or channel.status is None:
             continue
-        out.append(ios_eos_header(channel_label("cisco_ios", name), channel.status) + " ")
+        out.append(line_protocol_header(channel_label(DIALECT, name), channel.status) + " ")
         out.append("  Hardware is EtherChannel, address is 00a3.8e4c.1a0c (bia 00a3.8e4c.1a0c)")
         if channel.mtu is not None:
             out.append(f"  MTU {channel.mtu} bytes, BW 2000000 Kbit/sec, DLY 10 usec, ")
         out.append("  Auto-duplex, Auto-speed, link type is auto, media type is ")
-        members = " ".join(short("cisco_ios", p.name) for p in channel_members(state, channel))
+        members = " ".join(short(DIALECT, p.name) for p in channel_members(state, channel))
         out.append(f"  Members in this channel: {members} " if members else "  No members in this channel")
     return "\n".join(out) + "\n"
 
 
 def _ios_summary(state: Switch) -> str:
-    rows = summary_rows("cisco_ios", state)
+    rows = summary_rows(DIALECT, state)
     head = [
         "Flags:  D - down        P - bundled in port-channel",
         "        I - stand-alone s - suspended",
@@ -253,7 +276,7 @@ def _ios_lldp_detail(state: Switch) -> str:
     out = []
     for index, (port, n) in enumerate(neighbours_over(state, "lldp")):
         chassis, system = lldp_device(n, index)
-        out += ["------------------------------------------------", f"Local Intf: {short('cisco_ios', port.name)}"]
+        out += ["------------------------------------------------", f"Local Intf: {short(DIALECT, port.name)}"]
         out += [f"Chassis id: {chassis}", f"Port id: {n.port_id}"]
         if n.port_description:
             out.append(f"Port Description: {n.port_description}")
@@ -281,7 +304,7 @@ def _ios_lldp_table(state: Switch) -> str:
     for index, (port, n) in enumerate(lldp):
         chassis, system = lldp_device(n, index)
         device = (system or chassis)[:20]
-        out.append(f"{device:<20}{short('cisco_ios', port.name):<15}{120:<11}{'B,R':<16}{n.port_id}")
+        out.append(f"{device:<20}{short(DIALECT, port.name):<15}{120:<11}{'B,R':<16}{n.port_id}")
     return "\n".join([*out, "", f"Total entries displayed: {len(lldp)}", ""]) + "\n"
 
 
@@ -317,8 +340,8 @@ def _ios_version(state: Switch) -> str:
 
 def _ios_config(state: Switch) -> str:
     out = ["Building configuration...", "", "Current configuration : 6183 bytes", "!", "version 17.9"]
-    out += [f"hostname {hostname_of(state)}", "!", f"port-channel load-balance {spelled_hash('cisco_ios', state)}", "!"]
-    out += interfaces_config("cisco_ios", state, " ", "!")
+    out += [f"hostname {hostname_of(state)}", "!", f"port-channel load-balance {spelled_hash(DIALECT, state)}", "!"]
+    out += interfaces_config(DIALECT, state, " ", "!")
     return "\n".join([*out, "end"]) + "\n"
 
 
@@ -328,7 +351,7 @@ _IOS: dict[str, Render] = {
     "show interfaces": _ios_show_interfaces,
     "show etherchannel summary": _ios_summary,
     "show etherchannel load-balance": lambda s: (
-        f"EtherChannel Load-Balancing Configuration:\n        {spelled_hash('cisco_ios', s)}\n\n"
+        f"EtherChannel Load-Balancing Configuration:\n        {spelled_hash(DIALECT, s)}\n\n"
         "EtherChannel Load-Balancing Addresses Used Per-Protocol:\n"
     ),
     "show cdp neighbors detail": _ios_cdp,

@@ -4,7 +4,7 @@ commands hostlint's collector sends (`RENDER`), both over hostlint's own `Switch
 The machinery IOS, NX-OS and EOS share is in switch_emulator.stateful.cisco_base (sessions) and
 switch_emulator.stateful.render_cisco (show output); here is what NX-OS says differently. The
 grammar is the configuration hostlint's fix text for NX-OS writes
-(the `cisco_nxos:` blocks of hostlint/fixes/actions/switch_*/action.yaml)
+(hostlint/switches/cisco_nxos/fixes.yaml)
 and what an engineer types around it; each rule names the vendor reference it follows:
 
 - NX-INT: Cisco Nexus 9000 Series NX-OS Interfaces Configuration Guide, Release 10.x: "Configuring
@@ -34,6 +34,7 @@ from hostlint.switches.cisco_nxos.hashes import HASHES as NXOS_HASHES
 from switch_emulator.stateful.cisco_base import CiscoLikeSession, Target, common_interface_rules, inherit
 from switch_emulator.stateful.cli import Args, BadWord, Reject, Rule
 from switch_emulator.stateful.render_cisco import (
+    Dialect,
     all_channels,
     channel_holding,
     channel_label,
@@ -50,6 +51,43 @@ from switch_emulator.stateful.render_cisco import (
     summary_rows,
 )
 from switch_emulator.stateful.render_global_mtu import nxos_network_qos
+
+# hostlint's hash fields -> the NX-OS field word (NX-INT "Configuring Port Channel Load Balancing").
+_NXOS_FIELD_WORDS = {
+    "ip": "ip",
+    "ip-port": "ip-l4port",
+    "ip-port-vlan": "ip-l4port-vlan",
+    "ip-vlan": "ip-vlan",
+    "port": "l4port",
+    "mac": "mac",
+}
+
+
+def _spell_hash(name: str) -> str:
+    """`src-dst-ip` -> `src-dst ip`: the direction, then the fields."""
+    direction, _, fields = name.partition("-")
+    if direction == "src" and fields.startswith("dst-"):
+        direction, fields = "src-dst", fields[4:]
+    return f"{direction} {_NXOS_FIELD_WORDS.get(fields, fields)}"
+
+
+# What NX-OS prints differently in the shared show output (switch_emulator.stateful.render_cisco).
+DIALECT = Dialect(
+    platform="cisco_nxos",
+    # `show port-channel summary` legend; a member in no known state is `p`, up in delay-lacp mode.
+    member_flags={"bundled": "P", "hot-standby": "H", "suspended": "s", "individual": "I", "down": "D", None: "p"},
+    protocols={"static": "NONE"},
+    layer_flag=True,
+    default_hash="src-dst ip",
+    spell_hash=_spell_hash,
+    auto_speed="auto-speed",
+    auto_duplex="auto",
+    speed_gap=" ",
+    duplex_capitalised=False,
+    member_mode_shown=True,
+    peer_link_line="vpc peer-link",
+    multichassis_word="vpc",
+)
 
 _NXOS_FIELDS = "ip|ip-l4port|ip-l4port-vlan|ip-vlan|l4port|mac"
 
@@ -263,15 +301,15 @@ def _nxos_show_interface(state: Switch) -> str:
         if port.mode in ("access", "trunk", "routed"):
             out.append(f"  Port mode is {port.mode}")
         up = port.status == "up"
-        duplex = duplex_text("cisco_nxos", port.duplex if up else None)
-        speed = speed_text("cisco_nxos", port.speed_mbps if up else None)
+        duplex = duplex_text(DIALECT, port.duplex if up else None)
+        speed = speed_text(DIALECT, port.speed_mbps if up else None)
         out.append(f"  {duplex}-duplex, {speed}, media type is 10G")
         out.append("  Beacon is turned off")
         out.append("")
     for name, channel in all_channels(state):
         if channel is None or channel.status is None:
             continue
-        label = channel_label("cisco_nxos", name)
+        label = channel_label(DIALECT, name)
         out.append(f"{label} is up" if channel.status == "up" else f"{label} is down (No operational members)")
         out.append("admin state is up,")
         out.append("  Hardware: Port-Channel, address: 00fe.c8a1.2c00 (bia 00fe.c8a1.2c00)")
@@ -296,7 +334,7 @@ def _nxos_summary(state: Switch) -> str:
         "      Channel",
         "-" * 80,
     ]
-    rows = summary_rows("cisco_nxos", state)
+    rows = summary_rows(DIALECT, state)
     body = [f"{g:<6}{po:<12}Eth      {proto:<10}{members or '--'}   " for g, po, proto, members in rows]
     return "\n".join(head + body) + "\n"
 
@@ -331,7 +369,7 @@ def _nxos_lldp_detail(state: Switch) -> str:
     lldp = neighbours_over(state, "lldp")
     for index, (port, n) in enumerate(lldp):
         chassis, system = lldp_device(n, index)
-        out += [f"Chassis id: {chassis}", f"Port id: {n.port_id}", f"Local Port id: {short('cisco_nxos', port.name)}"]
+        out += [f"Chassis id: {chassis}", f"Port id: {n.port_id}", f"Local Port id: {short(DIALECT, port.name)}"]
         out.append(f"Port Description: {n.port_description or 'null'}" if n.port_description else "Port Description: ")
         out.append(f"System Name: {system or 'not advertised'}" if system else "System Name: ")
         out += ["Time remaining: 104 seconds", "System Capabilities: B, R", "Enabled Capabilities: B, R"]
@@ -360,15 +398,15 @@ def _nxos_config(state: Switch) -> str:
     if state.multichassis and state.multichassis.kind == "vpc":
         out.append("feature vpc")
     out += ["feature lldp", "", *nxos_network_qos(state)]
-    out += [f"port-channel load-balance {spelled_hash('cisco_nxos', state)}", ""]
+    out += [f"port-channel load-balance {spelled_hash(DIALECT, state)}", ""]
     if state.multichassis and state.multichassis.kind == "vpc":
         out += [f"vpc domain {state.multichassis.domain_id}", "  peer-switch", ""]
-    out += interfaces_config("cisco_nxos", state, "  ", None)
+    out += interfaces_config(DIALECT, state, "  ", None)
     return "\n".join([*out, "line console", "line vty"]) + "\n"
 
 
 def _nxos_load_balance(state: Switch) -> str:
-    spelled = spelled_hash("cisco_nxos", state)
+    spelled = spelled_hash(DIALECT, state)
     return f"System config:\n  Non-IP: src-dst mac \n  IP: {spelled} \n\n"
 
 

@@ -1,55 +1,81 @@
-"""Show commands of IOS, NX-OS and EOS answered from a `hostlint.snapshot.Switch` state.
+"""Show output the Cisco-like platforms share, answered from a `hostlint.snapshot.Switch` state.
 
 Every format follows the platform's captured sample beside the collector's template
 (hostlint/switches/<platform>/<command>.txt), so the real collector reads the state back. What a state
-holds that the platform cannot show (a trunk whose VLANs are unknown, a hash without an EOS
-spelling, ...) is rendered as the switch would show its configuration, and the round-trip test
+holds that the platform cannot show (a trunk whose VLANs are unknown, a hash the platform cannot
+spell, ...) is rendered as the switch would show its configuration, and the round-trip test
 (tests/test_switch_render.py) lists each such field by name.
+
+What each platform says differently is its `Dialect`, defined by its emulator module
+(tests/switch_emulator/platforms/<platform>.py) and passed to every function here that prints; two
+facts its folder already states are read from the folder through the registry, as vocabulary: the
+short forms of interface names (`names.py` `NAMES.short`) and the channel's interface form
+(`platform.py` `channel_interface`).
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 
 from hostlint import names, switches, vlans
 from hostlint.snapshot.common import Neighbour
-from hostlint.snapshot.switch import PortChannel, Switch, SwitchPort
+from hostlint.snapshot.switch import ChannelMode, MemberState, PortChannel, Switch, SwitchPort
 
 Render = Callable[[Switch], str]
 
-# Long name prefix -> the short form summaries and neighbour tables print (IOS `Gi1/0/3`, NX-OS
-# `Eth1/11`, EOS `Et11`); longest first so `TenGigabitEthernet` is not read as `GigabitEthernet`.
-_SHORT = {
-    "cisco_ios": (
-        ("TwentyFiveGigE", "Twe"),
-        ("TwoGigabitEthernet", "Tw"),
-        ("FiveGigabitEthernet", "Fi"),
-        ("TenGigabitEthernet", "Te"),
-        ("FortyGigabitEthernet", "Fo"),
-        ("HundredGigE", "Hu"),
-        ("GigabitEthernet", "Gi"),
-        ("FastEthernet", "Fa"),
-        ("Port-channel", "Po"),
-    ),
-    "cisco_nxos": (("Ethernet", "Eth"), ("Port-channel", "Po")),
-    "arista_eos": (("Ethernet", "Et"), ("Port-channel", "Po")),
-}
-# How each platform spells its channel interfaces in its configuration and `show interface(s)`.
-_CHANNEL = {"cisco_ios": "Port-channel{}", "cisco_nxos": "port-channel{}", "arista_eos": "Port-Channel{}"}
-# Channel-group keyword per mode (IOS: PAgP `desirable`; NX-OS and EOS have no PAgP).
+
+def speed_duplex_lines(speed: int | None, duplex: str | None) -> list[str]:
+    """`speed N` and `duplex D` lines, each where configured."""
+    lines = [f"speed {speed}"] if speed is not None else []
+    return lines + ([f"duplex {duplex}"] if duplex is not None else [])
+
+
+@dataclass(frozen=True, kw_only=True)
+class Dialect:
+    """What one Cisco-like platform prints differently (its emulator module's `DIALECT`).
+
+    `platform`: its folder, whose short names and channel form are read. `member_flags`: member state ->
+    the summary flag its legend gives it (None: the state not known). `protocols`: channel mode -> the
+    summary's Protocol word, `LACP` for any other. `layer_flag`: the summary puts `S`/`R` (switched or
+    routed) before a channel's flags. `default_hash`: the hash shown where none is configured.
+    `spell_hash`: hostlint's hash name -> the platform's words, where the state keeps no raw text of its
+    own. `auto_speed`, `auto_duplex`, `speed_gap`, `duplex_capitalised`: `show interface(s)` texts.
+    `speed_lines`: the configuration lines of a configured speed and duplex. `mtu_before_switchport`: a
+    port's `mtu` line comes before its switchport lines. `l2_mtu_max`: where a port has an `l2 mtu FRAME`
+    line, the largest frame (a frame at it or above is not printed). `member_mode_shown`: `show
+    interface` prints each port's mode, so a member whose VLANs are unknown prints no switchport line of
+    its own. `peer_link_line`, `multichassis_word`: a channel's multichassis lines (the peer-link's
+    line; the word before a channel's id), None where the platform has none.
+    """
+
+    platform: str
+    member_flags: Mapping[MemberState | None, str]
+    protocols: Mapping[ChannelMode, str]
+    layer_flag: bool
+    default_hash: str | None
+    spell_hash: Callable[[str], str]
+    auto_speed: str
+    auto_duplex: str
+    speed_gap: str = ""
+    duplex_capitalised: bool = True
+    speed_lines: Callable[[int | None, str | None], list[str]] = speed_duplex_lines
+    mtu_before_switchport: bool = False
+    l2_mtu_max: int | None = None
+    member_mode_shown: bool = False
+    peer_link_line: str | None = None
+    multichassis_word: str | None = None
+
+
+# Channel-group keyword per mode (PAgP `desirable` where a platform has PAgP).
 _GROUP_MODE = {"static": "on", "lacp-active": "active", "lacp-passive": "passive", "pagp": "desirable"}
-# Member state -> the summary flag the legend of each sample gives it (None: IOS `w`, waiting).
-_MEMBER_FLAG = {
-    "cisco_ios": {"bundled": "P", "hot-standby": "H", "suspended": "s", "individual": "I", "down": "D", None: "w"},
-    "cisco_nxos": {"bundled": "P", "hot-standby": "H", "suspended": "s", "individual": "I", "down": "D", None: "p"},
-    "arista_eos": {"bundled": "PG+", "hot-standby": "H", "suspended": "s", "individual": "^", "down": "D", None: "G-"},
-}
-_DEFAULT_HASH = {"cisco_ios": "src-mac", "cisco_nxos": "src-dst ip", "arista_eos": None}
 
 
-def short(platform: str, name: str) -> str:
-    for long, abbreviation in _SHORT[platform]:
+def short(dialect: Dialect, name: str) -> str:
+    """The form summaries and neighbour tables print (`Gi1/0/3`, `Eth1/11`, `Et11`): the folder's table."""
+    grammar = switches.names(dialect.platform)
+    for long, abbreviation in grammar.short if grammar is not None else ():
         if name.startswith(long):
             return abbreviation + name[len(long) :]
     return name
@@ -62,12 +88,13 @@ def channel_number(name: str) -> str:
     return match.group(1)
 
 
-def channel_label(platform: str, name: str) -> str:
-    return _CHANNEL[platform].format(channel_number(name))
+def channel_label(dialect: Dialect, name: str) -> str:
+    """The channel as the platform spells it in its configuration and `show interface(s)`."""
+    return switches.switch(dialect.platform).channel_interface.format(channel_number(name))
 
 
-def port_label(platform: str, name: str) -> str:
-    return channel_label(platform, name) if names.interface(name).startswith("Port-channel") else name
+def port_label(dialect: Dialect, name: str) -> str:
+    return channel_label(dialect, name) if names.interface(name).startswith("Port-channel") else name
 
 
 def channel_members(state: Switch, channel: PortChannel) -> list[SwitchPort]:
@@ -120,30 +147,17 @@ def _vlan_lines(mode: str | None, access: int | None, native: int | None, allowe
     return lines
 
 
-def _port_vlan_lines(platform: str, state: Switch, port: SwitchPort) -> list[str]:
+def _port_vlan_lines(dialect: Dialect, state: Switch, port: SwitchPort) -> list[str]:
     """A member whose VLANs are unknown and whose mode is its channel's says nothing itself: its
-    mode is read from the channel (NX-OS also shows `Port mode is` in `show interface`)."""
+    mode is read from the channel (or from `show interface`, where it prints `Port mode is`)."""
     channel = channel_holding(state, port)
     unknown_vlans = port.access_vlan is None and port.native_vlan is None and port.allowed_vlans is None
     if unknown_vlans and port.mode != "routed":
         if port.mode is None or (channel is not None and channel.switchport == port.mode):
             return []
-        if platform == "cisco_nxos":
+        if dialect.member_mode_shown:
             return []
     return _vlan_lines(port.mode, port.access_vlan, port.native_vlan, port.allowed_vlans)
-
-
-def _speed_lines(platform: str, port: SwitchPort) -> list[str]:
-    speed, duplex = port.configured_speed_mbps, port.configured_duplex
-    if platform == "arista_eos":
-        # EOS User Manual, "Ethernet configuration": `speed forced 10000full` / `speed 10g`.
-        if speed is not None and duplex is not None:
-            return [f"speed forced {speed}{duplex}"]
-        if speed is not None:
-            return [f"speed {speed // 1000}g" if speed >= 1000 and speed % 1000 == 0 else f"speed {speed}"]
-        return []
-    lines = [f"speed {speed}"] if speed is not None else []
-    return lines + ([f"duplex {duplex}"] if duplex is not None else [])
 
 
 def peer_link(state: Switch) -> PortChannel | None:
@@ -160,7 +174,7 @@ def peer_link(state: Switch) -> PortChannel | None:
     return candidates[0] if candidates else None
 
 
-def _interface_block(platform: str, state: Switch, item: SwitchPort | PortChannel, indent: str) -> list[str]:
+def _interface_block(dialect: Dialect, state: Switch, item: SwitchPort | PortChannel, indent: str) -> list[str]:
     link_channel = peer_link(state)
     lines: list[str] = []
     if isinstance(item, PortChannel):
@@ -169,25 +183,25 @@ def _interface_block(platform: str, state: Switch, item: SwitchPort | PortChanne
             lines.append(f"mtu {item.mtu}")
         # The collector reads a member's frame with the channel's switchport mode, else the member's own.
         member_modes = [p.mode for p in state.ports if p.mode and channel_holding(state, p) is item]
-        lines += _l2_mtu_lines(platform, item, item.switchport or next(iter(member_modes), None))
+        lines += _l2_mtu_lines(dialect, item, item.switchport or next(iter(member_modes), None))
         if link_channel is not None and link_channel.name == item.name:
-            lines.append("vpc peer-link" if platform == "cisco_nxos" else "switchport trunk group mlagpeer")
-        elif item.multichassis_id is not None:
-            lines.append(f"{'vpc' if platform == 'cisco_nxos' else 'mlag'} {item.multichassis_id}")
+            lines += [dialect.peer_link_line] if dialect.peer_link_line else []
+        elif item.multichassis_id is not None and dialect.multichassis_word:
+            lines.append(f"{dialect.multichassis_word} {item.multichassis_id}")
         return lines + _kept(item, lines)
     if item.description:
         lines.append(f"description {item.description}")
-    vlan_lines = _port_vlan_lines(platform, state, item)
-    if platform == "arista_eos" and item.mtu is not None and item.mtu != 1500:
+    vlan_lines = _port_vlan_lines(dialect, state, item)
+    if dialect.mtu_before_switchport and item.mtu is not None and item.mtu != 1500:
         lines.append(f"mtu {item.mtu}")
     channel_of = channel_holding(state, item)
     if channel_of is None or channel_of.l2_mtu != item.l2_mtu:
         individual = channel_of is None or item.member_state == "individual"
-        lines += _l2_mtu_lines(platform, item, item.mode if individual else channel_of.switchport or item.mode)
+        lines += _l2_mtu_lines(dialect, item, item.mode if individual else channel_of.switchport or item.mode)
     lines += vlan_lines
-    if platform != "arista_eos" and item.mtu is not None and item.mtu != 1500:
+    if not dialect.mtu_before_switchport and item.mtu is not None and item.mtu != 1500:
         lines.append(f"mtu {item.mtu}")
-    lines += _speed_lines(platform, item)
+    lines += dialect.speed_lines(item.configured_speed_mbps, item.configured_duplex)
     channel = channel_holding(state, item)
     if channel is not None and channel.mode is not None:
         lines.append(f"channel-group {channel_number(channel.name)} mode {_GROUP_MODE[channel.mode]}")
@@ -203,100 +217,71 @@ def _kept(item: SwitchPort | PortChannel, shown: list[str]) -> list[str]:
     return [line for line in item.config_lines or [] if line not in shown]
 
 
-def _l2_mtu_lines(platform: str, item: SwitchPort | PortChannel, mode: str | None) -> list[str]:
-    """EOS `l2 mtu FRAME` where the L2 MTU (held as its IP packet) is below the platform maximum."""
-    if platform != "arista_eos" or item.l2_mtu is None:
+def _l2_mtu_lines(dialect: Dialect, item: SwitchPort | PortChannel, mode: str | None) -> list[str]:
+    """`l2 mtu FRAME` where the platform has it and the L2 MTU (held as its IP packet) is below its maximum."""
+    if dialect.l2_mtu_max is None or item.l2_mtu is None:
         return []
     frame = item.l2_mtu + 14 + (4 if mode == "trunk" else 0)
-    return [] if frame >= 9214 else [f"l2 mtu {frame}"]
+    return [] if frame >= dialect.l2_mtu_max else [f"l2 mtu {frame}"]
 
 
-def _channel_config(platform: str, state: Switch, channel: PortChannel, indent: str) -> list[str]:
-    return [f"{indent}{line}" for line in _interface_block(platform, state, channel, "")]
+def _channel_config(dialect: Dialect, state: Switch, channel: PortChannel, indent: str) -> list[str]:
+    return [f"{indent}{line}" for line in _interface_block(dialect, state, channel, "")]
 
 
-def interfaces_config(platform: str, state: Switch, indent: str, separator: str | None) -> list[str]:
+def interfaces_config(dialect: Dialect, state: Switch, indent: str, separator: str | None) -> list[str]:
     out: list[str] = []
     for name, channel in all_channels(state):
         if channel is None:
             continue
-        out.append(f"interface {channel_label(platform, name)}")
-        out += _channel_config(platform, state, channel, indent)
+        out.append(f"interface {channel_label(dialect, name)}")
+        out += _channel_config(dialect, state, channel, indent)
         out.append(separator if separator is not None else "")
     for port in state.ports:
         out.append(f"interface {port.name}")
-        out += _interface_block(platform, state, port, indent)
+        out += _interface_block(dialect, state, port, indent)
         out.append(separator if separator is not None else "")
     return out
 
 
 # --- load balance -------------------------------------------------------------------------------
 
-_IOS_KEYWORDS = {
-    "src-ip-port": "src-mixed-ip-port",
-    "dst-ip-port": "dst-mixed-ip-port",
-    "src-dst-ip-port": "src-dst-mixed-ip-port",
-    "src-dst-ip-vlan": "vlan-src-dst-ip",
-    "src-dst-ip-port-vlan": "vlan-src-dst-mixed-ip-port",
-}
-_NXOS_FIELDS = {"ip": "ip", "ip-port": "ip-l4port", "ip-port-vlan": "ip-l4port-vlan", "ip-vlan": "ip-vlan"}
-_NXOS_FIELDS |= {"port": "l4port", "mac": "mac"}
-_EOS_FIELDS = {
-    "src-dst-ip-port": "source-ip destination-ip source-port destination-port",
-    "src-dst-ip": "source-ip destination-ip",
-    "src-ip": "source-ip",
-    "dst-ip": "destination-ip",
-    "src-dst-port": "source-port destination-port",
-    "src-ip-port": "source-ip source-port",
-    "dst-ip-port": "destination-ip destination-port",
-    "src-dst-mac": "mac-header",
-}
-# Hashes EOS spells with a `fields mac` line beside the `fields ip` one; the collector reads the IP
-# fields only (EOS User Manual, "port-channel load-balance fields").
-EOS_MAC_AND_IP = {"src-dst-mac-ip": ("src-mac dst-mac", "source-ip destination-ip")}
 
-
-def spelled_hash(platform: str, state: Switch) -> str | None:
+def spelled_hash(dialect: Dialect, state: Switch) -> str | None:
     """The hash as the platform spells it: the state's raw text when it is one, else from the name."""
     balance = state.load_balance
     if balance is None:
-        return _DEFAULT_HASH[platform]
-    table = switches.hashes(platform)
+        return dialect.default_hash
+    table = switches.hashes(dialect.platform)
     if table is not None and balance.raw and balance.raw != "default":
         try:
             if table.read(balance.raw) == balance.hash:
                 return balance.raw
         except ValueError:
             pass
-    if platform == "cisco_ios":
-        return _IOS_KEYWORDS.get(balance.hash, balance.hash)
-    if platform == "cisco_nxos":
-        direction, _, fields = balance.hash.partition("-")
-        if direction == "src" and fields.startswith("dst-"):
-            direction, fields = "src-dst", fields[4:]
-        return f"{direction} {_NXOS_FIELDS.get(fields, fields)}"
-    return _EOS_FIELDS.get(balance.hash, balance.hash)
+    return dialect.spell_hash(balance.hash)
 
 
 # --- show interfaces ----------------------------------------------------------------------------
 
 
-def speed_text(platform: str, mbps: int | None) -> str:
+def speed_text(dialect: Dialect, mbps: int | None) -> str:
     if mbps is None:
-        return {"cisco_ios": "Auto-speed", "cisco_nxos": "auto-speed", "arista_eos": "unconfigured-speed"}[platform]
-    gap = " " if platform == "cisco_nxos" else ""
+        return dialect.auto_speed
+    gap = dialect.speed_gap
     if mbps >= 1000 and mbps % 1000 == 0:
         return f"{mbps // 1000}{gap}Gb/s"
     return f"{mbps}{gap}Mb/s"
 
 
-def duplex_text(platform: str, duplex: str | None) -> str:
+def duplex_text(dialect: Dialect, duplex: str | None) -> str:
     if duplex is None:
-        return {"cisco_ios": "Auto", "cisco_nxos": "auto", "arista_eos": "Unconfigured"}[platform]
-    return duplex.capitalize() if platform != "cisco_nxos" else duplex
+        return dialect.auto_duplex
+    return duplex.capitalize() if dialect.duplex_capitalised else duplex
 
 
-def ios_eos_header(name: str, status: str | None) -> str:
+def line_protocol_header(name: str, status: str | None) -> str:
+    """`NAME is up, line protocol is up (connected)` and the like, per status."""
     return {
         "up": f"{name} is up, line protocol is up (connected)",
         "down": f"{name} is down, line protocol is down (notconnect)",
@@ -308,16 +293,12 @@ def ios_eos_header(name: str, status: str | None) -> str:
 # --- channel summaries ----------------------------------------------------------------------------
 
 
-def _protocol(platform: str, channel: PortChannel | None) -> str:
+def _protocol(dialect: Dialect, channel: PortChannel | None) -> str:
     mode = channel.mode if channel else None
-    if platform == "arista_eos":
-        return {"static": "Static", "lacp-active": "LACP(a)", "lacp-passive": "LACP(p)"}.get(mode or "", "LACP")
-    if platform == "cisco_nxos":
-        return {"static": "NONE"}.get(mode or "", "LACP")
-    return {"static": "-", "pagp": "PAgP"}.get(mode or "", "LACP")
+    return dialect.protocols.get(mode, "LACP") if mode is not None else "LACP"
 
 
-def summary_rows(platform: str, state: Switch) -> list[tuple[str, str, str, str]]:
+def summary_rows(dialect: Dialect, state: Switch) -> list[tuple[str, str, str, str]]:
     """(group, `Po11(SU)`, protocol, members) per channel."""
     rows = []
     for name, channel in all_channels(state):
@@ -326,12 +307,12 @@ def summary_rows(platform: str, state: Switch) -> list[tuple[str, str, str, str]
             members = channel_members(state, channel)
         status = channel.status if channel else None
         flags = {"up": "U", "down": "D", None: ""}[status]
-        if platform != "arista_eos":
+        if dialect.layer_flag:
             routed = channel is not None and channel.switchport == "routed"
             flags = ("R" if routed else "S") + flags
-        shown = " ".join(f"{short(platform, p.name)}({_MEMBER_FLAG[platform][p.member_state]})" for p in members)
+        shown = " ".join(f"{short(dialect, p.name)}({dialect.member_flags[p.member_state]})" for p in members)
         number = channel_number(name)
-        rows.append((number, f"Po{number}({flags})", _protocol(platform, channel), shown))
+        rows.append((number, f"Po{number}({flags})", _protocol(dialect, channel), shown))
     return rows
 
 
@@ -354,10 +335,7 @@ def lldp_device(neighbour: Neighbour, index: int) -> tuple[str, str | None]:
     return neighbour.device_id, None
 
 
-# --- multichassis -------------------------------------------------------------------------------
-
-
-# --- per platform -------------------------------------------------------------------------------
+# --- the device ---------------------------------------------------------------------------------
 
 
 def hostname_of(state: Switch) -> str:

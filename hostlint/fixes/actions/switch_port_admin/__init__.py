@@ -1,7 +1,7 @@
 """switch-port-admin: shut switch ports and bring them back, one link of a live team forwarding meanwhile.
 
 No rule asks for it: the planner adds it around channel changes under a live ESXi team
-(hostlint.fixes.members, Broadcom KB 1022751). Its templates and rollback are in action.yaml.
+(hostlint.fixes.members, Broadcom KB 1022751). Its text is in each switch platform's fixes.yaml.
 """
 
 from __future__ import annotations

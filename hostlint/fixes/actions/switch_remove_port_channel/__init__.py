@@ -1,4 +1,7 @@
-"""switch-remove-port-channel: its expander and simulated applier; its templates and rollback are in action.yaml."""
+"""switch-remove-port-channel: its expander and simulated applier.
+
+Its text per platform is in hostlint/switches/<platform>/fixes.yaml (its description in action.yaml).
+"""
 
 from __future__ import annotations
 
@@ -65,7 +68,7 @@ def _carry(switch: Switch, ports: list[str], config: dict[str, Any]) -> list[dic
 
 
 # The lines the change writes on a member, by the words that set each (`no WORDS` resets it): the
-# channel's switchport configuration where it is carried, and on EOS its MTU (action.yaml).
+# channel's switchport configuration where it is carried, and on EOS its MTU (the folder's fixes.yaml).
 def _written(switch: Switch, config: dict[str, Any], carried: bool, mtu: int | None) -> list[str]:
     written = []
     if carried:

@@ -1,4 +1,7 @@
-"""switch-trunk-allow-vlan: its expander and simulated applier; its templates and rollback are in action.yaml."""
+"""switch-trunk-allow-vlan: its expander and simulated applier.
+
+Its text per platform is in hostlint/switches/<platform>/fixes.yaml (its description in action.yaml).
+"""
 
 from __future__ import annotations
 
