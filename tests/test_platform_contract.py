@@ -3,8 +3,7 @@ folder without one is named, piece and file (issue 29).
 
 Every registered folder is checked as it is; then, for every piece a folder holds, a copy of the folder
 without that piece must be named for exactly it. A complete example folder (written here, the smallest
-platform the contract accepts) exercises every piece's check, including those the four platforms that
-predate folders still keep in central modules (`contract.LEGACY`).
+platform the contract accepts) exercises every piece's check.
 """
 
 from __future__ import annotations
@@ -32,8 +31,7 @@ def _switch_actions() -> tuple[str, ...]:
 
 def _held(folder: Path) -> list[contract.Piece]:
     """The pieces asked of `folder` whose file it holds."""
-    skipped = contract.LEGACY.get(folder.name, frozenset())
-    return [piece for piece in contract.PIECES if piece.name not in skipped and (folder / piece.file).is_file()]
+    return [piece for piece in contract.PIECES if (folder / piece.file).is_file()]
 
 
 def test_the_registry_is_the_folders() -> None:
@@ -58,7 +56,7 @@ def test_a_shared_base_is_no_platform() -> None:
     assert "cisco_like" not in switches.SWITCH_NAMES and switches.find_switch("cisco_like") is None
     with pytest.raises(switches.UnsupportedPlatform):
         switches.canonical_switch("cisco_like")
-    problems = contract.check(base, legacy=set(contract.PIECE_NAMES) - {"platform"})
+    problems = contract.check(base, skip=set(contract.PIECE_NAMES) - {"platform"})
     defines = contract.PIECES[0].defines
     assert problems == [f"{base}: platform.py: piece `platform` the file is missing (it defines {defines})"]
 
@@ -95,7 +93,6 @@ _EXAMPLE = {
             channel_interface="Port-channel{}",
             jumbo=MTU.jumbo,
             l2_header=MTU.l2_header,
-            hash_source="ios",
             mtu_families=MTU.families,
         )
         """,

@@ -133,11 +133,8 @@ class SwitchPlatform(Target):
     # Ethernet header: media MTU).
     jumbo: int
     l2_header: int = 0
-    # How its global port-channel hash is read and whether hostlint writes the hash command (elsewhere it
-    # depends on the ASIC family: set by hand). `folder`: the platform's own hashes.py reads and writes it,
-    # through its assemble.py; every platform's is, so nothing reads this field any more (the other values
-    # named the central readers the Cisco-like assembly had before it moved into its folders).
-    hash_source: Literal["ios", "nxos", "eos", "folder"]
+    # Whether hostlint writes the global port-channel hash command (elsewhere it depends on the ASIC
+    # family: set by hand); the platform's hashes.py reads and writes its spelling.
     writes_hash: bool = False
     # The state of an LACP member whose partner does not answer: IOS keeps it stand-alone.
     unanswered_lacp_member: Literal["individual", "suspended"] = "suspended"

@@ -6,10 +6,6 @@ folder, the file and the piece, so a contract test fails saying what to add:
 
     hostlint/switches/hp_comware: hashes.py: piece `hashes` lacks HASHES (a HashTable)
 
-The four platforms hostlint had before folders (docs/design/platform-folders.md) still hold some
-pieces in today's central modules; `LEGACY` lists, per platform, the pieces not yet moved, and `check`
-does not ask the folder for those. The list shrinks with each step of the move and goes with its last.
-
 What `check` reads is the folder alone, importing its modules by path (a copy in a temporary
 directory is checked as the original would be). Behaviour over the samples (each sample parses into
 its records, the records assemble into a Switch, the emulator renders the samples) is checked by
@@ -45,7 +41,7 @@ from hostlint.switches.base import (
 )
 from hostlint.vocab import HASH_FIELDS
 
-__all__ = ["LEGACY", "PIECES", "PIECE_NAMES", "Piece", "check"]
+__all__ = ["PIECES", "PIECE_NAMES", "Piece", "check"]
 
 
 @dataclass(frozen=True)
@@ -72,10 +68,6 @@ PIECES: tuple[Piece, ...] = (
     Piece("emulator", "emulator.yaml", "prompts, paging and refusal texts; the emulator module's SESSION and RENDER"),
 )
 PIECE_NAMES: tuple[str, ...] = tuple(piece.name for piece in PIECES)
-
-# Pieces each platform still keeps in today's central modules (docs/design/platform-folders.md, "Migration
-# order"); removed from here as each moved into its folder. None is left: every platform's are in its folder.
-LEGACY: dict[str, frozenset[str]] = {}
 
 # The template variable a platform's families give its fix text (hostlint.fixes.families).
 _FAMILY = "family"
@@ -378,17 +370,17 @@ def check(
     folder: Path,
     actions: Iterable[str] = (),
     emulators: Path | None = None,
-    legacy: Iterable[str] | None = None,
+    skip: Iterable[str] = (),
 ) -> list[str]:
     """One message per piece `folder` lacks (none: it provides every piece), each naming folder, file and piece.
 
     `actions`: the switch actions whose text `fixes.yaml` must hold (hostlint.fixes.actions knows them;
     this module does not import it). `emulators`: the test emulator's platform modules
     (tests/switch_emulator/platforms/), whose `<platform>.py` must define SESSION and RENDER; None: not
-    checked (the wheel holds no tests). `legacy`: the pieces not asked of the folder; by default
-    `LEGACY` for the folder's name.
+    checked (the wheel holds no tests). `skip`: pieces not asked of the folder (a test checks
+    one piece of a shared base that is no platform).
     """
-    skipped = frozenset(LEGACY.get(folder.name, frozenset()) if legacy is None else legacy)
+    skipped = frozenset(skip)
     wanted = _Asked(tuple(actions), emulators)
     problems = []
     try:

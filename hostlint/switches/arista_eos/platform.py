@@ -13,7 +13,6 @@ PLATFORM = SwitchPlatform(
     channel_interface="Port-Channel{}",
     jumbo=MTU.jumbo,
     l2_header=MTU.l2_header,
-    hash_source="folder",
     sources={
         "interfaces": "show interfaces",
         "channel_mode": "show running-config",

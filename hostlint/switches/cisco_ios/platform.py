@@ -13,7 +13,6 @@ PLATFORM = SwitchPlatform(
     channel_interface="Port-channel{}",
     jumbo=MTU.jumbo,
     l2_header=MTU.l2_header,
-    hash_source="folder",
     writes_hash=True,
     members_match_channel=True,
     unanswered_lacp_member="individual",

@@ -13,7 +13,6 @@ PLATFORM = SwitchPlatform(
     channel_interface="port-channel{}",
     jumbo=MTU.jumbo,
     l2_header=MTU.l2_header,
-    hash_source="folder",
     writes_hash=True,
     members_match_channel=True,
     sources={

@@ -23,7 +23,6 @@ PLATFORM = SwitchPlatform(
     channel_interface="Bridge-Aggregation{}",
     jumbo=mtu.JUMBO,
     l2_header=mtu.HEADER,
-    hash_source="folder",
     writes_hash=True,
     unanswered_lacp_member="suspended",
     # `jumboframe enable` is a port's: set on the members and the aggregate alike.

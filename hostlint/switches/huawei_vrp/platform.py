@@ -32,7 +32,6 @@ PLATFORM = SwitchPlatform(
     jumbo=MTU.jumbo,
     l2_header=MTU.l2_header,
     # This folder reads and writes the hash itself (hashes.py, assemble.py).
-    hash_source="folder",
     writes_hash=False,
     unanswered_lacp_member="suspended",
     # An M-LAG channel needs `dfs-group 1 m-lag N` on both switches of the pair: fixes.yaml does not write it.

@@ -24,7 +24,6 @@ PLATFORM = SwitchPlatform(
     interface_names="folder",
     jumbo=MTU.jumbo,
     l2_header=MTU.l2_header,
-    hash_source="folder",
     vlan_syntax="vlan members",
     multichassis_by_hand="MC-LAG (mc-ae)",
     sources={
