@@ -29,7 +29,7 @@ MODULES: dict[str, Path] = {_module_name(p): p for p in sorted(PACKAGE.rglob("*.
 # A platform folder's records and assembly turn what the collector parsed into the snapshot's Switch: they
 # sit at collect's level (layer `assembly`), apart from the registry and the folders' other pieces, which
 # stay shared leaves (docs/design/platform-folders.md, "Layering").
-_ASSEMBLY = re.compile(r"hostlint\.switches\.\w+\.(?:assemble|records)")
+_ASSEMBLY = re.compile(r"hostlint\.switches\.\w+\.(?:assemble|records)(?:\.\w+)?")
 
 
 def layer(module: str) -> str:

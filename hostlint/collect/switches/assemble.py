@@ -1,7 +1,7 @@
 """Parsed records of one switch -> the `Switch` model, by the platform's folder.
 
 Every platform's folder holds its own assembly (hostlint/switches/<platform>/assemble.py, `build`: the
-Cisco-like ones share hostlint/switches/cisco_like/assemble.py); this module hands it the records by ttp
+Cisco-like ones share hostlint/switches/cisco_like/assemble/); this module hands it the records by ttp
 group (a folder names its groups apart, whatever command fills them), each interface's own configuration
 lines where its build reads them, and which commands were collected where its build asks. A value that
 cannot be read becomes a warning naming the device and the command it came from; the rest of the switch is

@@ -1,5 +1,5 @@
 """Arista EOS records -> the snapshot's `Switch` (the `assembly` piece): the shared Cisco-like conversion
-(hostlint/switches/cisco_like/assemble.py) with this folder's typed records (records.py) and hash table
+(hostlint/switches/cisco_like/assemble/) with this folder's typed records (records.py) and hash table
 (hashes.py). Its own: the configuration's `port-channel load-balance ... fields` (none: EOS's default), MLAG
 from `show mlag`, and each interface's `l2 mtu`.
 """

@@ -1,5 +1,5 @@
 """Cisco IOS / IOS-XE records -> the snapshot's `Switch` (the `assembly` piece): the shared Cisco-like conversion
-(hostlint/switches/cisco_like/assemble.py) with this folder's typed records (records.py) and hash table
+(hostlint/switches/cisco_like/assemble/) with this folder's typed records (records.py) and hash table
 (hashes.py). Its own: `show etherchannel load-balance` (an IOS-XE router's `Global LB Method`), an IOS stack
 from `show switch`, and `show system mtu` for the older Catalysts' L2 figure.
 """

@@ -4,7 +4,7 @@ declares its groups (RECORDS, COMMANDS) from these and from its own models, exac
 templates read (the `records` piece: a template variable renamed without its model fails on the sample).
 
 ttp gives every value as text (`set(True)` flags as booleans); the models keep them so: the conversion,
-with its warning when a value makes no sense, is the assembly's (cisco_like/assemble.py).
+with its warning when a value makes no sense, is the assembly's (cisco_like/assemble/).
 """
 
 from __future__ import annotations

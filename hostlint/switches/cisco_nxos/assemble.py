@@ -1,5 +1,5 @@
 """Cisco NX-OS records -> the snapshot's `Switch` (the `assembly` piece): the shared Cisco-like conversion
-(hostlint/switches/cisco_like/assemble.py) with this folder's typed records (records.py) and hash table
+(hostlint/switches/cisco_like/assemble/) with this folder's typed records (records.py) and hash table
 (hashes.py). Its own: `show port-channel load-balance`, vPC from `show vpc brief`, and the network-qos policy
 for the Nexus 3000/5000/6000 L2 figure.
 """
