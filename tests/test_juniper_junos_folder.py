@@ -11,7 +11,9 @@ import pytest
 import yaml
 
 from hostlint.collect.switches import load_platform
-from hostlint.collect.switches.parse import parse_output
+from hostlint.collect.switches.assemble import build_switch
+from hostlint.collect.switches.inventory import Device
+from hostlint.collect.switches.parse import Parsed, parse_output
 from hostlint.switches.juniper_junos import assemble, names, records
 
 SPEC = load_platform("juniper_junos")
@@ -81,8 +83,13 @@ def test_the_samples_assemble_into_a_switch() -> None:
 
 
 def test_config_lines_are_each_interfaces_own() -> None:
+    """The collector gives each port and channel its own lines after the folder's build."""
     lines = {"xe-0/0/2": ["set interfaces xe-0/0/2 ether-options 802.3ad ae0"], "ae0": ["set interfaces ae0 mtu 9216"]}
-    switch, _ = assemble.build("ex1", _sample_records(), None, lines)
+    sections: dict[str, Parsed] = {}
+    for command in SPEC.commands:
+        sections.setdefault(command.section, Parsed()).merge(parse_output(command, _sample(command), "ex1"))
+    device = Device(name="ex1", hostname="192.0.2.21", platform="juniper_junos")
+    switch, _ = build_switch(device, sections, {}, lines)
     assert {p.name: p.config_lines for p in switch.ports}["xe-0/0/2"] == lines["xe-0/0/2"]
     assert {c.name: c.config_lines for c in switch.port_channels}["ae0"] == lines["ae0"]
 

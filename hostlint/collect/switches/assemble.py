@@ -2,15 +2,14 @@
 
 Every platform's folder holds its own assembly (hostlint/switches/<platform>/assemble.py, `build`: the
 Cisco-like ones share hostlint/switches/cisco_like/assemble/); this module hands it the records by ttp
-group (a folder names its groups apart, whatever command fills them), each interface's own configuration
-lines where its build reads them, and which commands were collected where its build asks. A value that
+group (a folder names its groups apart, whatever command fills them) and which commands were collected,
+then gives each port and channel its own configuration lines. A value that
 cannot be read becomes a warning naming the device and the command it came from; the rest of the switch is
 still built.
 """
 
 from __future__ import annotations
 
-import inspect
 from collections.abc import Callable, Sequence
 from importlib import import_module
 
@@ -52,21 +51,14 @@ def build_switch(
     """The switch as collected, and warnings for what could not be read (each naming device and command).
     `config_lines`: each interface's own configuration lines (hostlint.collect.switches.stanzas), when the
     configuration was read."""
-    folder_build = _folder_assembly(device.platform)
-    parameters = inspect.signature(folder_build).parameters
-    extra: dict[str, object] = {}
-    if "collected" in parameters:
-        # A build that tells a command collected with no record from one not collected (Cisco-like: a silent
-        # configuration means the default L2 figure, a missing one an unknown figure): the platform's
-        # commands of every section collected.
-        spec = load_platform(device.platform)
-        extra["collected"] = frozenset(c.command for c in spec.commands if c.section in sections)
-    # A folder whose build reads each interface's own lines (Junos: set statements; Cisco-like: stanzas)
-    # takes them; for the others each interface's stanza is given its own lines after the build (rollbacks
-    # type them back).
-    if "config_lines" in parameters:
-        return folder_build(device.name, _by_group(sections), device.hostname, config_lines=config_lines, **extra)
-    built, notes = folder_build(device.name, _by_group(sections), device.hostname, **extra)
+    # Which of the platform's commands were collected: a build tells a command collected with no record
+    # from one not collected (Cisco-like: a silent configuration means the default L2 figure, a missing one
+    # an unknown figure).
+    spec = load_platform(device.platform)
+    collected = frozenset(c.command for c in spec.commands if c.section in sections)
+    build = _folder_assembly(device.platform)
+    built, notes = build(device.name, _by_group(sections), device.hostname, collected=collected)
     if config_lines is not None:
+        # Each port's and channel's own lines, for every platform alike (rollbacks type them back).
         _own_lines((*built.ports, *built.port_channels), config_lines)
     return built, notes

@@ -6,8 +6,6 @@ for the Nexus 3000/5000/6000 L2 figure.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-
 from hostlint.snapshot.switch import LoadBalance, Switch
 from hostlint.switches.assembly_kit import Records
 from hostlint.switches.cisco_like import assemble as cisco_like
@@ -25,13 +23,9 @@ def build(
     device: str,
     outputs: Records,
     mgmt_address: str | None = None,
-    config_lines: Mapping[str, list[str]] | None = None,
     collected: frozenset[str] | None = None,
 ) -> tuple[Switch, list[str]]:
     """The switch `device` as its commands' records (ttp group -> records) show it, and warnings for what
-    could not be read. `config_lines`: each interface's own configuration lines
-    (hostlint.collect.switches.stanzas), when the configuration was read; `collected`: the commands whose
-    output was read (None: those that gave a record)."""
-    return cisco_like.build(
-        PLATFORM, r.typed, r.COMMANDS, _load_balance, device, outputs, mgmt_address, config_lines, collected
-    )
+    could not be read. `collected`: the commands whose output was read (None: those that gave a
+    record)."""
+    return cisco_like.build(PLATFORM, r.typed, r.COMMANDS, _load_balance, device, outputs, mgmt_address, collected)

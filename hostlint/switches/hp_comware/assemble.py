@@ -151,9 +151,12 @@ def _port_mtu(
     return mtu.bridged_mtu(frame)
 
 
-def build(device: str, outputs: Records, mgmt_address: str | None = None) -> tuple[Switch, list[str]]:
+def build(
+    device: str, outputs: Records, mgmt_address: str | None = None, collected: frozenset[str] | None = None
+) -> tuple[Switch, list[str]]:
     """The switch `device` as its commands' records (ttp group -> records) show it, and warnings for what
-    could not be read."""
+    could not be read. `collected` (the commands whose output was read) changes nothing here: every
+    Comware fact is read from a record."""
     context = _Context(device)
     version: dict[str, str] = {}
     for line in _typed(outputs, "version", context):

@@ -278,9 +278,12 @@ def _by_name(items: Iterable[M], read: _Read) -> dict[str, M]:
     return {read.name(str(item.model_dump()["name"])): item for item in items}
 
 
-def build(device: str, records: Records, mgmt_address: str | None = None) -> tuple[Switch, list[str]]:
+def build(
+    device: str, records: Records, mgmt_address: str | None = None, collected: frozenset[str] | None = None
+) -> tuple[Switch, list[str]]:
     """The switch `device` as its commands' records (ttp group -> records) show it, and warnings for what
-    could not be read (each naming the device and the command)."""
+    could not be read (each naming the device and the command). `collected` (the commands whose output was
+    read) changes nothing here: every VRP fact is read from a record."""
     read = _Read(device=device, records=records)
     version = Version()
     for line in read.typed("version", Version):  # first value of each field wins

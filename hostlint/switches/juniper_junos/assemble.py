@@ -366,11 +366,11 @@ def build(
     device: str,
     outputs: Records,
     mgmt_address: str | None = None,
-    config_lines: Mapping[str, list[str]] | None = None,
+    collected: frozenset[str] | None = None,
 ) -> tuple[Switch, list[str]]:
     """The switch `device` as its commands' records (ttp group -> records) show it, and warnings for what
-    could not be read. `config_lines`: each interface's own `set interfaces` lines
-    (hostlint.collect.switches.stanzas), when the configuration was read."""
+    could not be read. `collected` (the commands whose output was read) changes nothing here: every Junos
+    fact is read from a record."""
     context = _Context(device)
     version: dict[str, str] = {}
     for line in _typed(outputs, "version", context):  # one record per line: the first value wins
@@ -389,11 +389,6 @@ def build(
         if is_port(name)
     ]
     channels = _channels(outputs, ports, shown, configured, context, vlan_ids)
-    if config_lines is not None:
-        own = {names.interface_key(name): lines for name, lines in config_lines.items()}
-        items: list[SwitchPort | PortChannel] = [*ports, *channels]
-        for item in items:
-            item.config_lines = list(own.get(names.interface_key(item.name), []))
     _static_members(ports, channels)
     hostname = next((s.hostname for s in _typed(outputs, "system", context) if s.hostname), None)
     aliases = [hostname] if hostname and names.device_key(hostname) != names.device_key(device) else []

@@ -30,7 +30,7 @@ from collections.abc import Callable, Mapping
 
 from hostlint import names
 from hostlint.collect.switches.kinds import is_port
-from hostlint.snapshot.switch import LoadBalance, PortChannel, Switch, SwitchPort
+from hostlint.snapshot.switch import LoadBalance, Switch
 from hostlint.switches.assembly_kit import ReadContext, Records
 from hostlint.switches.cisco_like.assemble.channels import build_channels, read_membership
 from hostlint.switches.cisco_like.assemble.load_balance import configured_load_balance, shown_load_balance
@@ -48,13 +48,12 @@ def build(
     device: str,
     outputs: Records,
     mgmt_address: str | None = None,
-    config_lines: Mapping[str, list[str]] | None = None,
     collected: frozenset[str] | None = None,
 ) -> tuple[Switch, list[str]]:
     """The switch `device` of `platform` as its commands' records (ttp group -> records) show it, and
     warnings for what could not be read. `typed`, `commands`: the folder's records.py; `load_balance`: its
-    hash reader; `config_lines`: each interface's own configuration lines (hostlint.collect.switches.stanzas),
-    when the configuration was read; `collected`: the commands whose output was read."""
+    hash reader; `collected`: the commands whose output was read (None: those that gave a record). Each
+    item's own configuration lines are the collector's to add (hostlint.collect.switches.assemble)."""
     reading = Reading(platform, outputs, typed, commands, collected, ReadContext(device))
     version: Record = {}
     for record in reading.fields("version"):  # one record per line: the first value wins
@@ -75,11 +74,6 @@ def build(
         if is_port(name)
     ]
     channels = build_channels(ports, shown, configured, reading)
-    if config_lines is not None:
-        own = {names.interface_key(name): lines for name, lines in config_lines.items()}
-        items: list[SwitchPort | PortChannel] = [*ports, *channels]
-        for item in items:
-            item.config_lines = list(own.get(names.interface_key(item.name), []))
     hostname = next((s.hostname for s in reading.group("system") if s.hostname), None)
     aliases = [hostname] if hostname and names.device_key(hostname) != names.device_key(device) else []
     switch = Switch(
