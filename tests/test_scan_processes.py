@@ -21,6 +21,7 @@ import pytest
 import yaml
 
 from hostlint.collect.progress import Progress
+from hostlint.history import sources as sources_module
 from hostlint.history.inventory import VsphereEntry, VsphereSource, load_scan_inventory
 from hostlint.history.sources import FileSource, Source, detached, gather
 from hostlint.snapshot import Snapshot
@@ -65,18 +66,19 @@ def test_a_vcenter_without_esxi_ssh_does_not_load_the_ssh_client() -> None:
 
 @dataclass(frozen=True)
 class _Timed:
-    """A source that takes 0.3 s and writes down where and when it ran."""
+    """A source that takes `seconds` and writes down where and when it ran."""
 
     name: str
     log: Path
     apart: bool = True
+    seconds: float = 0.3
 
     def detached(self) -> _Timed | None:
         return self if self.apart else None
 
     def snapshot(self, progress: Progress | None = None) -> Snapshot:
         started = time.monotonic()
-        time.sleep(0.3)
+        time.sleep(self.seconds)
         with (self.log / self.name).open("w") as record:
             record.write(f"{os.getpid()} {started} {time.monotonic()}")
         if progress is not None:
@@ -98,6 +100,30 @@ def test_sources_spread_over_workers_within_the_bound(tmp_path: Path) -> None:
     running = [sum(step for _, step in edges[: i + 1]) for i in range(len(edges))]
     assert 2 <= max(running) <= 3
     assert sorted(done) == sorted(source.name for source in sources)
+
+
+def test_a_workers_snapshot_is_read_here_while_its_other_sources_are_still_collected(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # apart[0::workers]: the first worker collects "quick" and "slow-1" together, in two threads
+    sources: list[Source] = [
+        _Timed("quick", tmp_path, seconds=0.1),
+        *(_Timed(f"slow-{n}", tmp_path, seconds=3.0) for n in range(3)),
+    ]
+    read_at: dict[str, float] = {}
+    from_child = sources_module._from_child
+
+    def timed_read(text: str) -> Snapshot:
+        snapshot = from_child(text)
+        read_at[snapshot.source or ""] = time.monotonic()
+        return snapshot
+
+    monkeypatch.setattr(sources_module, "_from_child", timed_read)
+    gather(sources, concurrency=4)
+    ended = {p.name: float(p.read_text().split()[2]) for p in tmp_path.iterdir()}
+    assert sorted(read_at) == sorted(source.name for source in sources)
+    # read here two seconds and more before its worker's other source was done
+    assert read_at["quick"] < min(ended[f"slow-{n}"] for n in range(3)) - 2
 
 
 def _comparable(snapshot: Any) -> Any:

@@ -8,12 +8,13 @@ Then the fallback: an object the fast builder does not know is read by pyvmomi, 
 from __future__ import annotations
 
 import importlib.util
-import io
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
 import pytest
 from click.testing import CliRunner
+from lxml import etree
 from pyVmomi import SoapAdapter, vim, vmodl
 from pyVmomi.SoapAdapter import SoapStubAdapter
 from pyVmomi.VmomiSupport import DataObject, ManagedObject
@@ -21,7 +22,7 @@ from support.vcsim import launcher, needs_go
 
 from hostlint.cli.exit import Exit
 from hostlint.cli.main import cli
-from hostlint.collect.vsphere import collect, connect, disconnect, fastretrieve, parse_server, tls_context
+from hostlint.collect.vsphere import collect, connect, disconnect, fastparse, fastretrieve, parse_server, tls_context
 from hostlint.collect.vsphere.fastparse import NotRead, NotReadError, Projection
 from hostlint.collect.vsphere.retrieve import (
     HOST_PROJECTIONS,
@@ -251,7 +252,7 @@ def _stub() -> SoapStubAdapter:
 def _both(objects: str) -> tuple[fastretrieve.Page, list[fastretrieve.Item], Any]:
     stub = _stub()
     data = ENVELOPE.format(objects=objects).encode()
-    page = fastretrieve._Reader(stub).page(io.BytesIO(data))
+    page = fastretrieve._Reader(stub).page(data)
     result_type = vmodl.query.PropertyCollector._GetMethodInfo("RetrievePropertiesEx").result
     result = SoapAdapter.SoapResponseDeserializer(stub).Deserialize(data, result_type)
     return page, [fastretrieve.from_object_content(content) for content in result.objects], result
@@ -317,10 +318,38 @@ def test_elements_named_like_the_envelope_inside_the_data_stay_with_their_object
     assert page.items[1].props["locator"].credential.token == "saml-token"
 
 
+def test_pages_parsed_by_several_threads_at_once_are_the_pages_parsed_one_by_one():
+    # The collector parses host pages and small answers in many threads, one at a time under
+    # PARSING (bench/parse_threads.py); the type tables they share are filled by whichever comes first.
+    fastparse._TABLES.clear()
+    pages = [
+        ENVELOPE.format(objects=PLAIN.replace("host-1", f"host-{n}") + (MISSING if n % 3 == 0 else "")).encode()
+        for n in range(24)
+    ]
+    stub = _stub()
+    with ThreadPoolExecutor(6) as pool:
+        together = list(pool.map(lambda data: fastretrieve._Reader(stub).page(data), pages * 4))
+    assert not fastretrieve.PARSING.locked()
+    for data, page in zip(pages * 4, together, strict=True):
+        alone = fastretrieve._Reader(stub).page(data)
+        assert [item.ref._moId for item in page.items] == [item.ref._moId for item in alone.items]
+        assert page.fallbacks == alone.fallbacks
+        for fast, slow in zip(page.items, alone.items, strict=True):
+            assert fast.props.keys() == slow.props.keys()
+            for name in fast.props:
+                same_objects(fast.props[name], slow.props[name], name)
+
+
+def test_a_page_that_fails_to_parse_leaves_the_lock_free():
+    with pytest.raises(etree.XMLSyntaxError):
+        fastretrieve._Reader(_stub()).page(ENVELOPE.format(objects=PLAIN).encode()[:-40])
+    assert not fastretrieve.PARSING.locked()
+
+
 def test_a_type_nobody_knows_fails_as_pyvmomi_fails():
     unknown = PLAIN.replace('xsi:type="HostInternetScsiHba"', 'xsi:type="HostQuantumHba"')
     with pytest.raises(KeyError) as fast_error:
-        fastretrieve._Reader(_stub()).page(io.BytesIO(ENVELOPE.format(objects=unknown).encode()))
+        fastretrieve._Reader(_stub()).page(ENVELOPE.format(objects=unknown).encode())
     result_type = vmodl.query.PropertyCollector._GetMethodInfo("RetrievePropertiesEx").result
     with pytest.raises(KeyError) as slow_error:
         SoapAdapter.SoapResponseDeserializer(_stub()).Deserialize(
@@ -332,7 +361,7 @@ def test_a_type_nobody_knows_fails_as_pyvmomi_fails():
 def test_an_element_the_type_does_not_have_fails_as_pyvmomi_fails():
     bad = PLAIN.replace("<bus>0</bus>", "<bus>0</bus><warpFactor>9</warpFactor>")
     with pytest.raises(AttributeError) as fast_error:
-        fastretrieve._Reader(_stub()).page(io.BytesIO(ENVELOPE.format(objects=bad).encode()))
+        fastretrieve._Reader(_stub()).page(ENVELOPE.format(objects=bad).encode())
     result_type = vmodl.query.PropertyCollector._GetMethodInfo("RetrievePropertiesEx").result
     with pytest.raises(AttributeError) as slow_error:
         SoapAdapter.SoapResponseDeserializer(_stub()).Deserialize(ENVELOPE.format(objects=bad).encode(), result_type)
@@ -358,8 +387,8 @@ PCI = """<objects><obj type="HostSystem">host-4</obj>
 def test_a_projection_builds_the_fields_named_and_refuses_the_others():
     stub = _stub()
     data = ENVELOPE.format(objects=PCI).encode()
-    full = fastretrieve._Reader(stub).page(io.BytesIO(data)).items[0].props
-    page = fastretrieve._Reader(stub, HOST_PROJECTIONS).page(io.BytesIO(data))
+    full = fastretrieve._Reader(stub).page(data).items[0].props
+    page = fastretrieve._Reader(stub, HOST_PROJECTIONS).page(data)
     assert page.fallbacks == {}
     props = page.items[0].props
     device, complete = props["hardware.pciDevice"][0], full["hardware.pciDevice"][0]

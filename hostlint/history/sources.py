@@ -86,31 +86,47 @@ def _child_started(queue: Any) -> None:
     sys.stdout = sys.stderr = open(os.devnull, "w", encoding="utf-8")  # noqa: SIM115 (lives as long as the worker)
 
 
-def _collect_in_child(index: int, source: Source) -> str:
-    """Runs in a worker process: the source's snapshot as JSON (what a collector writes to a file)."""
+def _collect_in_child(index: int, source: Source) -> None:
+    """Runs in a worker process: the source's snapshot, sent as JSON (what a collector writes to a file)
+    the moment it is done, so the parent reads it while the worker's other sources are still collected."""
     queue = _PROGRESS
 
     def send(event: str, value: object) -> None:
-        if queue is not None:
-            queue.put((index, event, value))
+        queue.put((index, event, value))
 
     progress = Progress(on_total=lambda total: send("total", total), on_host=lambda name: send("host", name))
-    return source.snapshot(progress).model_dump_json()
+    send("snapshot", source.snapshot(progress).model_dump_json())
 
 
-def _collect_group(group: list[tuple[int, Source]], threads: int) -> list[str]:
-    """Runs in a worker process: its sources' snapshots as JSON, collected `threads` at once."""
+def _collect_group(group: list[tuple[int, Source]], threads: int) -> int:
+    """Runs in a worker process: its sources collected `threads` at once, each sent as it is done."""
     with gc_paused(), ThreadPoolExecutor(threads, thread_name_prefix="hostlint-source") as pool:
-        return list(pool.map(lambda item: _collect_in_child(*item), group))
+        return len(list(pool.map(lambda item: _collect_in_child(*item), group)))
 
 
-def _relay(queue: Any, progresses: list[Progress | None]) -> None:
-    """Calls the parent's progress callbacks for the events children send, until None."""
-    while (message := queue.get()) is not None:
-        index, event, value = message
-        progress = progresses[index]
-        if progress is not None:
-            (progress.on_total if event == "total" else progress.on_host)(value)
+class _Relay:
+    """The parent's end of the workers' queue, in a thread of its own until None: their progress events
+    go to the parent's callbacks, their snapshots are read into `snapshots` as they come (a snapshot
+    that cannot be read goes to `unreadable`, raised once every worker has stopped)."""
+
+    def __init__(self, queue: Any, progresses: list[Progress | None]) -> None:
+        self.queue = queue
+        self.progresses = progresses
+        self.snapshots: dict[int, Snapshot] = {}
+        self.unreadable: dict[int, Exception] = {}
+
+    def run(self) -> None:
+        while (message := self.queue.get()) is not None:
+            index, event, value = message
+            if event == "snapshot":
+                try:
+                    self.snapshots[index] = _from_child(value)
+                except Exception as exc:  # raised by gather, once every worker has stopped
+                    self.unreadable[index] = exc
+                continue
+            progress = self.progresses[index]
+            if progress is not None:
+                (progress.on_total if event == "total" else progress.on_host)(value)
 
 
 def _from_child(text: str) -> Snapshot:
@@ -131,9 +147,9 @@ def gather(
     (`detached`), they are spread over worker processes, one per core at most, each collecting its
     share in threads; the rest stay here, in threads; `processes=False` keeps every source here. A
     worker (forked, see _START_METHOD) finds the password where this process would (its environment,
-    the keyring), sends its progress back through a queue and its snapshots as JSON, read here as a
-    snapshot file is. The parts are merged in the sources'
-    order, whichever finished first.
+    the keyring), and sends its progress and, the moment each is done, its snapshots as JSON back
+    through a queue; a thread here reads each as a snapshot file is read while the workers go on with
+    the rest. The parts are merged in the sources' order, whichever finished first.
     """
     workers = max(1, min(concurrency, len(sources)))
     if workers == 1:
@@ -153,29 +169,35 @@ def gather(
     groups = [apart[g::count] for g in range(count)] if apart else []
     threads_of = [slots // count + (1 if g < slots % count else 0) for g in range(count)] if apart else []
     snapshots: dict[int, Snapshot] = {}
+    relay: _Relay | None = None
     # One pause for all threads: a per-thread pause would re-enable the collector under the others.
     with gc_paused(), ExitStack() as stack:
         pool = None
         if groups:
             context = multiprocessing.get_context(_START_METHOD)
             queue = context.Queue()
-            relay = threading.Thread(target=_relay, args=(queue, progresses), name="hostlint-progress", daemon=True)
+            relay = _Relay(queue, progresses)
+            relaying = threading.Thread(target=relay.run, name="hostlint-relay", daemon=True)
             # Unwound in reverse: the pool shuts down (its workers exit, flushing what they sent), then the
             # relay is told to stop and waited for.
-            stack.callback(relay.join)
+            stack.callback(relaying.join)
             stack.callback(queue.put, None)
             pool = stack.enter_context(
                 ProcessPoolExecutor(count, mp_context=context, initializer=_child_started, initargs=(queue,))
             )
             # A forking pool starts every worker at its first task: now, before this function starts threads.
             pool.submit(int).result()
-            relay.start()
+            relaying.start()
         in_workers = [pool.submit(_collect_group, g, t) for g, t in zip(groups, threads_of, strict=True) if pool]
         threads = stack.enter_context(ThreadPoolExecutor(max(1, workers - slots), thread_name_prefix="hostlint-source"))
         here = {index: threads.submit(sources[index].snapshot, progresses[index]) for index in stay}
-        for group, future in zip(groups, in_workers, strict=True):
-            for (index, _), text in zip(group, future.result(), strict=True):
-                snapshots[index] = _from_child(text)
+        for future in in_workers:
+            future.result()  # a source that raised in a worker raises here
         for index, waiting in here.items():
             snapshots[index] = waiting.result()
+    # Every worker has stopped and the relay has read all they sent (the stack's unwinding).
+    if relay is not None:
+        for exc in relay.unreadable.values():
+            raise exc
+        snapshots.update(relay.snapshots)
     return merge([(Path(source.name), snapshots[index]) for index, source in enumerate(sources)])

@@ -1,10 +1,11 @@
-"""`RetrievePropertiesEx` and `ContinueRetrievePropertiesEx` with the response parsed by lxml, as it streams in.
+"""`RetrievePropertiesEx` and `ContinueRetrievePropertiesEx` with the response parsed by lxml.
 
 The request is pyvmomi's own (`SerializeRequest`), sent on a connection from pyvmomi's pool with the
 session cookie, so TLS verification, the per-call deadline and any proxy stay exactly as logged in.
 A fault (HTTP 500) is read by pyvmomi's deserialiser and raised as pyvmomi would raise it. A 200
-answer is parsed with `lxml.etree.iterparse`, one `<objects>` element at a time, each cleared once
-built: memory holds one object's XML, not the page's. An object the fast builder cannot read
+answer is read whole, then parsed with `lxml.etree.iterparse` under `PARSING`, one `<objects>`
+element at a time, each cleared once built: memory holds the page's bytes and one object's tree,
+not the page's tree. An object the fast builder cannot read
 (`fastparse.Unexpected`, or a value it cannot convert) is handed, as the XML the server sent,
 to pyvmomi's deserialiser: it falls back per object and never drops a property.
 """
@@ -14,6 +15,7 @@ from __future__ import annotations
 import http.client
 import io
 import os
+import threading
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from http.cookies import SimpleCookie
@@ -40,6 +42,13 @@ PARSERS: tuple[Parser, ...] = ("lxml", "pyvmomi")
 
 PC: Any = vmodl.query.PropertyCollector
 XMLNS_SOAPENV = "http://schemas.xmlsoap.org/soap/envelope/"
+
+# lxml's iterparse lets go of the GIL while libxml2 parses and takes it back for every element it
+# reports. Two threads of one process parsing at once hand the GIL to each other at each element:
+# on two cores that costs several times the CPU of one thread parsing both, and more wall time
+# (bench/parse_threads.py). So every iterparse here runs under this lock, over bytes already read
+# (the lock is never held while waiting on a server): one parse at a time per process.
+PARSING = threading.Lock()
 
 
 # What the fast builder raises on a shape it does not know (Unexpected) or a value it cannot convert.
@@ -143,11 +152,15 @@ class _Reader:
             raise Unexpected("objects without obj")
         return Item(ref=ref, props=props, missing={})
 
-    def page(self, stream: Any) -> Page:
+    def page(self, body: bytes) -> Page:
+        with PARSING:
+            return self._page(body)
+
+    def _page(self, body: bytes) -> Page:
         items: list[Item] = []
         token: str | None = None
         events = etree.iterparse(
-            stream,
+            io.BytesIO(body),
             events=("start-ns", "end"),
             tag=(self.tag_objects, self.tag_token, self.tag_fault),
             resolve_entities=False,
@@ -277,25 +290,26 @@ def _answer(stub: Any, info: Any, data: bytes) -> Any:
     result: Any = result_type() if many else None
     response, returnval = f"{{{namespace}}}{info.wsdlName}Response", f"{{{namespace}}}returnval"
     answered = False
-    events = etree.iterparse(
-        io.BytesIO(data),
-        events=("start-ns", "end"),
-        tag=(response, returnval),
-        resolve_entities=False,
-        no_network=True,
-        remove_comments=True,
-    )
-    for event, element in events:
-        if event == "start-ns":
-            namespaces.declare(*element)
-        elif element.tag == response:
-            answered = True
-        elif element.getparent() is not None and element.getparent().tag == response:
-            value = builder.value(element, result_type)
-            if many and not isinstance(value, list):
-                result.append(value)
-            else:
-                result = value
+    with PARSING:
+        events = etree.iterparse(
+            io.BytesIO(data),
+            events=("start-ns", "end"),
+            tag=(response, returnval),
+            resolve_entities=False,
+            no_network=True,
+            remove_comments=True,
+        )
+        for event, element in events:
+            if event == "start-ns":
+                namespaces.declare(*element)
+            elif element.tag == response:
+                answered = True
+            elif element.getparent() is not None and element.getparent().tag == response:
+                value = builder.value(element, result_type)
+                if many and not isinstance(value, list):
+                    result.append(value)
+                else:
+                    result = value
     if not answered:
         raise Unexpected(f"no {info.wsdlName}Response in the answer")
     return result
@@ -316,7 +330,7 @@ def retrieve_pages(
     options = PC.RetrieveOptions(maxObjects=page_size)
 
     def read(stream: Any) -> Page:
-        return _Reader(stub, projections).page(stream)
+        return _Reader(stub, projections).page(stream.read())
 
     page = invoke(stub, collector, "RetrievePropertiesEx", [[spec], options], read)
     on_call("RetrievePropertiesEx")
