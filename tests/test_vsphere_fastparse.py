@@ -346,6 +346,41 @@ def test_a_page_that_fails_to_parse_leaves_the_lock_free():
     assert not fastretrieve.PARSING.locked()
 
 
+# A host's hints, the namespaces declared where a server may declare them: `xsi` on the answer's
+# element, another prefix for the schema types bound on one value only.
+HINT_ANSWER = """<?xml version="1.0" encoding="UTF-8"?>
+<soapenv:Envelope xmlns:soapenv="http://schemas.xmlsoap.org/soap/envelope/">
+<soapenv:Body><QueryNetworkHintResponse xmlns="urn:vim25" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance">
+<returnval><device>vmnic0</device>
+<connectedSwitchPort><devId>leaf-1</devId><address>10.0.0.1</address><portId>Ethernet1/7</portId>
+<hardwarePlatform>N9K-C93180YC-FX</hardwarePlatform><softwareVersion>9.3(8)</softwareVersion>
+<samples>1</samples><mtu>9216</mtu><systemName>leaf-1</systemName>
+<ipPrefix xmlns:s="http://www.w3.org/2001/XMLSchema" xsi:type="s:string">10.0.0.0/24</ipPrefix></connectedSwitchPort>
+</returnval>
+<returnval xmlns:v="urn:vim25"><device>vmnic1</device>
+<lldpInfo xsi:type="v:LinkLayerDiscoveryProtocolInfo"><chassisId>00:11:22:33:44:55</chassisId>
+<portId>Ethernet1/8</portId>
+<timeToLive>120</timeToLive>
+<parameter><key>System Description</key><value xmlns:x="http://www.w3.org/2001/XMLSchema" xsi:type="x:string">line one
+line two</value></parameter></lldpInfo>
+</returnval>
+</QueryNetworkHintResponse></soapenv:Body></soapenv:Envelope>"""
+
+
+def test_a_small_answer_is_read_whole_as_pyvmomi_reads_it():
+    stub = _stub()
+    network_system = vim.host.NetworkSystem("networkSystem-1", stub)
+    info = network_system._GetMethodInfo("QueryNetworkHint")
+    data = HINT_ANSWER.encode()
+    fast = fastretrieve._answer(stub, info, data)
+    slow = SoapAdapter.SoapResponseDeserializer(stub).Deserialize(data, info.result)
+    same_objects(fast, slow, "hints")
+    assert [hint.device for hint in fast] == ["vmnic0", "vmnic1"]
+    assert fast[1].lldpInfo.parameter[0].value == "line one\nline two"
+    with pytest.raises(fastparse.Unexpected, match="no QueryBoundVnicsResponse"):
+        fastretrieve._answer(stub, vim.IscsiManager("iscsi-1", stub)._GetMethodInfo("QueryBoundVnics"), data)
+
+
 def test_a_type_nobody_knows_fails_as_pyvmomi_fails():
     unknown = PLAIN.replace('xsi:type="HostInternetScsiHba"', 'xsi:type="HostQuantumHba"')
     with pytest.raises(KeyError) as fast_error:

@@ -169,12 +169,13 @@ class Namespaces:
 
     While every prefix keeps one meaning, an `xsi:type` value resolves through this table (and a
     cache of the values seen); a prefix declared again with another meaning switches to each
-    element's own in-scope namespaces, exact and slower.
+    element's own in-scope namespaces, exact and slower (`exact`: from the start, for a document
+    parsed whole).
     """
 
-    def __init__(self) -> None:
+    def __init__(self, exact: bool = False) -> None:
         self.bound: dict[str, str] = {}
-        self.exact = False
+        self.exact = exact
         self.resolved: dict[str, tuple[str, str]] = {}
 
     def declare(self, prefix: str, uri: str) -> None:

@@ -281,37 +281,36 @@ def call(stub: Any, mo: Any, method: str, args: list[Any]) -> Any:
         return SoapAdapter.SoapResponseDeserializer(stub).Deserialize(data, info.result)
 
 
+_parsers = threading.local()
+
+
+def _whole_parser() -> Any:
+    """This thread's parser for small answers (an lxml parser is used by one thread at a time)."""
+    parser = getattr(_parsers, "whole", None)
+    if parser is None:
+        parser = _parsers.whole = etree.XMLParser(resolve_entities=False, no_network=True, remove_comments=True)
+    return parser
+
+
 def _answer(stub: Any, info: Any, data: bytes) -> Any:
+    """A small answer (a host's hints, its iSCSI bindings), parsed whole: libxml2 parses it with the GIL
+    let go once, where iterparse would take it back at every element, so it needs no PARSING. A type
+    named in an `xsi:type` resolves through each element's own in-scope namespaces."""
     namespace = VmomiSupport.GetWsdlNamespace(stub.version)
-    namespaces = Namespaces()
-    builder = Builder(stub, namespaces)
+    builder = Builder(stub, Namespaces(exact=True))
     result_type = info.result
     many = issubclass(result_type, list)
     result: Any = result_type() if many else None
     response, returnval = f"{{{namespace}}}{info.wsdlName}Response", f"{{{namespace}}}returnval"
-    answered = False
-    with PARSING:
-        events = etree.iterparse(
-            io.BytesIO(data),
-            events=("start-ns", "end"),
-            tag=(response, returnval),
-            resolve_entities=False,
-            no_network=True,
-            remove_comments=True,
-        )
-        for event, element in events:
-            if event == "start-ns":
-                namespaces.declare(*element)
-            elif element.tag == response:
-                answered = True
-            elif element.getparent() is not None and element.getparent().tag == response:
-                value = builder.value(element, result_type)
-                if many and not isinstance(value, list):
-                    result.append(value)
-                else:
-                    result = value
-    if not answered:
+    answer = next(etree.fromstring(data, _whole_parser()).iter(response), None)
+    if answer is None:
         raise Unexpected(f"no {info.wsdlName}Response in the answer")
+    for element in answer.iterchildren(returnval):
+        value = builder.value(element, result_type)
+        if many and not isinstance(value, list):
+            result.append(value)
+        else:
+            result = value
     return result
 
 
