@@ -47,6 +47,8 @@ class EmulatedSwitch:
     username: str = "netadmin"
     password: str = "lab-secret"
     delays: dict[str, float] = field(default_factory=dict)
+    # Commands answered with the prompt alone the first time they are typed (a read that ended early).
+    blank_once: set[str] = field(default_factory=set)
     # Faults: hang up when this command is typed; never show a prompt (nor answer) at all.
     drop_on: str | None = None
     mute: bool = False
@@ -119,6 +121,10 @@ async def _session(process: asyncssh.SSHServerProcess, switch: EmulatedSwitch) -
                 return
             if delay := switch.delays.get(command):
                 await asyncio.sleep(delay)
+            if command in switch.blank_once:
+                switch.blank_once.discard(command)
+                process.stdout.write(switch.prompt)
+                continue
             text = switch.answer(command)
             process.stdout.write(text.replace("\n", "\r\n") + switch.prompt)
     except (asyncssh.BreakReceived, asyncssh.TerminalSizeChanged, ConnectionError):

@@ -13,6 +13,7 @@ import errno
 import logging
 import re
 import socket
+import time
 from collections.abc import Callable, Iterable
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import dataclass, field
@@ -164,6 +165,8 @@ def without_echo(output: str, command: str) -> str:
 # A switch always prints its version, its configuration and its interfaces: a blank answer to one of those
 # is no answer (netmiko gave up on a prompt that came late), never a switch without them.
 ALWAYS_ANSWERED = ("version", "config", "interfaces")
+# Such a blank answer is asked again this long after it came.
+LATE_QUIET_S = 1.0
 
 
 def _rejection(output: str, spec: PlatformSpec) -> str | None:
@@ -199,8 +202,17 @@ def collect_device(
         for command in spec.commands:
             watchdog.enter(f"command {command.command!r}", timeouts.command)
             try:
-                output = connection.send_command(command.command, read_timeout=timeouts.command)
-                output = without_echo(output, command.command)
+                output = without_echo(
+                    connection.send_command(command.command, read_timeout=timeouts.command), command.command
+                )
+                if not output.strip() and command.section in ALWAYS_ANSWERED:
+                    # A prompt that came late ended the read before the answer: a moment later, what arrived
+                    # late is read and dropped, and the command is asked once more.
+                    time.sleep(LATE_QUIET_S)
+                    connection.clear_buffer()
+                    output = without_echo(
+                        connection.send_command(command.command, read_timeout=timeouts.command), command.command
+                    )
             except Exception as exc:  # a timeout or a dropped session ends this device, not the run
                 errors.append(_command_failure(command.command, exc, watchdog))
                 break
