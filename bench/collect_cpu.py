@@ -19,12 +19,14 @@ CPU seconds, not wall, are what to compare on a shared machine; the median is pr
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import statistics
 import subprocess
 import sys
 import tempfile
+from collections.abc import Iterator
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -53,6 +55,19 @@ def collect_once(path: Path, server: launcher.Simulator, profile: Path | None = 
     return run
 
 
+@contextlib.contextmanager
+def recording(work: Path, hosts: int) -> Iterator[tuple[Path, launcher.Simulator, Path, dict]]:
+    """The simulator (built into `work`) with bench/vsphere.py's scenario of `hosts` hosts, recording its
+    SOAP exchange while hostlint collects it once: (binary, simulator, recording, that collection)."""
+    binary = launcher.build(work / "bin")
+    source = work / "scenario.json"
+    source.write_text(json.dumps(scenario(hosts)), encoding="utf-8")
+    recorded = work / "exchanges.jsonl"
+    extra = ("-record", str(recorded))
+    with launcher.Simulator(binary, source, password=PASSWORD, extra_args=extra, start_timeout=900) as sim:
+        yield binary, sim, recorded, collect_once(inventory(work / "record.yaml", [sim], 1), sim)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--hosts", type=int, default=1000)
@@ -62,14 +77,8 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory(prefix="hostlint-collect-cpu-") as work_dir:
         work = Path(work_dir)
-        binary = launcher.build(work / "bin")
-        source = work / "scenario.json"
-        source.write_text(json.dumps(scenario(args.hosts)), encoding="utf-8")
-        recorded = work / "exchanges.jsonl"
-        with launcher.Simulator(
-            binary, source, password=PASSWORD, extra_args=("-record", str(recorded)), start_timeout=900
-        ) as sim:
-            first = collect_once(inventory(work / "record.yaml", [sim], 1), sim)
+        with recording(work, args.hosts) as (binary, _, recorded, first):
+            pass
         print(f"recorded: {first['hosts']} hosts, {first['errors']} errors, {first['calls']} calls", flush=True)
         extra = ("-delay-ms", str(args.delay_ms)) if args.delay_ms else ()
         runs = []

@@ -32,9 +32,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "bench"))
-from collect_cpu import collect_once  # noqa: E402
-from scan_sources import inventory, launcher  # noqa: E402
-from vsphere import PASSWORD, scenario  # noqa: E402
+from collect_cpu import recording  # noqa: E402
+from vsphere import PASSWORD  # noqa: E402
 
 from hostlint.collect.vsphere import fastretrieve  # noqa: E402
 from hostlint.collect.vsphere.connect import connect, parse_server, tls_context  # noqa: E402
@@ -69,13 +68,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--pages", type=int, default=12, help="parses per measurement")
     args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory(prefix="hostlint-parse-threads-") as work_dir:
-        work = Path(work_dir)
-        binary = launcher.build(work / "bin")
-        source = work / "scenario.json"
-        source.write_text(json.dumps(scenario(args.hosts)), encoding="utf-8")
-        recorded = work / "exchanges.jsonl"
-        with launcher.Simulator(binary, source, password=PASSWORD, extra_args=("-record", str(recorded))) as sim:
-            collect_once(inventory(work / "record.yaml", [sim], 1), sim)
+        with recording(Path(work_dir), args.hosts) as (_, sim, recorded, _):
             endpoint = parse_server(sim.url)
             service_instance = connect(endpoint, sim.user, PASSWORD, tls_context(False, Path(sim.cert)), 60)
             stub = service_instance._stub

@@ -98,10 +98,11 @@ def _collect_in_child(index: int, source: Source) -> None:
     send("snapshot", source.snapshot(progress).model_dump_json())
 
 
-def _collect_group(group: list[tuple[int, Source]], threads: int) -> int:
-    """Runs in a worker process: its sources collected `threads` at once, each sent as it is done."""
+def _collect_group(group: list[tuple[int, Source]], threads: int) -> None:
+    """Runs in a worker process: its sources collected `threads` at once, each sent as it is done (a
+    source that raised raises here, and so in the parent)."""
     with gc_paused(), ThreadPoolExecutor(threads, thread_name_prefix="hostlint-source") as pool:
-        return len(list(pool.map(lambda item: _collect_in_child(*item), group)))
+        list(pool.map(lambda item: _collect_in_child(*item), group))
 
 
 class _Relay:
