@@ -7,6 +7,7 @@ Then the fallback: an object the fast builder does not know is read by pyvmomi, 
 
 from __future__ import annotations
 
+import http.client
 import importlib.util
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -377,6 +378,8 @@ def test_a_small_answer_is_read_whole_as_pyvmomi_reads_it():
     same_objects(fast, slow, "hints")
     assert [hint.device for hint in fast] == ["vmnic0", "vmnic1"]
     assert fast[1].lldpInfo.parameter[0].value == "line one\nline two"
+    with pytest.raises(http.client.HTTPException, match="unreadable answer to QueryNetworkHint"):
+        fastretrieve._answer(stub, info, data[: len(data) // 2])
     with pytest.raises(fastparse.Unexpected, match="no QueryBoundVnicsResponse"):
         fastretrieve._answer(stub, vim.IscsiManager("iscsi-1", stub)._GetMethodInfo("QueryBoundVnics"), data)
 

@@ -302,7 +302,11 @@ def _answer(stub: Any, info: Any, data: bytes) -> Any:
     many = issubclass(result_type, list)
     result: Any = result_type() if many else None
     response, returnval = f"{{{namespace}}}{info.wsdlName}Response", f"{{{namespace}}}returnval"
-    answer = next(etree.fromstring(data, _whole_parser()).iter(response), None)
+    try:
+        root = etree.fromstring(data, _whole_parser())
+    except etree.XMLSyntaxError as exc:  # as for a page: the caller names the call that got it (hints.py)
+        raise http.client.HTTPException(f"unreadable answer to {info.wsdlName}: {exc}") from exc
+    answer = next(root.iter(response), None)
     if answer is None:
         raise Unexpected(f"no {info.wsdlName}Response in the answer")
     for element in answer.iterchildren(returnval):
