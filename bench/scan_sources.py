@@ -5,7 +5,8 @@ wall time of one. Each vCenter is its own simulator (sim/vcsim: govmomi's simula
 on 127.0.0.1) holding bench/vsphere.py's scenario, its host and switch names made distinct so the ten
 parts merge into one site. The collection phase is measured (`gather` of the inventory's sources, in a
 fresh process per run): the check and the store that follow grow with the host count, not with how the
-sources are collected. The settings, each the median of `--repeat` runs:
+sources are collected. The settings, each the median of `--repeat` runs taken round by round (one run of
+every setting, then the next round), so a change in the machine's speed falls on all of them alike:
 
 - one: an inventory of one vCenter;
 - all, serial: the ten with `concurrency: 1` (as before: one source after another);
@@ -33,6 +34,11 @@ It prints a table and PASS/FAIL for the target, judged on the replays at 50 ms a
 what a real vCenter takes to answer), and exits 0 either way: it measures, it does not gate. At 0 ms each
 source is pure CPU; the script prints the CPU floor, the least any overlap could give (all the CPU work of
 collector and servers over all cores).
+
+Around the replay rows it also prints a machine reference: the CPU one fixed piece of the collector's work
+takes (the largest recorded host page parsed as the collector parses it), before and after the rows. One
+vCenter at 50 ms a call is latency-bound and takes about the same wall time on a fast or a slow machine;
+ten at once are CPU-bound on two cores and do not, so runs are compared by the reference.
 """
 
 from __future__ import annotations
@@ -119,19 +125,21 @@ def _server_cpu(servers: list) -> float:
     return total
 
 
-def measure(path: Path, repeat: int, servers: list, mode: str = "processes") -> dict:
-    runs = []
+def run_once(path: Path, servers: list, mode: str = "processes") -> dict:
+    """One collection of the inventory at `path` in a fresh process, with the servers' CPU it cost."""
     env = {**os.environ, "HOSTLINT_VSPHERE_PASSWORD": PASSWORD}
-    for _ in range(repeat):
-        server_before = _server_cpu(servers)
-        done = subprocess.run(
-            [sys.executable, "-c", GATHER, str(path), mode], capture_output=True, text=True, env=env, check=False
-        )
-        if done.returncode != 0:
-            raise SystemExit(f"collection failed:\n{done.stderr[-2000:]}")
-        run = json.loads(done.stdout.strip().splitlines()[-1])
-        run["sim_cpu"] = _server_cpu(servers) - server_before
-        runs.append(run)
+    server_before = _server_cpu(servers)
+    done = subprocess.run(
+        [sys.executable, "-c", GATHER, str(path), mode], capture_output=True, text=True, env=env, check=False
+    )
+    if done.returncode != 0:
+        raise SystemExit(f"collection failed:\n{done.stderr[-2000:]}")
+    run = json.loads(done.stdout.strip().splitlines()[-1])
+    run["sim_cpu"] = _server_cpu(servers) - server_before
+    return run
+
+
+def summary(runs: list[dict]) -> dict:
     return {
         "wall": statistics.median(r["wall"] for r in runs),
         "cpu": statistics.median(r["cpu"] for r in runs),
@@ -139,6 +147,48 @@ def measure(path: Path, repeat: int, servers: list, mode: str = "processes") -> 
         "hosts": runs[0]["hosts"],
         "errors": runs[0]["errors"],
     }
+
+
+def measure(path: Path, repeat: int, servers: list, mode: str = "processes") -> dict:
+    return summary([run_once(path, servers, mode) for _ in range(repeat)])
+
+
+# A fixed piece of the collector's own CPU work, timed in a fresh process: the largest recorded host page
+# parsed as the collector parses it (fastretrieve, the host projections), median of argv[2] parses (the
+# first, which fills the type tables, left out). The same work every run, so it says how fast this
+# machine was at the time: one vCenter's wall time is latency and hardly moves with it, ten at once are
+# CPU-bound and move with it.
+REFERENCE = """
+import statistics, sys, time
+from pathlib import Path
+sys.path.insert(0, sys.argv[3])
+from pyVmomi import SoapStubAdapter, VmomiSupport
+from hostlint.collect.vsphere import fastretrieve
+from hostlint.collect.vsphere.retrieve import HOST_PROJECTIONS
+from parse_threads import largest_page
+page = largest_page(Path(sys.argv[1]))
+stub = SoapStubAdapter(host="localhost", version=VmomiSupport.newestVersions.GetName("vim"))
+used = []
+for _ in range(int(sys.argv[2]) + 1):
+    started = time.process_time()
+    hosts = len(fastretrieve._Reader(stub, HOST_PROJECTIONS).page(page).items)
+    used.append(time.process_time() - started)
+print(statistics.median(used[1:]) * 1000, hosts, len(page))
+"""
+
+
+def reference(recorded: Path, parses: int = 10) -> dict:
+    """The machine reference (REFERENCE) on one recording: CPU ms per page, the page's hosts and bytes."""
+    done = subprocess.run(
+        [sys.executable, "-c", REFERENCE, str(recorded), str(parses), str(ROOT / "bench")],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    if done.returncode != 0:
+        raise SystemExit(f"the machine reference failed:\n{done.stderr[-2000:]}")
+    cpu_ms, hosts, size = done.stdout.split()
+    return {"page_cpu_ms": round(float(cpu_ms), 1), "page_hosts": int(hosts), "page_bytes": int(size)}
 
 
 def scenarios(args: argparse.Namespace, work: Path) -> list[Path]:
@@ -212,12 +262,20 @@ def measure_delay(args: argparse.Namespace, binary: Path, work: Path, delay_ms: 
         servers = start(stack, args, binary, work, kind, delay_ms)
         startup = time.monotonic() - started
         print(f"  {kind}, delay {delay_ms} ms: {args.vcenters} up in {startup:.0f} s", file=sys.stderr, flush=True)
-        rows = {"one vCenter": measure(inventory(work / "one.yaml", servers[:1], 1), args.repeat, servers[:1])}
         everyone = inventory(work / "all.yaml", servers, args.concurrency)
+        settings = {"one vCenter": (inventory(work / "one.yaml", servers[:1], 1), servers[:1], "processes")}
         if not args.skip_serial:
-            rows["all, serial"] = measure(inventory(work / "serial.yaml", servers, 1), args.repeat, servers)
-        rows[f"all, {args.concurrency} at once, threads"] = measure(everyone, args.repeat, servers, "threads")
-        rows[f"all, {args.concurrency} at once, processes"] = measure(everyone, args.repeat, servers)
+            settings["all, serial"] = (inventory(work / "serial.yaml", servers, 1), servers, "processes")
+        settings[f"all, {args.concurrency} at once, threads"] = (everyone, servers, "threads")
+        settings[f"all, {args.concurrency} at once, processes"] = (everyone, servers, "processes")
+        before = reference(recording(0, work)) if kind == "replay" else None
+        # Round by round: a change in the machine's speed during the bench falls on every setting alike.
+        runs: dict[str, list[dict]] = {name: [] for name in settings}
+        for _ in range(args.repeat):
+            for name, (path, group, mode) in settings.items():
+                runs[name].append(run_once(path, group, mode))
+        rows = {name: summary(found) for name, found in runs.items()}
+        after = reference(recording(0, work)) if kind == "replay" else None
         for name, row in rows.items():
             print(f"  {kind}, delay {delay_ms} ms: {name}: {row['wall']:.2f} s", file=sys.stderr, flush=True)
         if kind == "replay":
@@ -243,6 +301,7 @@ def measure_delay(args: argparse.Namespace, binary: Path, work: Path, delay_ms: 
         "remote_floor_processes": round(remote, 2),
         "remote_floor_threads": round(remote_threads, 2),
         "pass": best["wall"] / one["wall"] <= TARGET_RATIO,
+        "reference": {"before": before, "after": after} if before and after else None,
     }
 
 
@@ -328,12 +387,22 @@ def main(argv: list[str] | None = None) -> int:
             f"{delay['cpu_floor_ratio']:.2f}x; with the servers' CPU elsewhere: processes "
             f"{delay['remote_floor_processes']:.2f}x, threads {delay['remote_floor_threads']:.2f}x"
         )
+    for delay in measured:
+        if delay["reference"]:
+            before, after = delay["reference"]["before"], delay["reference"]["after"]
+            print(
+                f"machine reference ({delay['servers']}, {delay['delay_ms']} ms): the largest recorded host page "
+                f"({before['page_hosts']} hosts, {before['page_bytes'] / 1e6:.2f} MB) parsed as the collector parses "
+                f"it in {before['page_cpu_ms']:.0f} ms of CPU before the rows, {after['page_cpu_ms']:.0f} ms after"
+            )
     print(
         f"The target is judged on the replays at {REALISTIC_DELAY_MS} ms per call: a real vCenter's answer time "
         "(REALISTIC_DELAY_MS), from servers that only look up and send the recorded answers (the server CPU column: "
         "a fraction of the simulators', which build every answer on this machine's cores). Either way ten sources "
         "can take no less than the CPU floor (collector + server CPU / CPUs / one's wall); with real vCenters the "
-        "floor is the collector's CPU alone ('with the servers' CPU elsewhere')."
+        "floor is the collector's CPU alone ('with the servers' CPU elsewhere'). The machine reference is the same "
+        "work every run: one vCenter's wall time is latency and hardly moves with this machine's speed, ten at once "
+        "are CPU-bound and do, so compare runs by it."
     )
     return 0
 
