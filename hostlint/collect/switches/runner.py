@@ -169,6 +169,11 @@ ALWAYS_ANSWERED = ("version", "config", "interfaces")
 LATE_QUIET_S = 1.0
 
 
+def _ask(connection: Any, command: str, timeout: float) -> str:
+    """One command's answer, its echo removed."""
+    return without_echo(connection.send_command(command, read_timeout=timeout), command)
+
+
 def _rejection(output: str, spec: PlatformSpec) -> str | None:
     for line in output.splitlines():
         if any(marker in line for marker in spec.rejected):
@@ -202,17 +207,13 @@ def collect_device(
         for command in spec.commands:
             watchdog.enter(f"command {command.command!r}", timeouts.command)
             try:
-                output = without_echo(
-                    connection.send_command(command.command, read_timeout=timeouts.command), command.command
-                )
+                output = _ask(connection, command.command, timeouts.command)
                 if not output.strip() and command.section in ALWAYS_ANSWERED:
                     # A prompt that came late ended the read before the answer: a moment later, what arrived
                     # late is read and dropped, and the command is asked once more.
                     time.sleep(LATE_QUIET_S)
                     connection.clear_buffer()
-                    output = without_echo(
-                        connection.send_command(command.command, read_timeout=timeouts.command), command.command
-                    )
+                    output = _ask(connection, command.command, timeouts.command)
             except Exception as exc:  # a timeout or a dropped session ends this device, not the run
                 errors.append(_command_failure(command.command, exc, watchdog))
                 break
